@@ -1,0 +1,759 @@
+//! RFC 6570 URI templates: parsing, expansion and matching.
+//!
+//! Resource templates (`gifts://item/{id}`) are RFC 6570 templates. This module parses
+//! them (levels 1 to 3, plus the level 4 prefix `:n` and explode `*` modifiers), expands
+//! them from string variables, and matches a concrete URI back to its variables.
+//!
+//! The module uses only `std`, so that a proc-macro crate can include it to check
+//! templates at compile time.
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use mcp_core::UriTemplate;
+//!
+//! let t = UriTemplate::parse("gifts://item/{id}{?lang}").unwrap();
+//! assert_eq!(t.variables().collect::<Vec<_>>(), ["id", "lang"]);
+//!
+//! let vars = t.match_uri("gifts://item/a%20b?lang=en").unwrap();
+//! assert_eq!(vars["id"], "a b");
+//! assert_eq!(vars["lang"], "en");
+//!
+//! let mut input = BTreeMap::new();
+//! input.insert("id".to_owned(), "a b".to_owned());
+//! assert_eq!(t.expand(&input), "gifts://item/a%20b");
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::hash::BuildHasher;
+use std::str::FromStr;
+
+/// A parsed URI template.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct UriTemplate {
+    source: String,
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Part {
+    Literal(String),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Expr {
+    op: Op,
+    vars: Vec<VarSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct VarSpec {
+    name: String,
+    prefix: Option<usize>,
+    explode: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Op {
+    Simple,
+    Reserved,
+    Fragment,
+    Label,
+    Path,
+    PathParam,
+    Query,
+    QueryCont,
+}
+
+impl Op {
+    fn from_char(c: char) -> Option<Self> {
+        Some(match c {
+            '+' => Self::Reserved,
+            '#' => Self::Fragment,
+            '.' => Self::Label,
+            '/' => Self::Path,
+            ';' => Self::PathParam,
+            '?' => Self::Query,
+            '&' => Self::QueryCont,
+            _ => return None,
+        })
+    }
+
+    /// (first, separator, named, if-empty, allow reserved)
+    fn rules(self) -> (&'static str, &'static str, bool, &'static str, bool) {
+        match self {
+            Self::Simple => ("", ",", false, "", false),
+            Self::Reserved => ("", ",", false, "", true),
+            Self::Fragment => ("#", ",", false, "", true),
+            Self::Label => (".", ".", false, "", false),
+            Self::Path => ("/", "/", false, "", false),
+            Self::PathParam => (";", ";", true, "", false),
+            Self::Query => ("?", "&", true, "=", false),
+            Self::QueryCont => ("&", "&", true, "=", false),
+        }
+    }
+}
+
+/// What is wrong with a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UriTemplateErrorKind {
+    /// A `{` without a matching `}`.
+    UnclosedBrace,
+    /// A `}` without a matching `{`.
+    UnmatchedClosingBrace,
+    /// A `{` inside an expression.
+    NestedBrace,
+    /// `{}`.
+    EmptyExpression,
+    /// An empty variable name, as in `{a,}` or `{?}`.
+    EmptyVariable,
+    /// A character not allowed in a variable name.
+    InvalidVariableChar(char),
+    /// An operator RFC 6570 reserves for future use (`=`, `,`, `!`, `@`, `|`).
+    ReservedOperator(char),
+    /// A prefix modifier that is not a number from 1 to 9999.
+    InvalidPrefix,
+}
+
+/// A template syntax error, with the byte offset where it was found.
+///
+/// ```
+/// use mcp_core::UriTemplate;
+///
+/// let err = UriTemplate::parse("file:///{path").unwrap_err();
+/// assert_eq!(err.offset(), 8);
+/// assert_eq!(err.to_string(), "unclosed `{` at byte 8");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UriTemplateError {
+    offset: usize,
+    kind: UriTemplateErrorKind,
+}
+
+impl UriTemplateError {
+    /// The byte offset of the problem in the template.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What the problem is.
+    #[must_use]
+    pub fn kind(&self) -> &UriTemplateErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for UriTemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            UriTemplateErrorKind::UnclosedBrace => write!(f, "unclosed `{{`"),
+            UriTemplateErrorKind::UnmatchedClosingBrace => {
+                write!(f, "`}}` without a matching `{{`")
+            }
+            UriTemplateErrorKind::NestedBrace => write!(f, "`{{` inside an expression"),
+            UriTemplateErrorKind::EmptyExpression => write!(f, "empty expression `{{}}`"),
+            UriTemplateErrorKind::EmptyVariable => write!(f, "empty variable name"),
+            UriTemplateErrorKind::InvalidVariableChar(c) => write!(
+                f,
+                "invalid character `{c}` in a variable name (allowed: letters, digits, `_`, `.` and %-escapes)"
+            ),
+            UriTemplateErrorKind::ReservedOperator(c) => {
+                write!(f, "operator `{c}` is reserved by RFC 6570")
+            }
+            UriTemplateErrorKind::InvalidPrefix => {
+                write!(f, "prefix length must be a number from 1 to 9999")
+            }
+        }?;
+        write!(f, " at byte {}", self.offset)
+    }
+}
+
+impl std::error::Error for UriTemplateError {}
+
+/// A source of variable values for [`UriTemplate::expand`].
+pub trait TemplateVars {
+    /// The value of `name`, or `None` when it is undefined.
+    fn var(&self, name: &str) -> Option<&str>;
+}
+
+impl<S: BuildHasher> TemplateVars for HashMap<String, String, S> {
+    fn var(&self, name: &str) -> Option<&str> {
+        self.get(name).map(String::as_str)
+    }
+}
+
+impl TemplateVars for BTreeMap<String, String> {
+    fn var(&self, name: &str) -> Option<&str> {
+        self.get(name).map(String::as_str)
+    }
+}
+
+impl<S: BuildHasher> TemplateVars for HashMap<&str, &str, S> {
+    fn var(&self, name: &str) -> Option<&str> {
+        self.get(name).copied()
+    }
+}
+
+impl TemplateVars for BTreeMap<&str, &str> {
+    fn var(&self, name: &str) -> Option<&str> {
+        self.get(name).copied()
+    }
+}
+
+impl<T: TemplateVars + ?Sized> TemplateVars for &T {
+    fn var(&self, name: &str) -> Option<&str> {
+        (**self).var(name)
+    }
+}
+
+fn err(offset: usize, kind: UriTemplateErrorKind) -> UriTemplateError {
+    UriTemplateError { offset, kind }
+}
+
+impl UriTemplate {
+    /// Parses a template.
+    ///
+    /// # Errors
+    ///
+    /// A [`UriTemplateError`] naming the first problem and its byte offset.
+    pub fn parse(template: &str) -> Result<Self, UriTemplateError> {
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        let mut chars = template.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '{' => {
+                    let mut end = None;
+                    for (j, d) in chars.by_ref() {
+                        match d {
+                            '}' => {
+                                end = Some(j);
+                                break;
+                            }
+                            '{' => return Err(err(j, UriTemplateErrorKind::NestedBrace)),
+                            _ => {}
+                        }
+                    }
+                    let end = end.ok_or_else(|| err(i, UriTemplateErrorKind::UnclosedBrace))?;
+                    if !literal.is_empty() {
+                        parts.push(Part::Literal(std::mem::take(&mut literal)));
+                    }
+                    parts.push(Part::Expr(parse_expr(&template[i + 1..end], i + 1)?));
+                }
+                '}' => return Err(err(i, UriTemplateErrorKind::UnmatchedClosingBrace)),
+                _ => literal.push(c),
+            }
+        }
+        if !literal.is_empty() {
+            parts.push(Part::Literal(literal));
+        }
+        Ok(Self {
+            source: template.to_owned(),
+            parts,
+        })
+    }
+
+    /// The template text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// The variable names, in order of first appearance.
+    pub fn variables(&self) -> impl Iterator<Item = &str> {
+        let mut seen: Vec<&str> = Vec::new();
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Expr(e) => Some(e.vars.iter()),
+                Part::Literal(_) => None,
+            })
+            .flatten()
+            .filter_map(move |v| {
+                if seen.contains(&v.name.as_str()) {
+                    None
+                } else {
+                    seen.push(&v.name);
+                    Some(v.name.as_str())
+                }
+            })
+    }
+
+    /// Whether the template has no expressions (it is a plain URI).
+    #[must_use]
+    pub fn is_literal(&self) -> bool {
+        self.parts.iter().all(|p| matches!(p, Part::Literal(_)))
+    }
+
+    /// Expands the template; undefined variables expand to nothing.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use mcp_core::UriTemplate;
+    ///
+    /// let t = UriTemplate::parse("https://h{/path}{?q,lang}{#frag}").unwrap();
+    /// let vars = HashMap::from([("path", "a/b"), ("q", "x y"), ("frag", "top")]);
+    /// assert_eq!(t.expand(&vars), "https://h/a%2Fb?q=x%20y#top");
+    /// ```
+    pub fn expand(&self, vars: &impl TemplateVars) -> String {
+        let mut out = String::with_capacity(self.source.len());
+        for part in &self.parts {
+            match part {
+                Part::Literal(l) => out.push_str(l),
+                Part::Expr(e) => expand_expr(e, vars, &mut out),
+            }
+        }
+        out
+    }
+
+    /// Matches a URI against the template, returning the percent-decoded variables.
+    ///
+    /// `{var}` matches one or more characters other than `/`, `?` and `#`; `{+var}` may
+    /// also span `/` and `?`; `{/var}`, `{.var}` and `{;var}` match one prefixed segment per
+    /// variable; `{?a,b}` and `{&c}` match query pairs in any order, all optional;
+    /// `{#var}` matches an optional fragment. Variables that did not appear are absent.
+    ///
+    /// ```
+    /// use mcp_core::UriTemplate;
+    ///
+    /// let t = UriTemplate::parse("file:///{+path}").unwrap();
+    /// assert_eq!(t.match_uri("file:///src/main.rs").unwrap()["path"], "src/main.rs");
+    /// let t = UriTemplate::parse("users://{id}/profile").unwrap();
+    /// assert!(t.match_uri("users://a/b/profile").is_none());
+    /// ```
+    #[must_use]
+    pub fn match_uri(&self, uri: &str) -> Option<BTreeMap<String, String>> {
+        let mut caps = Vec::new();
+        if match_parts(&self.parts, uri, 0, &mut caps) {
+            Some(caps.into_iter().collect())
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for UriTemplate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.source)
+    }
+}
+
+impl FromStr for UriTemplate {
+    type Err = UriTemplateError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s)
+    }
+}
+
+fn parse_expr(body: &str, offset: usize) -> Result<Expr, UriTemplateError> {
+    let Some(first) = body.chars().next() else {
+        return Err(err(offset - 1, UriTemplateErrorKind::EmptyExpression));
+    };
+    if matches!(first, '=' | ',' | '!' | '@' | '|') {
+        return Err(err(offset, UriTemplateErrorKind::ReservedOperator(first)));
+    }
+    let (op, list, mut pos) = match Op::from_char(first) {
+        Some(op) => (op, &body[1..], offset + 1),
+        None => (Op::Simple, body, offset),
+    };
+    let mut vars = Vec::new();
+    for spec in list.split(',') {
+        vars.push(parse_varspec(spec, pos)?);
+        pos += spec.len() + 1;
+    }
+    Ok(Expr { op, vars })
+}
+
+fn parse_varspec(spec: &str, offset: usize) -> Result<VarSpec, UriTemplateError> {
+    let bytes = spec.as_bytes();
+    let mut i = 0;
+    let mut prev_dot = true;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' => {
+                prev_dot = false;
+                i += 1;
+            }
+            b'%' if bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit) =>
+            {
+                prev_dot = false;
+                i += 3;
+            }
+            b'.' if !prev_dot => {
+                prev_dot = true;
+                i += 1;
+            }
+            b':' | b'*' => break,
+            _ => {
+                let c = spec[i..].chars().next().unwrap_or('?');
+                return Err(err(
+                    offset + i,
+                    UriTemplateErrorKind::InvalidVariableChar(c),
+                ));
+            }
+        }
+    }
+    if i == 0 {
+        return Err(err(offset, UriTemplateErrorKind::EmptyVariable));
+    }
+    if prev_dot {
+        return Err(err(
+            offset + i - 1,
+            UriTemplateErrorKind::InvalidVariableChar('.'),
+        ));
+    }
+    let name = spec[..i].to_owned();
+    let rest = &spec[i..];
+    let (prefix, explode) = if rest.is_empty() {
+        (None, false)
+    } else if rest == "*" {
+        (None, true)
+    } else if let Some(digits) = rest.strip_prefix(':') {
+        let n = digits
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=9999).contains(n) && digits.len() <= 4 && !digits.starts_with('+'))
+            .ok_or_else(|| err(offset + i, UriTemplateErrorKind::InvalidPrefix))?;
+        (Some(n), false)
+    } else {
+        let c = rest.chars().nth(1).unwrap_or('*');
+        return Err(err(
+            offset + i + 1,
+            UriTemplateErrorKind::InvalidVariableChar(c),
+        ));
+    };
+    Ok(VarSpec {
+        name,
+        prefix,
+        explode,
+    })
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+fn is_reserved(b: u8) -> bool {
+    matches!(
+        b,
+        b':' | b'/'
+            | b'?'
+            | b'#'
+            | b'['
+            | b']'
+            | b'@'
+            | b'!'
+            | b'$'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b'+'
+            | b','
+            | b';'
+            | b'='
+    )
+}
+
+fn encode_into(out: &mut String, value: &str, allow_reserved: bool) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let bytes = value.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if is_unreserved(b) || (allow_reserved && is_reserved(b)) {
+            out.push(char::from(b));
+        } else if allow_reserved
+            && b == b'%'
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            out.push_str(&value[i..i + 3]);
+            i += 3;
+            continue;
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+        i += 1;
+    }
+}
+
+fn expand_expr(expr: &Expr, vars: &impl TemplateVars, out: &mut String) {
+    let (first, sep, named, if_empty, allow_reserved) = expr.op.rules();
+    let mut wrote_any = false;
+    for spec in &expr.vars {
+        let Some(value) = vars.var(&spec.name) else {
+            continue;
+        };
+        out.push_str(if wrote_any { sep } else { first });
+        wrote_any = true;
+        let value = match spec.prefix {
+            Some(n) => value
+                .char_indices()
+                .nth(n)
+                .map_or(value, |(end, _)| &value[..end]),
+            None => value,
+        };
+        if named {
+            out.push_str(&spec.name);
+            if value.is_empty() {
+                out.push_str(if_empty);
+                continue;
+            }
+            out.push('=');
+        }
+        encode_into(out, value, allow_reserved);
+    }
+}
+
+/// Percent-decodes `s`; invalid escapes are kept as they are.
+fn decode(s: &str) -> String {
+    fn hex(b: u8) -> Option<u8> {
+        char::from(b)
+            .to_digit(16)
+            .and_then(|d| u8::try_from(d).ok())
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push(h * 16 + l);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+type Captures = Vec<(String, String)>;
+
+fn match_parts(parts: &[Part], uri: &str, pos: usize, caps: &mut Captures) -> bool {
+    let Some((part, rest)) = parts.split_first() else {
+        return pos == uri.len();
+    };
+    match part {
+        Part::Literal(l) => {
+            uri[pos..].starts_with(l.as_str()) && match_parts(rest, uri, pos + l.len(), caps)
+        }
+        Part::Expr(e) => match e.op {
+            Op::Simple | Op::Reserved => match_simple(e, rest, uri, pos, caps),
+            Op::Fragment => match_fragment(e, rest, uri, pos, caps),
+            Op::Label | Op::Path | Op::PathParam => match_segments(e, rest, uri, pos, caps),
+            Op::Query | Op::QueryCont => match_query(e, parts, uri, pos, caps),
+        },
+    }
+}
+
+fn fits_prefix(spec: &VarSpec, value: &str) -> bool {
+    spec.prefix.is_none_or(|n| value.chars().count() <= n)
+}
+
+/// Tries `attempt` with the captures made; undoes them when the rest does not match.
+fn with_captures(
+    caps: &mut Captures,
+    new: Vec<(String, String)>,
+    rest: impl FnOnce(&mut Captures) -> bool,
+) -> bool {
+    let mark = caps.len();
+    caps.extend(new);
+    if rest(caps) {
+        true
+    } else {
+        caps.truncate(mark);
+        false
+    }
+}
+
+fn match_simple(e: &Expr, rest: &[Part], uri: &str, pos: usize, caps: &mut Captures) -> bool {
+    let stops: &[u8] = if e.op == Op::Reserved { b"#" } else { b"/?#" };
+    let max_end = uri[pos..]
+        .bytes()
+        .position(|b| stops.contains(&b))
+        .map_or(uri.len(), |n| pos + n);
+    for end in (pos + 1..=max_end).rev() {
+        if !uri.is_char_boundary(end) {
+            continue;
+        }
+        let text = &uri[pos..end];
+        let pieces: Vec<&str> = if e.vars.len() == 1 {
+            vec![text]
+        } else {
+            text.split(',').collect()
+        };
+        if pieces.len() > e.vars.len() {
+            continue;
+        }
+        let new: Vec<(String, String)> = e
+            .vars
+            .iter()
+            .zip(&pieces)
+            .map(|(spec, raw)| (spec.name.clone(), decode(raw)))
+            .collect();
+        if !e.vars.iter().zip(&new).all(|(s, (_, v))| fits_prefix(s, v)) {
+            continue;
+        }
+        if with_captures(caps, new, |caps| match_parts(rest, uri, end, caps)) {
+            return true;
+        }
+    }
+    false
+}
+
+fn match_fragment(e: &Expr, rest: &[Part], uri: &str, pos: usize, caps: &mut Captures) -> bool {
+    if uri[pos..].starts_with('#') {
+        for end in (pos + 1..=uri.len()).rev() {
+            if !uri.is_char_boundary(end) {
+                continue;
+            }
+            let text = &uri[pos + 1..end];
+            let pieces: Vec<&str> = if e.vars.len() == 1 {
+                vec![text]
+            } else {
+                text.split(',').collect()
+            };
+            if pieces.len() > e.vars.len() {
+                continue;
+            }
+            let new = e
+                .vars
+                .iter()
+                .zip(pieces)
+                .map(|(s, raw)| (s.name.clone(), decode(raw)))
+                .collect();
+            if with_captures(caps, new, |caps| match_parts(rest, uri, end, caps)) {
+                return true;
+            }
+        }
+    }
+    match_parts(rest, uri, pos, caps)
+}
+
+fn match_segments(e: &Expr, rest: &[Part], uri: &str, pos: usize, caps: &mut Captures) -> bool {
+    let (lead, stops): (u8, &[u8]) = match e.op {
+        Op::Label => (b'.', b"./?#"),
+        Op::Path => (b'/', b"/?#"),
+        _ => (b';', b";/?#"),
+    };
+    // Read as many segments as the expression can hold, remembering where each ends.
+    let mut segments: Vec<(usize, &str)> = Vec::new();
+    let mut at = pos;
+    let explode_last = e.vars.last().is_some_and(|v| v.explode);
+    while uri.as_bytes().get(at) == Some(&lead) && (explode_last || segments.len() < e.vars.len()) {
+        let start = at + 1;
+        let end = uri[start..]
+            .bytes()
+            .position(|b| stops.contains(&b))
+            .map_or(uri.len(), |n| start + n);
+        segments.push((end, &uri[start..end]));
+        at = end;
+    }
+    // Try the longest reading first, then fewer segments.
+    for count in (0..=segments.len()).rev() {
+        let end = if count == 0 {
+            pos
+        } else {
+            segments[count - 1].0
+        };
+        let Some(new) = assign_segments(e, &segments[..count]) else {
+            continue;
+        };
+        if with_captures(caps, new, |caps| match_parts(rest, uri, end, caps)) {
+            return true;
+        }
+    }
+    false
+}
+
+fn assign_segments(e: &Expr, segments: &[(usize, &str)]) -> Option<Vec<(String, String)>> {
+    let mut new = Vec::new();
+    for (i, spec) in e.vars.iter().enumerate() {
+        let raw: String = if spec.explode && i + 1 == e.vars.len() {
+            if i >= segments.len() {
+                break;
+            }
+            let sep = if e.op == Op::Label {
+                "."
+            } else if e.op == Op::Path {
+                "/"
+            } else {
+                ";"
+            };
+            segments[i..]
+                .iter()
+                .map(|(_, s)| *s)
+                .collect::<Vec<_>>()
+                .join(sep)
+        } else {
+            match segments.get(i) {
+                Some((_, s)) => (*s).to_owned(),
+                None => break,
+            }
+        };
+        let value = if e.op == Op::PathParam {
+            // `;name=value` or `;name` (empty value).
+            match raw.split_once('=') {
+                Some((name, value)) if name == spec.name => value.to_owned(),
+                None if raw == spec.name => String::new(),
+                _ => return None,
+            }
+        } else {
+            raw
+        };
+        let value = decode(&value);
+        if !fits_prefix(spec, &value) {
+            return None;
+        }
+        new.push((spec.name.clone(), value));
+    }
+    Some(new)
+}
+
+fn match_query(e: &Expr, parts: &[Part], uri: &str, pos: usize, caps: &mut Captures) -> bool {
+    let rest = &parts[1..];
+    let lead = if e.op == Op::Query { '?' } else { '&' };
+    if !uri[pos..].starts_with(lead) {
+        return match_parts(rest, uri, pos, caps);
+    }
+    // A query expression takes the whole query; names of following `{&..}` expressions
+    // are collected here too, so pairs may come in any order.
+    let mut names: Vec<&VarSpec> = e.vars.iter().collect();
+    for p in rest {
+        match p {
+            Part::Expr(next) if next.op == Op::QueryCont => names.extend(next.vars.iter()),
+            Part::Expr(next) if next.op == Op::Query => break,
+            _ => {}
+        }
+    }
+    let end = uri[pos..].find('#').map_or(uri.len(), |n| pos + n);
+    let mut new = Vec::new();
+    for pair in uri[pos + 1..end].split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = decode(key);
+        if let Some(spec) = names.iter().find(|s| s.name == key) {
+            let value = decode(value);
+            if !fits_prefix(spec, &value) {
+                return false;
+            }
+            if !new.iter().any(|(k, _): &(String, String)| *k == key) {
+                new.push((key, value));
+            }
+        }
+    }
+    with_captures(caps, new, |caps| match_parts(rest, uri, end, caps))
+}
