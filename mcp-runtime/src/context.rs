@@ -1,0 +1,318 @@
+//! The per-request [`Context`] and the [`FromContext`] extractor trait.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+
+use mcp_core::{
+    ClientCapabilities, Implementation, LoggingLevel, ProgressToken, ProtocolVersion, RequestId,
+};
+use serde::Serialize;
+use tokio::sync::{Notify, mpsc};
+
+use crate::error::HandlerError;
+use crate::wire;
+
+/// Application state handed to the builder, shared by every request.
+pub(crate) type StateMap = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
+
+/// Where a request's log messages may go, per era.
+#[derive(Debug, Clone)]
+pub(crate) enum LogGate {
+    /// Handshake era: the session's `logging/setLevel` level (severity index, 255 = off).
+    Session(Arc<AtomicU8>),
+    /// Stateless era: the request's `_meta` log level; `None` means send nothing.
+    Request(Option<LoggingLevel>),
+}
+
+/// Everything a handler may ask about the request it serves.
+pub(crate) struct ContextInner {
+    pub(crate) request_id: Option<RequestId>,
+    pub(crate) version: ProtocolVersion,
+    pub(crate) progress_token: Option<ProgressToken>,
+    pub(crate) meta: Option<mcp_core::Meta>,
+    pub(crate) client_info: Option<Arc<Implementation>>,
+    pub(crate) client_capabilities: Option<Arc<ClientCapabilities>>,
+    pub(crate) log_gate: LogGate,
+    pub(crate) peer: Option<mpsc::Sender<Vec<u8>>>,
+    pub(crate) state: Arc<StateMap>,
+    pub(crate) cancel: CancellationToken,
+    pub(crate) last_progress: Mutex<Option<f64>>,
+}
+
+/// The request a handler is serving: progress, logging, cancellation, request metadata, client
+/// information and application state.
+///
+/// Ask for it by adding a parameter of type `Context` to a `#[tool]`, `#[resource]` or
+/// `#[prompt]` function; it is injected and never appears in the input schema. It is cheap to
+/// clone.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Counts to three, reporting progress.
+/// #[tool]
+/// async fn count(ctx: Context) -> String {
+///     for i in 1..=3 {
+///         ctx.progress(i as f64, Some(3.0), None).await;
+///     }
+///     ctx.log(LoggingLevel::Info, "counted").await;
+///     "done".to_string()
+/// }
+/// # fn main() {}
+/// ```
+#[derive(Clone)]
+pub struct Context {
+    pub(crate) inner: Arc<ContextInner>,
+}
+
+impl fmt::Debug for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("request_id", &self.inner.request_id)
+            .field("version", &self.inner.version)
+            .field("progress_token", &self.inner.progress_token)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Context {
+    /// The JSON-RPC id of the request (`None` when a tool runs from the command line).
+    pub fn request_id(&self) -> Option<&RequestId> {
+        self.inner.request_id.as_ref()
+    }
+
+    /// The protocol revision this request is served in.
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.inner.version
+    }
+
+    /// The request's `_meta` object, as sent.
+    pub fn meta(&self) -> Option<&mcp_core::Meta> {
+        self.inner.meta.as_ref()
+    }
+
+    /// The client's name and version, from `initialize` or the request's `_meta`.
+    pub fn client_info(&self) -> Option<&Implementation> {
+        self.inner.client_info.as_deref()
+    }
+
+    /// The client's capabilities, from `initialize` or the request's `_meta`.
+    pub fn client_capabilities(&self) -> Option<&ClientCapabilities> {
+        self.inner.client_capabilities.as_deref()
+    }
+
+    /// A token that is cancelled when the client cancels this request.
+    ///
+    /// The handler's future is dropped on cancellation anyway; the token is for work the handler
+    /// spawned on its own.
+    pub fn cancellation(&self) -> &CancellationToken {
+        &self.inner.cancel
+    }
+
+    /// Whether the client asked for progress (sent a `progressToken`).
+    pub fn wants_progress(&self) -> bool {
+        self.inner.progress_token.is_some()
+    }
+
+    /// Reports progress. Sent only when the client sent a progress token, and only when
+    /// `progress` is greater than the last value reported (the spec requires it to increase).
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let Some(token) = &self.inner.progress_token else { return };
+        {
+            let mut last = self.inner.last_progress.lock().unwrap_or_else(|e| e.into_inner());
+            if !progress.is_finite() || last.is_some_and(|prev| progress <= prev) {
+                return;
+            }
+            *last = Some(progress);
+        }
+        let Some(peer) = &self.inner.peer else { return };
+        let mut params = mcp_core::ProgressNotificationParams::new(token.clone(), progress);
+        params.total = total;
+        if self.inner.version.has_audio() {
+            // `message` arrived with 2025-03-26, like audio content.
+            params.message = message.map(str::to_owned);
+        }
+        let msg = wire::notification("notifications/progress", &params);
+        let _ = peer.send(msg).await;
+    }
+
+    /// Sends a log message to the client (`notifications/message`), if the client's level lets it
+    /// through: the session level set by `logging/setLevel` in the handshake era, the request's
+    /// `_meta` log level in the stateless era (no level there means no message).
+    pub async fn log(&self, level: LoggingLevel, data: impl Serialize) {
+        self.log_as(level, None, data).await;
+    }
+
+    /// Like [`log`](Self::log), naming the logger.
+    pub async fn log_as(&self, level: LoggingLevel, logger: Option<&str>, data: impl Serialize) {
+        let allowed = match &self.inner.log_gate {
+            LogGate::Session(min) => severity(level) >= min.load(Ordering::Relaxed),
+            LogGate::Request(Some(min)) => level >= *min,
+            LogGate::Request(None) => false,
+        };
+        let (true, Some(peer)) = (allowed, &self.inner.peer) else { return };
+        let data = match serde_json::to_value(data) {
+            Ok(v) => v,
+            Err(_) => return,
+        };
+        let mut params = mcp_core::LoggingMessageNotificationParams::new(level, data);
+        params.logger = logger.map(str::to_owned);
+        let msg = wire::notification("notifications/message", &params);
+        let _ = peer.send(msg).await;
+    }
+
+    /// Reads application state given to the builder with `.state(value)`.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        self.inner
+            .state
+            .get(&TypeId::of::<T>())
+            .and_then(|v| Arc::clone(v).downcast::<T>().ok())
+    }
+}
+
+/// Severity index of a level, for the atomic session gate.
+pub(crate) fn severity(level: LoggingLevel) -> u8 {
+    use LoggingLevel as L;
+    match level {
+        L::Debug => 0,
+        L::Info => 1,
+        L::Notice => 2,
+        L::Warning => 3,
+        L::Error => 4,
+        L::Critical => 5,
+        L::Alert => 6,
+        L::Emergency => 7,
+        #[allow(unreachable_patterns)]
+        _ => 7,
+    }
+}
+
+/// A cancellation flag that can be awaited.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let token = mcp_runtime::CancellationToken::new();
+/// assert!(!token.is_cancelled());
+/// token.cancel();
+/// token.cancelled().await; // returns at once
+/// # });
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CancellationToken {
+    inner: Arc<(AtomicBool, Notify)>,
+}
+
+impl CancellationToken {
+    /// A token that is not cancelled.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Cancels it and wakes every waiter.
+    pub fn cancel(&self) {
+        self.inner.0.store(true, Ordering::Release);
+        self.inner.1.notify_waiters();
+    }
+
+    /// Whether it was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.0.load(Ordering::Acquire)
+    }
+
+    /// Resolves once it is cancelled.
+    pub async fn cancelled(&self) {
+        loop {
+            let notified = self.inner.1.notified();
+            if self.is_cancelled() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// Types a handler can take as a parameter that come from the request context instead of the
+/// arguments (the extractor pattern).
+///
+/// Implement it for your own types and mark the parameter `#[ctx]`, or name the type `Context` or
+/// `State`.
+///
+/// ```
+/// use mcp_runtime::{Context, FromContext, HandlerError};
+///
+/// /// The calling client's name.
+/// struct ClientName(String);
+///
+/// impl FromContext for ClientName {
+///     fn from_context(ctx: &Context) -> Result<Self, HandlerError> {
+///         Ok(ClientName(ctx.client_info().map(|i| i.name.clone()).unwrap_or_default()))
+///     }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be injected into a handler",
+    label = "not a context type",
+    note = "injected parameters implement `FromContext`: use `Context`, `State<T>`, or implement `FromContext` for your type"
+)]
+pub trait FromContext: Sized {
+    /// Extracts the value.
+    fn from_context(ctx: &Context) -> Result<Self, HandlerError>;
+}
+
+impl FromContext for Context {
+    fn from_context(ctx: &Context) -> Result<Self, HandlerError> {
+        Ok(ctx.clone())
+    }
+}
+
+/// Application state of type `T`, given to the builder with `.state(value)`.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// struct Db { greeting: String }
+///
+/// /// Greets from the database.
+/// #[tool]
+/// async fn greet(db: State<Db>) -> String {
+///     db.greeting.clone()
+/// }
+///
+/// let server = Server::builder(server_info!()).tool(greet::TOOL).state(Db { greeting: "hi".into() });
+/// # let _ = server;
+/// ```
+pub struct State<T>(pub Arc<T>);
+
+impl<T> Clone for State<T> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for State<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("State").field(&self.0).finish()
+    }
+}
+
+impl<T> Deref for State<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Send + Sync + 'static> FromContext for State<T> {
+    fn from_context(ctx: &Context) -> Result<Self, HandlerError> {
+        ctx.state::<T>().map(State).ok_or_else(|| {
+            HandlerError::internal(format!(
+                "no state of type `{}`: give it to the server builder with `.state(value)`",
+                std::any::type_name::<T>()
+            ))
+        })
+    }
+}

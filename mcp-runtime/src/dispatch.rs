@@ -1,0 +1,809 @@
+//! The dispatcher: one [`Connection`] per client connection, both eras, every method.
+//!
+//! Era selection is per message. `initialize` opens a handshake-era session on the connection;
+//! a request whose `params._meta` carries `io.modelcontextprotocol/protocolVersion` is served
+//! statelessly (2026-07-28), whatever else happened on the connection. A request with neither is
+//! answered with -32602, naming what is missing.
+//!
+//! Cheap methods (lists, `ping`, `initialize`, `server/discover`) are answered inline, in order.
+//! Handler methods (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`) run as
+//! their own tasks, so a slow tool never blocks `ping`, cancellation or other calls.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll};
+use std::time::{Duration, Instant};
+
+use mcp_core::jsonrpc::{EnvelopeError, Message, Parsed, error_codes};
+use mcp_core::{
+    CallToolResult, ClientCapabilities, CompleteResult, CompletionReference, DiscoverResult,
+    EmptyResult, ErrorObject, ForVersion, Implementation, InitializeResult, LoggingLevel, Meta,
+    ProtocolVersion, ReadResourceResult, RequestId, RequestMeta, ResultType,
+};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+use tracing::Instrument;
+
+use crate::completion::CompletionRequest;
+use crate::context::{CancellationToken, Context, ContextInner, LogGate, severity};
+use crate::error::HandlerError;
+use crate::registry::{ListKind, PromptArguments};
+use crate::server::{Server, ValidationErrors};
+use crate::wire;
+
+/// A handshake-era session, opened by `initialize`.
+struct Session {
+    version: ProtocolVersion,
+    client_info: Arc<Implementation>,
+    client_caps: Arc<ClientCapabilities>,
+}
+
+/// A request being handled in its own task.
+struct Flight {
+    abort: AbortHandle,
+    cancel: CancellationToken,
+    seq: u64,
+}
+
+/// What a request is served with: revision, client, logging, progress.
+struct Scope {
+    version: ProtocolVersion,
+    client_info: Option<Arc<Implementation>>,
+    client_caps: Option<Arc<ClientCapabilities>>,
+    log_gate: LogGate,
+    progress_token: Option<mcp_core::ProgressToken>,
+    meta: Option<Meta>,
+}
+
+/// One client connection.
+pub(crate) struct Connection {
+    server: Server,
+    out: mpsc::Sender<Vec<u8>>,
+    session: Mutex<Option<Arc<Session>>>,
+    log_level: Arc<AtomicU8>,
+    in_flight: Mutex<HashMap<RequestId, Flight>>,
+    seq: AtomicU64,
+    raw_log: bool,
+}
+
+/// Whether `MCP_LOG_MESSAGES` asks for the raw message log on stderr.
+pub(crate) fn raw_log_enabled() -> bool {
+    std::env::var_os("MCP_LOG_MESSAGES").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Runs a boxed handler future, turning a panic into an error.
+struct CatchUnwind<F>(F);
+
+impl<F: Future + Unpin> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, String>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.0;
+        match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Err(payload) => {
+                let msg = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".to_owned());
+                Poll::Ready(Err(msg))
+            }
+        }
+    }
+}
+
+/// A short id tying a masked error to the server log.
+fn correlation_id() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    format!("{:08x}", (t ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)) as u32)
+}
+
+#[derive(Deserialize)]
+struct NameParams<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default, borrow)]
+    arguments: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct PromptParams<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default)]
+    arguments: Option<std::collections::BTreeMap<String, serde_json::Value>>,
+}
+
+#[derive(Deserialize)]
+struct UriParams<'a> {
+    #[serde(borrow)]
+    uri: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct CursorParams<'a> {
+    #[serde(default, borrow)]
+    cursor: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct CancelParams {
+    #[serde(rename = "requestId", default)]
+    request_id: Option<RequestId>,
+}
+
+fn params_error(e: &serde_json::Error) -> ErrorObject {
+    let msg = e.to_string();
+    let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+    ErrorObject::invalid_params(format!("invalid params: {msg}"))
+}
+
+fn parse_params<'a, T: Deserialize<'a>>(params: Option<&'a RawValue>) -> Result<T, ErrorObject> {
+    serde_json::from_str(params.map_or("{}", RawValue::get)).map_err(|e| params_error(&e))
+}
+
+const STATELESS_ONLY: &[&str] = &["server/discover", "subscriptions/listen"];
+const HANDSHAKE_ONLY: &[&str] = &[
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+impl Connection {
+    pub(crate) fn new(server: Server, out: mpsc::Sender<Vec<u8>>) -> Arc<Self> {
+        Arc::new(Self {
+            server,
+            out,
+            session: Mutex::new(None),
+            log_level: Arc::new(AtomicU8::new(severity(LoggingLevel::Info))),
+            in_flight: Mutex::new(HashMap::new()),
+            seq: AtomicU64::new(0),
+            raw_log: raw_log_enabled(),
+        })
+    }
+
+    async fn send(&self, msg: Vec<u8>) {
+        if self.raw_log {
+            eprintln!("<-- {}", String::from_utf8_lossy(&msg));
+        }
+        let _ = self.out.send(msg).await;
+    }
+
+    fn session(&self) -> Option<Arc<Session>> {
+        self.session.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Handles one inbound message (one JSON text).
+    pub(crate) async fn handle_text(self: &Arc<Self>, text: &str) {
+        if self.raw_log {
+            eprintln!("--> {text}");
+        }
+        match mcp_core::jsonrpc::parse_batch_or_message(text) {
+            Ok(Parsed::Single(msg)) => {
+                if let Some(reply) = self.handle_message(msg, false).await {
+                    self.send(reply).await;
+                }
+            }
+            Ok(Parsed::Batch(items)) => self.handle_batch(items).await,
+            Err(err) => self.send(envelope_error(&err)).await,
+        }
+    }
+
+    /// Reports a message that was too large to read.
+    pub(crate) async fn reject_oversized(&self, limit: usize) {
+        let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+        self.send(wire::error(None, &err)).await;
+    }
+
+    async fn handle_batch(self: &Arc<Self>, items: Vec<Result<Message<'_>, EnvelopeError>>) {
+        let allowed = self.session().is_some_and(|s| s.version.allows_batches());
+        if !allowed || items.is_empty() {
+            let msg = if items.is_empty() {
+                "empty batch"
+            } else {
+                "JSON-RPC batches are only accepted in protocol revision 2025-03-26"
+            };
+            self.send(wire::error(None, &ErrorObject::invalid_request(msg))).await;
+            return;
+        }
+        let mut replies = Vec::new();
+        for item in items {
+            let reply = match item {
+                Ok(Message::Request(req)) if req.method == "initialize" => Some(wire::error(
+                    Some(&req.id),
+                    &ErrorObject::invalid_request("`initialize` must not be part of a batch"),
+                )),
+                Ok(msg) => self.handle_message(msg, true).await,
+                Err(err) => Some(envelope_error(&err)),
+            };
+            replies.extend(reply);
+        }
+        if replies.is_empty() {
+            return;
+        }
+        let mut buf = Vec::with_capacity(replies.iter().map(Vec::len).sum::<usize>() + replies.len() + 1);
+        buf.push(b'[');
+        for (i, r) in replies.iter().enumerate() {
+            if i > 0 {
+                buf.push(b',');
+            }
+            buf.extend_from_slice(r);
+        }
+        buf.push(b']');
+        self.send(buf).await;
+    }
+
+    /// Handles a parsed message; returns the reply to send now, if any. With `wait`, handler
+    /// methods run to completion here (batches); otherwise they get their own task.
+    async fn handle_message(self: &Arc<Self>, msg: Message<'_>, wait: bool) -> Option<Vec<u8>> {
+        match msg {
+            Message::Notification(n) => {
+                self.handle_notification(&n.method, n.params);
+                None
+            }
+            Message::Response(_) => None,
+            Message::Request(req) => {
+                let id = req.id;
+                let method: &str = &req.method;
+                let scope = match self.resolve(method, req.params) {
+                    Ok(scope) => scope,
+                    Err(err) => return Some(wire::error(Some(&id), &err)),
+                };
+                match method {
+                    "tools/call" | "resources/read" | "prompts/get" | "completion/complete" => {
+                        let method = match method {
+                            "tools/call" => Method::CallTool,
+                            "resources/read" => Method::ReadResource,
+                            "prompts/get" => Method::GetPrompt,
+                            _ => Method::Complete,
+                        };
+                        let params = req.params.map(RawValue::to_owned);
+                        if wait {
+                            let cancel = CancellationToken::new();
+                            return self.run_handler(method, id, params, scope, cancel).await;
+                        }
+                        self.spawn_handler(method, id, params, scope).await
+                    }
+                    _ => Some(self.handle_inline(method, &id, req.params, scope)),
+                }
+            }
+        }
+    }
+
+    fn handle_notification(&self, method: &str, params: Option<&RawValue>) {
+        if method == "notifications/cancelled" {
+            let Ok(p) = parse_params::<CancelParams>(params) else { return };
+            let Some(id) = p.request_id else { return };
+            let flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            if let Some(f) = flight {
+                tracing::debug!(%id, "request cancelled by the client");
+                f.cancel.cancel();
+                f.abort.abort();
+            }
+        }
+        // `notifications/initialized`, `notifications/roots/list_changed` and unknown
+        // notifications need no action; notifications are never answered.
+    }
+
+    /// Picks the era and revision of a request.
+    fn resolve(&self, method: &str, params: Option<&RawValue>) -> Result<Scope, ErrorObject> {
+        if method == "initialize" {
+            return Ok(Scope {
+                version: ProtocolVersion::LATEST_HANDSHAKE,
+                client_info: None,
+                client_caps: None,
+                log_gate: LogGate::Session(Arc::clone(&self.log_level)),
+                progress_token: None,
+                meta: None,
+            });
+        }
+        let meta = RequestMeta::from_params(params)
+            .map_err(|e| ErrorObject::invalid_params(format!("invalid `_meta`: {}", strip_pos(&e))))?;
+        if let Some(requested) = meta.protocol_version.as_deref() {
+            return self.resolve_stateless(method, requested, meta.clone());
+        }
+        if let Some(session) = self.session() {
+            if STATELESS_ONLY.contains(&method) {
+                return Err(missing_meta(mcp_core::meta::PROTOCOL_VERSION_KEY));
+            }
+            return Ok(Scope {
+                version: session.version,
+                client_info: Some(Arc::clone(&session.client_info)),
+                client_caps: Some(Arc::clone(&session.client_caps)),
+                log_gate: LogGate::Session(Arc::clone(&self.log_level)),
+                progress_token: meta.progress_token.clone(),
+                meta: meta_map(meta),
+            });
+        }
+        if method == "ping" {
+            return Ok(Scope {
+                version: ProtocolVersion::LATEST_HANDSHAKE,
+                client_info: None,
+                client_caps: None,
+                log_gate: LogGate::Request(None),
+                progress_token: None,
+                meta: None,
+            });
+        }
+        Err(ErrorObject::invalid_params(format!(
+            "missing `_meta[\"{}\"]`: stateless (2026-07-28) requests must carry it; handshake clients must send `initialize` first",
+            mcp_core::meta::PROTOCOL_VERSION_KEY
+        )))
+    }
+
+    fn resolve_stateless(&self, method: &str, requested: &str, meta: RequestMeta) -> Result<Scope, ErrorObject> {
+        let supported = [ProtocolVersion::V2026_07_28.as_str()];
+        let version = match ProtocolVersion::parse(requested) {
+            Some(v) if v.is_stateless() => v,
+            _ => {
+                return Err(ErrorObject::new(
+                    error_codes::UNSUPPORTED_PROTOCOL_VERSION,
+                    format!("unsupported protocol version {requested:?}; this server speaks 2026-07-28 statelessly and 2024-11-05 to 2025-11-25 through `initialize`"),
+                )
+                .with_data(serde_json::json!({ "supported": supported, "requested": requested })));
+            }
+        };
+        let Some(caps) = meta.client_capabilities.clone() else {
+            return Err(missing_meta(mcp_core::meta::CLIENT_CAPABILITIES_KEY));
+        };
+        if HANDSHAKE_ONLY.contains(&method) {
+            return Err(ErrorObject::method_not_found(method));
+        }
+        Ok(Scope {
+            version,
+            client_info: meta.client_info.clone().map(Arc::new),
+            client_caps: Some(Arc::new(caps)),
+            log_gate: LogGate::Request(meta.log_level),
+            progress_token: meta.progress_token.clone(),
+            meta: meta_map(meta),
+        })
+    }
+
+    /// Methods answered in order, without a task.
+    fn handle_inline(&self, method: &str, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Vec<u8> {
+        let inner = &self.server.inner;
+        let v = scope.version;
+        let caps = &inner.capabilities;
+        let list = |kind: ListKind, enabled: bool| -> Vec<u8> {
+            if !enabled {
+                return wire::error(Some(id), &ErrorObject::method_not_found(method));
+            }
+            let cursor = match parse_params::<CursorParams<'_>>(params) {
+                Ok(p) => p.cursor,
+                Err(e) => return wire::error(Some(id), &e),
+            };
+            match inner.catalog.page(v, kind, cursor.as_deref()) {
+                Some(page) => wire::response_raw(id, page),
+                None => wire::error(Some(id), &ErrorObject::invalid_params("invalid cursor")),
+            }
+        };
+        match method {
+            "initialize" => self.initialize(id, params),
+            "ping" => wire::response_raw(id, b"{}"),
+            "server/discover" => {
+                let mut r = DiscoverResult::new(vec![ProtocolVersion::V2026_07_28.as_str().to_owned()], caps.clone())
+                    .with_cache(inner.options.ttl_ms, mcp_core::CacheScope::Public);
+                r.instructions.clone_from(&inner.instructions);
+                r.meta = Some(inner.server_info_meta.clone());
+                r.for_version(v);
+                wire::response(id, &r)
+            }
+            "tools/list" => list(ListKind::Tools, caps.tools.is_some()),
+            "resources/list" => list(ListKind::Resources, caps.resources.is_some()),
+            "resources/templates/list" => list(ListKind::Templates, caps.resources.is_some()),
+            "prompts/list" => list(ListKind::Prompts, caps.prompts.is_some()),
+            "logging/setLevel" => match parse_params::<mcp_core::SetLevelRequestParams>(params) {
+                Ok(p) => {
+                    self.log_level.store(severity(p.level), Ordering::Relaxed);
+                    wire::response(id, &EmptyResult::new().into_version(v))
+                }
+                Err(e) => wire::error(Some(id), &e),
+            },
+            "resources/subscribe" | "resources/unsubscribe" if caps.resources.is_some() => {
+                match parse_params::<UriParams<'_>>(params) {
+                    Ok(_) => wire::response(id, &EmptyResult::new().into_version(v)),
+                    Err(e) => wire::error(Some(id), &e),
+                }
+            }
+            _ => wire::error(Some(id), &ErrorObject::method_not_found(method)),
+        }
+    }
+
+    fn initialize(&self, id: &RequestId, params: Option<&RawValue>) -> Vec<u8> {
+        let p = match parse_params::<mcp_core::InitializeRequestParams>(params) {
+            Ok(p) => p,
+            Err(e) => return wire::error(Some(id), &e),
+        };
+        // Echo a supported handshake revision; otherwise answer the newest one (never an error).
+        let version = ProtocolVersion::parse(&p.protocol_version)
+            .filter(|v| !v.is_stateless())
+            .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
+        let inner = &self.server.inner;
+        let mut result = InitializeResult::new(version, inner.capabilities.clone(), inner.info.clone());
+        result.instructions.clone_from(&inner.instructions);
+        result.for_version(version);
+        tracing::info!(client = %p.client_info.name, version = %version, "session initialized");
+        *self.session.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(Session {
+            version,
+            client_info: Arc::new(p.client_info),
+            client_caps: Arc::new(p.capabilities),
+        }));
+        wire::response(id, &result)
+    }
+
+    async fn spawn_handler(
+        self: &Arc<Self>,
+        method: Method,
+        id: RequestId,
+        params: Option<Box<RawValue>>,
+        scope: Scope,
+    ) -> Option<Vec<u8>> {
+        let cancel = CancellationToken::new();
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        let mut flights = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if flights.contains_key(&id) {
+            return Some(wire::error(Some(&id), &ErrorObject::invalid_request("a request with this id is already in flight")));
+        }
+        let limit = self.server.inner.options.max_in_flight;
+        if flights.len() >= limit {
+            return Some(wire::error(
+                Some(&id),
+                &ErrorObject::internal(format!("server busy: {limit} requests already in flight on this connection")),
+            ));
+        }
+        let conn = Arc::clone(self);
+        let task_id = id.clone();
+        let task_cancel = cancel.clone();
+        let handle = tokio::spawn(async move {
+            let reply = conn.run_handler(method, task_id.clone(), params, scope, task_cancel).await;
+            let finished = {
+                let mut flights = conn.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+                match flights.get(&task_id) {
+                    Some(f) if f.seq == seq => flights.remove(&task_id).is_some(),
+                    _ => false,
+                }
+            };
+            // Not in the table any more: cancelled meanwhile; the spec says send nothing.
+            if let (true, Some(reply)) = (finished, reply) {
+                conn.send(reply).await;
+            }
+        });
+        flights.insert(id, Flight { abort: handle.abort_handle(), cancel, seq });
+        None
+    }
+
+    /// Runs one handler method to its reply.
+    async fn run_handler(
+        self: &Arc<Self>,
+        method: Method,
+        id: RequestId,
+        params: Option<Box<RawValue>>,
+        scope: Scope,
+        cancel: CancellationToken,
+    ) -> Option<Vec<u8>> {
+        let started = Instant::now();
+        let span = tracing::info_span!("mcp.request", method = method.name(), id = %id, item = tracing::field::Empty);
+        let reply = async {
+            let params = params.as_deref();
+            let result = match method {
+                Method::CallTool => self.call_tool(&id, params, scope, cancel).await,
+                Method::ReadResource => self.read_resource(&id, params, scope, cancel).await,
+                Method::GetPrompt => self.get_prompt(&id, params, scope, cancel).await,
+                Method::Complete => self.complete(&id, params, scope),
+            };
+            match result {
+                Ok(bytes) => bytes,
+                Err(err) => wire::error(Some(&id), &err),
+            }
+        }
+        .instrument(span.clone())
+        .await;
+        span.in_scope(|| tracing::debug!(elapsed_us = started.elapsed().as_micros() as u64, "request done"));
+        Some(reply)
+    }
+
+    fn context(&self, id: &RequestId, scope: Scope, cancel: CancellationToken) -> Context {
+        Context {
+            inner: Arc::new(ContextInner {
+                request_id: Some(id.clone()),
+                version: scope.version,
+                progress_token: scope.progress_token,
+                meta: scope.meta,
+                client_info: scope.client_info,
+                client_capabilities: scope.client_caps,
+                log_gate: scope.log_gate,
+                peer: Some(self.out.clone()),
+                state: Arc::clone(&self.server.inner.state),
+                cancel,
+                last_progress: Mutex::new(None),
+            }),
+        }
+    }
+
+    async fn call_tool(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        scope: Scope,
+        cancel: CancellationToken,
+    ) -> Result<Vec<u8>, ErrorObject> {
+        let inner = &self.server.inner;
+        if inner.capabilities.tools.is_none() {
+            return Err(ErrorObject::method_not_found("tools/call"));
+        }
+        let p: NameParams<'_> = parse_params(params)?;
+        let Some(&index) = inner.catalog.tool_index.get(p.name.as_ref()) else {
+            return Err(ErrorObject::invalid_params(format!("unknown tool '{}'", p.name)));
+        };
+        tracing::Span::current().record("item", p.name.as_ref());
+        let entry = &inner.catalog.tools[index];
+        let v = scope.version;
+        let ctx = self.context(id, scope, cancel);
+        let _permit = match &entry.limit {
+            Some(sem) => sem.acquire().await.ok(),
+            None => None,
+        };
+        let fut = CatchUnwind((entry.record.call)(ctx, p.arguments.map(RawValue::to_owned)));
+        let outcome = match entry.record.timeout_ms {
+            Some(ms) => match tokio::time::timeout(Duration::from_millis(ms), fut).await {
+                Ok(r) => r,
+                Err(_) => Ok(Err(HandlerError::Tool(crate::ToolError::new(format!(
+                    "tool '{}' timed out after {ms} ms",
+                    entry.record.name
+                ))))),
+            },
+            None => fut.await,
+        };
+        let mut result = match outcome {
+            Ok(Ok(r)) => r,
+            Ok(Err(HandlerError::InvalidArguments(msg))) => {
+                let as_result = match inner.options.validation {
+                    ValidationErrors::ToolResult => true,
+                    ValidationErrors::ProtocolError => false,
+                    _ => v >= ProtocolVersion::V2025_11_25,
+                };
+                let text = format!("invalid arguments for tool '{}': {msg}", entry.record.name);
+                if !as_result {
+                    return Err(ErrorObject::invalid_params(text));
+                }
+                CallToolResult::error_text(text)
+            }
+            Ok(Err(HandlerError::Tool(err))) => CallToolResult::error_text(err.message()),
+            Ok(Err(HandlerError::Protocol(err))) => return Err(err),
+            Ok(Err(HandlerError::ResourceNotFound)) => CallToolResult::error_text("resource not found"),
+            Ok(Err(HandlerError::Internal(err))) => {
+                let cid = correlation_id();
+                tracing::error!(tool = entry.record.name, correlation_id = %cid, error = %err, "tool failed");
+                CallToolResult::error_text(format!("internal error, id {cid}"))
+            }
+            Err(panic) => {
+                let cid = correlation_id();
+                tracing::error!(tool = entry.record.name, correlation_id = %cid, panic = %panic, "tool panicked");
+                CallToolResult::error_text(format!("internal error, id {cid}"))
+            }
+        };
+        result.for_version(v);
+        self.stamp(&mut result.result_type, &mut result.meta, v);
+        Ok(wire::response(id, &result))
+    }
+
+    /// Adds the stateless era's `resultType` and `serverInfo`.
+    fn stamp(&self, result_type: &mut Option<ResultType>, meta: &mut Option<Meta>, v: ProtocolVersion) {
+        if v.has_result_type() {
+            *result_type = Some(ResultType::Complete);
+            let m = meta.get_or_insert_with(Meta::new);
+            for (k, val) in &self.server.inner.server_info_meta {
+                m.entry(k.clone()).or_insert_with(|| val.clone());
+            }
+        }
+    }
+
+    fn handler_error(&self, what: &str, err: HandlerError, uri: Option<&str>, v: ProtocolVersion) -> ErrorObject {
+        match err {
+            HandlerError::InvalidArguments(msg) => ErrorObject::invalid_params(msg),
+            HandlerError::Tool(err) => ErrorObject::invalid_params(err.message()),
+            HandlerError::Protocol(err) => err,
+            HandlerError::ResourceNotFound => not_found(uri.unwrap_or_default(), v),
+            HandlerError::Internal(err) => {
+                let cid = correlation_id();
+                tracing::error!(item = what, correlation_id = %cid, error = %err, "handler failed");
+                ErrorObject::internal(format!("internal error, id {cid}"))
+            }
+        }
+    }
+
+    async fn read_resource(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        scope: Scope,
+        cancel: CancellationToken,
+    ) -> Result<Vec<u8>, ErrorObject> {
+        let inner = &self.server.inner;
+        if inner.capabilities.resources.is_none() {
+            return Err(ErrorObject::method_not_found("resources/read"));
+        }
+        let p: UriParams<'_> = parse_params(params)?;
+        let v = scope.version;
+        let Some((record, request)) = inner.catalog.find_resource(&p.uri) else {
+            return Err(not_found(&p.uri, v));
+        };
+        tracing::Span::current().record("item", record.name);
+        let ctx = self.context(id, scope, cancel);
+        let contents = match CatchUnwind((record.read)(ctx, request)).await {
+            Ok(Ok(c)) if c.is_empty() => return Err(not_found(&p.uri, v)),
+            Ok(Ok(c)) => c,
+            Ok(Err(err)) => return Err(self.handler_error(record.name, err, Some(&p.uri), v)),
+            Err(panic) => return Err(self.handler_error(record.name, HandlerError::internal(panic), None, v)),
+        };
+        let mut result = ReadResourceResult::new(contents);
+        result.for_version(v);
+        if v.has_cache_hints() {
+            result.ttl_ms = Some(0);
+            result.cache_scope = Some(mcp_core::CacheScope::Private);
+        }
+        self.stamp(&mut result.result_type, &mut result.meta, v);
+        Ok(wire::response(id, &result))
+    }
+
+    async fn get_prompt(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        scope: Scope,
+        cancel: CancellationToken,
+    ) -> Result<Vec<u8>, ErrorObject> {
+        let inner = &self.server.inner;
+        if inner.capabilities.prompts.is_none() {
+            return Err(ErrorObject::method_not_found("prompts/get"));
+        }
+        let p: PromptParams<'_> = parse_params(params)?;
+        let Some(&index) = inner.catalog.prompt_index.get(p.name.as_ref()) else {
+            return Err(ErrorObject::invalid_params(format!("unknown prompt '{}'", p.name)));
+        };
+        tracing::Span::current().record("item", p.name.as_ref());
+        let record = &inner.catalog.prompts[index].record;
+        let mut args = PromptArguments::default();
+        for (k, val) in p.arguments.unwrap_or_default() {
+            let text = match val {
+                serde_json::Value::String(s) => s,
+                serde_json::Value::Null => continue,
+                other => other.to_string(),
+            };
+            args.0.insert(k, text);
+        }
+        let v = scope.version;
+        let ctx = self.context(id, scope, cancel);
+        let mut result = match CatchUnwind((record.get)(ctx, args)).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(err)) => return Err(self.handler_error(record.name, err, None, v)),
+            Err(panic) => return Err(self.handler_error(record.name, HandlerError::internal(panic), None, v)),
+        };
+        if result.description.is_none() {
+            result.description = record.description.map(str::to_owned);
+        }
+        result.for_version(v);
+        self.stamp(&mut result.result_type, &mut result.meta, v);
+        Ok(wire::response(id, &result))
+    }
+
+    fn complete(&self, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Result<Vec<u8>, ErrorObject> {
+        let inner = &self.server.inner;
+        if inner.capabilities.completions.is_none() {
+            return Err(ErrorObject::method_not_found("completion/complete"));
+        }
+        let p: mcp_core::CompleteRequestParams = parse_params(params)?;
+        let hooks = match &p.r#ref {
+            CompletionReference::Prompt { name, .. } => match inner.catalog.prompt_index.get(name.as_str()) {
+                Some(&i) => inner.catalog.prompts[i].record.completions,
+                None => return Err(ErrorObject::invalid_params(format!("unknown prompt '{name}'"))),
+            },
+            CompletionReference::Resource { uri } => {
+                match inner.catalog.templates.iter().find(|t| t.record.uri == uri) {
+                    Some(t) => t.record.completions,
+                    None if inner.catalog.resource_index.contains_key(uri.as_str()) => &[],
+                    None => return Err(ErrorObject::invalid_params(format!("unknown resource template '{uri}'"))),
+                }
+            }
+            #[allow(unreachable_patterns)]
+            _ => return Err(ErrorObject::invalid_params("unsupported completion reference")),
+        };
+        let mut request = CompletionRequest::new(p.argument.name.clone(), p.argument.value.clone());
+        if let Some(args) = p.context.and_then(|c| c.arguments) {
+            request.context.extend(args);
+        }
+        let values = match hooks.iter().find(|h| h.argument == p.argument.name) {
+            Some(hook) => match std::panic::catch_unwind(|| (hook.complete)(&request)) {
+                Ok(values) => values,
+                Err(_) => {
+                    return Err(self.handler_error("completion", HandlerError::internal("completion hook panicked"), None, scope.version));
+                }
+            },
+            None => Vec::new(),
+        };
+        let mut result = CompleteResult::new(values);
+        result.for_version(scope.version);
+        self.stamp(&mut result.result_type, &mut result.meta, scope.version);
+        Ok(wire::response(id, &result))
+    }
+
+    /// Waits for handlers still running (up to the drain timeout), then aborts the rest.
+    pub(crate) async fn drain(&self) {
+        let deadline = Instant::now() + self.server.inner.options.drain_timeout;
+        loop {
+            let empty = self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+            if empty || Instant::now() >= deadline {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        for (_, f) in self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).drain() {
+            f.cancel.cancel();
+            f.abort.abort();
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Method {
+    CallTool,
+    ReadResource,
+    GetPrompt,
+    Complete,
+}
+
+impl Method {
+    fn name(self) -> &'static str {
+        match self {
+            Method::CallTool => "tools/call",
+            Method::ReadResource => "resources/read",
+            Method::GetPrompt => "prompts/get",
+            Method::Complete => "completion/complete",
+        }
+    }
+}
+
+fn strip_pos(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    msg.rfind(" at line ").map_or(msg.clone(), |i| msg[..i].to_owned())
+}
+
+fn missing_meta(key: &str) -> ErrorObject {
+    ErrorObject::invalid_params(format!("missing required `_meta[\"{key}\"]`"))
+}
+
+fn meta_map(meta: RequestMeta) -> Option<Meta> {
+    match serde_json::to_value(meta) {
+        Ok(serde_json::Value::Object(m)) if !m.is_empty() => Some(m),
+        _ => None,
+    }
+}
+
+/// The revision's "resource not found".
+fn not_found(uri: &str, v: ProtocolVersion) -> ErrorObject {
+    let data = serde_json::json!({ "uri": uri });
+    if v.is_stateless() {
+        ErrorObject::invalid_params(format!("resource not found: {uri}")).with_data(data)
+    } else {
+        ErrorObject::new(error_codes::RESOURCE_NOT_FOUND, format!("resource not found: {uri}")).with_data(data)
+    }
+}
+
+fn envelope_error(err: &EnvelopeError) -> Vec<u8> {
+    wire::error(err.id(), &err.to_error_object())
+}

@@ -1,0 +1,94 @@
+//! Serve plain Rust functions as a [Model Context Protocol](https://modelcontextprotocol.io)
+//! server.
+//!
+//! Annotate functions with [`#[tool]`](macro@tool), [`#[resource]`](macro@resource) and
+//! [`#[prompt]`](macro@prompt); the macros derive the JSON Schema from the parameter types and
+//! the descriptions from the doc comments, and register each item at link time. A [`Server`]
+//! collects them, builds every descriptor and list page once, and serves any MCP client, in both
+//! protocol eras: the handshake era (`initialize`, revisions 2024-11-05 to 2025-11-25) and the
+//! stateless era (per-request `_meta`, revision 2026-07-28), on the same connection.
+//!
+//! ```no_run
+//! use mcp_runtime::prelude::*;
+//!
+//! /// Adds two numbers.
+//! #[tool(read_only)]
+//! async fn add(
+//!     /// The first number
+//!     a: f64,
+//!     /// The second number
+//!     b: f64,
+//! ) -> String {
+//!     (a + b).to_string()
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), mcp_runtime::Error> {
+//!     Server::from_registry(server_info!()).run().await // `stdio`, `list`, `call add '{"a":1,"b":2}'`
+//! }
+//! ```
+//!
+//! # Parameters
+//!
+//! Every parameter of a tool is a property of its input schema, except injected ones:
+//! [`Context`] (progress, logging, cancellation, client information), [`State<T>`] (application
+//! state given to the builder) and any type implementing [`FromContext`] marked `#[ctx]`.
+//! `Option<T>` parameters are optional. `#[arg(default = …, min = …, max = …, pattern = "…")]`
+//! refines a parameter; arguments are deserialised once, straight into a generated struct, and a
+//! failure names the property and what was expected.
+//!
+//! # Results
+//!
+//! Tools return `String`, [`Json<T>`] (structured content with an output schema), content
+//! blocks, `()` or `Result<_, E>`: a [`ToolError`] is shown to the model as an `isError` result,
+//! any other error (and any panic) is masked with a correlation id and logged on stderr.
+//!
+//! # Testing
+//!
+//! [`Server::connect_in_memory`] gives a [`TestClient`](transport::memory::TestClient) that
+//! speaks raw JSON to the server, so tests can assert exact wire contents.
+//!
+//! # Several servers in one binary, and linking
+//!
+//! `#[tool(server = "admin")]` puts an item in a named registry, served by
+//! [`Server::from_registry_named`]. Items defined in a library crate are only linked in when the
+//! binary uses that crate; if a library's items are missing from the lists, add
+//! `use the_library as _;` to the binary.
+
+pub mod completion;
+mod cli;
+mod context;
+mod dispatch;
+mod error;
+pub mod registry;
+mod result;
+mod schema;
+mod serve;
+mod server;
+pub mod transport;
+mod validation;
+mod wire;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use completion::CompletionRequest;
+pub use context::{CancellationToken, Context, FromContext, State};
+pub use error::{BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError};
+pub use mcp_core as protocol;
+pub use mcp_macros::{prompt, resource, tool};
+pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
+pub use schema::SchemaProfile;
+pub use server::{Server, ServerBuilder, ValidationErrors};
+
+/// Everything a server needs: `use mcp_runtime::prelude::*;`.
+pub mod prelude {
+    pub use crate::protocol::{
+        ContentBlock, LoggingLevel, PromptMessage, ProtocolVersion, ResourceContents, Role,
+    };
+    pub use crate::{
+        CompletionRequest, Context, Json, PromptError, ResourceError, Server, State, ToolError,
+        prompt, resource, server_info, tool,
+    };
+}

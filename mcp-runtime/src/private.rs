@@ -1,0 +1,204 @@
+//! Support for the code that `#[tool]`, `#[resource]` and `#[prompt]` generate. Not public API.
+
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+pub use ::inventory;
+pub use ::schemars;
+pub use ::serde;
+pub use ::serde_json;
+pub use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
+pub use serde_json::value::RawValue;
+
+pub use crate::context::{Context, FromContext};
+pub use crate::error::HandlerError;
+pub use crate::registry::{
+    BoxFuture, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
+    PromptArguments, PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
+};
+pub use crate::result::{IntoPromptResult, IntoResourceContents, IntoToolResult};
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::DeserializeOwned;
+
+/// The root schema of an argument struct.
+pub fn schema_for<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    generator.root_schema_for::<T>()
+}
+
+/// Deserialises `arguments` straight into the generated struct; absent arguments count as `{}`.
+pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, HandlerError> {
+    let text = raw.map_or("{}", RawValue::get);
+    match serde_json::from_str::<T>(text) {
+        Ok(v) => Ok(v),
+        Err(_) => Err(HandlerError::InvalidArguments(crate::validation::describe::<T>(text))),
+    }
+}
+
+/// Numbers a `min`/`max` check applies to.
+pub trait AsNumber {
+    /// The value, if present.
+    fn as_number(&self) -> Option<f64>;
+}
+
+macro_rules! as_number {
+    ($($t:ty),*) => {$(
+        impl AsNumber for $t {
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            fn as_number(&self) -> Option<f64> { Some(*self as f64) }
+        }
+    )*};
+}
+as_number!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
+
+impl<T: AsNumber> AsNumber for Option<T> {
+    fn as_number(&self) -> Option<f64> {
+        self.as_ref().and_then(AsNumber::as_number)
+    }
+}
+
+/// Checks a `#[arg(min, max)]` range.
+pub fn check_range<N: AsNumber>(value: &N, path: &'static str, min: Option<f64>, max: Option<f64>) -> Result<(), HandlerError> {
+    let Some(v) = value.as_number() else { return Ok(()) };
+    let below = min.is_some_and(|m| v < m);
+    let above = max.is_some_and(|m| v > m);
+    if below || above {
+        let range = match (min, max) {
+            (Some(lo), Some(hi)) => format!("between {lo} and {hi}"),
+            (Some(lo), None) => format!("at least {lo}"),
+            (None, Some(hi)) => format!("at most {hi}"),
+            (None, None) => unreachable!("a range check has a bound"),
+        };
+        return Err(HandlerError::InvalidArguments(format!(
+            "property '{path}': must be {range}, got {v}"
+        )));
+    }
+    Ok(())
+}
+
+/// A regular expression compiled on first use.
+#[derive(Debug)]
+pub struct LazyPattern {
+    source: &'static str,
+    compiled: OnceLock<Option<regex_lite::Regex>>,
+}
+
+impl LazyPattern {
+    /// A pattern from its source.
+    pub const fn new(source: &'static str) -> Self {
+        Self { source, compiled: OnceLock::new() }
+    }
+
+    fn is_match(&self, text: &str) -> bool {
+        match self.compiled.get_or_init(|| regex_lite::Regex::new(self.source).ok()) {
+            Some(re) => re.is_match(text),
+            None => true,
+        }
+    }
+}
+
+/// Strings a `pattern` check applies to.
+pub trait AsText {
+    /// The text, if present.
+    fn as_text(&self) -> Option<&str>;
+}
+
+impl AsText for String {
+    fn as_text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl AsText for Option<String> {
+    fn as_text(&self) -> Option<&str> {
+        self.as_deref()
+    }
+}
+
+/// Checks a `#[arg(pattern)]`.
+pub fn check_pattern<S: AsText>(value: &S, path: &'static str, pattern: &LazyPattern) -> Result<(), HandlerError> {
+    match value.as_text() {
+        Some(text) if !pattern.is_match(text) => Err(HandlerError::InvalidArguments(format!(
+            "property '{path}': {text:?} does not match the pattern {:?}",
+            pattern.source
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn parse_str<T: FromStr>(what: &str, name: &str, raw: &str) -> Result<T, HandlerError> {
+    raw.parse::<T>().map_err(|_| {
+        HandlerError::InvalidArguments(format!(
+            "{what} '{name}': cannot read {raw:?} as {}",
+            crate::validation::friendly_type(std::any::type_name::<T>())
+        ))
+    })
+}
+
+/// A required URI template variable.
+pub fn required_var<T: FromStr>(req: &ResourceRequest, name: &'static str) -> Result<T, HandlerError> {
+    match req.var(name) {
+        Some(raw) => parse_str("variable", name, raw).map_err(|_| HandlerError::ResourceNotFound),
+        None => Err(HandlerError::ResourceNotFound),
+    }
+}
+
+/// An optional URI template variable (query parameters).
+pub fn optional_var<T: FromStr>(req: &ResourceRequest, name: &'static str) -> Result<Option<T>, HandlerError> {
+    req.var(name).map(|raw| parse_str("variable", name, raw)).transpose()
+}
+
+/// A required prompt argument.
+pub fn required_prompt_arg<T: FromStr>(args: &PromptArguments, name: &'static str) -> Result<T, HandlerError> {
+    match args.get(name) {
+        Some(raw) => parse_str("argument", name, raw),
+        None => Err(HandlerError::InvalidArguments(format!("missing required argument '{name}'"))),
+    }
+}
+
+/// An optional prompt argument.
+pub fn optional_prompt_arg<T: FromStr>(args: &PromptArguments, name: &'static str) -> Result<Option<T>, HandlerError> {
+    args.get(name).map(|raw| parse_str("argument", name, raw)).transpose()
+}
+
+/// Tool parameters: deserialisable and describable.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter",
+    label = "unsupported parameter type",
+    note = "tool parameters are owned types implementing `serde::Deserialize` and `schemars::JsonSchema`, e.g. `String`, `f64`, `Vec<T>`, `Option<T>`, or your own type with `#[derive(Deserialize, JsonSchema)]`"
+)]
+pub trait ToolParam {}
+impl<T: DeserializeOwned + JsonSchema> ToolParam for T {}
+
+/// Prompt arguments and URI variables: parsed from a string.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be parsed from a string",
+    label = "prompt arguments and URI variables arrive as strings",
+    note = "use `String`, a number, or a type that implements `FromStr`"
+)]
+pub trait FromStrParam {}
+impl<T: FromStr> FromStrParam for T {}
+
+/// Compile-time check: a tool parameter type.
+pub fn assert_tool_param<T: ToolParam>() {}
+/// Compile-time check: an injected parameter type.
+pub fn assert_from_context<T: FromContext>() {}
+/// Compile-time check: a tool return type.
+pub fn assert_tool_return<T: IntoToolResult>() {}
+/// Compile-time check: a resource return type.
+pub fn assert_resource_return<T: IntoResourceContents>() {}
+/// Compile-time check: a prompt return type.
+pub fn assert_prompt_return<T: IntoPromptResult>() {}
+/// Compile-time check: a string-parsed parameter type.
+pub fn assert_from_str<T: FromStrParam>() {}
+/// Compile-time check: a handler future is `Send`.
+pub fn assert_send<T: Send>(_: &T) {}
+
+/// `serverInfo` from the calling crate's package metadata (see `server_info!`).
+pub fn server_info(name: &str, version: &str, description: &str) -> mcp_core::Implementation {
+    let mut info = mcp_core::Implementation::new(name, version);
+    if !description.is_empty() {
+        info.description = Some(description.to_owned());
+    }
+    info
+}

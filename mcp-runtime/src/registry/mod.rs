@@ -1,0 +1,414 @@
+//! The registry: records collected at link time (or given to the builder), checked and turned
+//! into protocol descriptors and pre-serialised list pages once, at start-up.
+
+mod record;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use mcp_core::{
+    CacheScope, ForVersion, Icon, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, Prompt, PromptArgument, ProtocolVersion, Resource,
+    ResourceTemplate, ResultType, Tool, ToolAnnotations, UriTemplate,
+};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+pub use record::{
+    BoxFuture, CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
+    PromptArguments, PromptGetFn, PromptRecord, ResourceReadFn, ResourceRecord, ResourceRequest,
+    ToolCallFn, ToolHints, ToolRecord,
+};
+
+use crate::error::Error;
+use crate::schema::SchemaProfile;
+
+/// Every record `#[tool]` registered in this binary (all servers).
+///
+/// ```
+/// let count = mcp_runtime::registry::tools().count();
+/// assert_eq!(count, 0); // nothing is annotated in this doctest
+/// ```
+pub fn tools() -> impl Iterator<Item = &'static ToolRecord> {
+    inventory::iter::<ToolRecord>.into_iter()
+}
+
+/// Every record `#[resource]` registered in this binary (all servers).
+///
+/// ```
+/// assert_eq!(mcp_runtime::registry::resources().count(), 0);
+/// ```
+pub fn resources() -> impl Iterator<Item = &'static ResourceRecord> {
+    inventory::iter::<ResourceRecord>.into_iter()
+}
+
+/// Every record `#[prompt]` registered in this binary (all servers).
+///
+/// ```
+/// assert_eq!(mcp_runtime::registry::prompts().count(), 0);
+/// ```
+pub fn prompts() -> impl Iterator<Item = &'static PromptRecord> {
+    inventory::iter::<PromptRecord>.into_iter()
+}
+
+/// A tool ready to serve.
+pub(crate) struct ToolEntry {
+    pub(crate) record: ToolRecord,
+    pub(crate) descriptor: Tool,
+    pub(crate) limit: Option<Arc<Semaphore>>,
+}
+
+/// A fixed-URI resource ready to serve.
+pub(crate) struct ResourceEntry {
+    pub(crate) record: ResourceRecord,
+    pub(crate) descriptor: Resource,
+}
+
+/// A resource template ready to serve.
+pub(crate) struct TemplateEntry {
+    pub(crate) record: ResourceRecord,
+    pub(crate) template: UriTemplate,
+    pub(crate) descriptor: ResourceTemplate,
+}
+
+/// A prompt ready to serve.
+pub(crate) struct PromptEntry {
+    pub(crate) record: PromptRecord,
+    pub(crate) descriptor: Prompt,
+}
+
+/// Pre-serialised list results of one revision: one JSON text per page.
+#[derive(Default)]
+pub(crate) struct Pages {
+    pub(crate) tools: Vec<Box<[u8]>>,
+    pub(crate) resources: Vec<Box<[u8]>>,
+    pub(crate) templates: Vec<Box<[u8]>>,
+    pub(crate) prompts: Vec<Box<[u8]>>,
+}
+
+/// Which list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ListKind {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
+/// The checked, sorted items of one server, with descriptors and pages built.
+pub(crate) struct Catalog {
+    pub(crate) tools: Vec<ToolEntry>,
+    pub(crate) tool_index: HashMap<&'static str, usize>,
+    pub(crate) resources: Vec<ResourceEntry>,
+    pub(crate) resource_index: HashMap<&'static str, usize>,
+    pub(crate) templates: Vec<TemplateEntry>,
+    pub(crate) prompts: Vec<PromptEntry>,
+    pub(crate) prompt_index: HashMap<&'static str, usize>,
+    /// Indexed by `version_slot`.
+    pub(crate) pages: Vec<Pages>,
+}
+
+/// The index of a revision in per-version tables.
+pub(crate) fn version_slot(v: ProtocolVersion) -> usize {
+    ProtocolVersion::ALL.iter().position(|x| *x == v).unwrap_or(0)
+}
+
+/// Settings that shape descriptors and pages.
+pub(crate) struct CatalogSettings<'a> {
+    pub(crate) profile: SchemaProfile,
+    pub(crate) page_size: usize,
+    pub(crate) ttl_ms: u64,
+    pub(crate) server_info_meta: &'a mcp_core::Meta,
+}
+
+fn icons(records: &[IconRecord]) -> Option<Vec<Icon>> {
+    if records.is_empty() {
+        return None;
+    }
+    Some(
+        records
+            .iter()
+            .map(|r| {
+                let mut icon = Icon::new(r.src);
+                icon.mime_type = r.mime_type.map(str::to_owned);
+                if !r.sizes.is_empty() {
+                    icon.sizes = Some(r.sizes.iter().map(|s| (*s).to_owned()).collect());
+                }
+                icon.theme = r.theme.and_then(|t| serde_json::from_value(Value::String(t.to_owned())).ok());
+                icon
+            })
+            .collect(),
+    )
+}
+
+fn meta(kind: &'static str, name: &str, location: Location, text: Option<&str>) -> Result<Option<mcp_core::Meta>, Error> {
+    let Some(text) = text else { return Ok(None) };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(Some(map)),
+        _ => Err(Error::InvalidItem {
+            kind,
+            name: name.to_owned(),
+            location: location.to_string(),
+            reason: "`meta` must be a JSON object".into(),
+        }),
+    }
+}
+
+fn tool_descriptor(record: &ToolRecord, profile: SchemaProfile) -> Result<Tool, Error> {
+    let invalid = |reason: String| Error::InvalidItem {
+        kind: "tool",
+        name: record.name.to_owned(),
+        location: record.location.to_string(),
+        reason,
+    };
+    let input_schema = match record.input_schema {
+        InputSchema::Generated(generate) => {
+            let mut generator = profile.generator();
+            profile.finish(generate(&mut generator))
+        }
+        InputSchema::Raw(text) => serde_json::from_str::<Value>(text)
+            .map_err(|e| invalid(format!("raw input schema is not JSON: {e}")))?,
+    };
+    if input_schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(invalid("the input schema must have `\"type\": \"object\"` at its root".into()));
+    }
+    let mut generator = profile.generator();
+    let output_schema = (record.output_schema)(&mut generator).map(|s| profile.finish(s));
+    let mut tool = Tool::new(record.name, input_schema);
+    tool.title = record.title.map(str::to_owned);
+    tool.description = record.description.map(str::to_owned);
+    tool.output_schema = output_schema;
+    let h = record.hints;
+    if h != ToolHints::NONE || record.title.is_some() {
+        let mut a = ToolAnnotations::new();
+        a.title = record.title.map(str::to_owned);
+        a.read_only_hint = h.read_only;
+        a.destructive_hint = h.destructive;
+        a.idempotent_hint = h.idempotent;
+        a.open_world_hint = h.open_world;
+        tool.annotations = Some(a);
+    }
+    tool.icons = icons(record.icons);
+    tool.meta = meta("tool", record.name, record.location, record.meta)?;
+    Ok(tool)
+}
+
+fn check_unique<'a>(kind: &'static str, items: impl Iterator<Item = (&'a str, Location)>) -> Result<(), Error> {
+    let mut seen: HashMap<&str, Location> = HashMap::new();
+    for (name, location) in items {
+        if let Some(first) = seen.insert(name, location) {
+            let (a, b) = if (first.file, first.line) <= (location.file, location.line) { (first, location) } else { (location, first) };
+            return Err(Error::Duplicate { kind, name: name.to_owned(), first: a.to_string(), second: b.to_string() });
+        }
+    }
+    Ok(())
+}
+
+impl Catalog {
+    /// Checks and builds everything; the only place descriptors are made.
+    pub(crate) fn build(
+        mut tools: Vec<ToolRecord>,
+        mut resources: Vec<ResourceRecord>,
+        mut prompts: Vec<PromptRecord>,
+        settings: &CatalogSettings<'_>,
+    ) -> Result<Catalog, Error> {
+        tools.sort_by(|a, b| a.name.cmp(b.name));
+        resources.sort_by(|a, b| a.name.cmp(b.name).then(a.uri.cmp(b.uri)));
+        prompts.sort_by(|a, b| a.name.cmp(b.name));
+        check_unique("tool", tools.iter().map(|t| (t.name, t.location)))?;
+        check_unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
+        check_unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
+
+        let mut tool_entries = Vec::with_capacity(tools.len());
+        for record in tools {
+            let descriptor = tool_descriptor(&record, settings.profile)?;
+            let limit = record.max_concurrency.map(|n| Arc::new(Semaphore::new(n.max(1) as usize)));
+            tool_entries.push(ToolEntry { record, descriptor, limit });
+        }
+
+        let mut resource_entries = Vec::new();
+        let mut template_entries = Vec::new();
+        for record in resources {
+            let template = UriTemplate::parse(record.uri).map_err(|e| Error::InvalidItem {
+                kind: "resource",
+                name: record.name.to_owned(),
+                location: record.location.to_string(),
+                reason: format!("URI template: {e}"),
+            })?;
+            let meta = meta("resource", record.name, record.location, record.meta)?;
+            if template.is_literal() {
+                let mut d = Resource::new(record.uri, record.name);
+                d.title = record.title.map(str::to_owned);
+                d.description = record.description.map(str::to_owned);
+                d.mime_type = record.mime_type.map(str::to_owned);
+                d.icons = icons(record.icons);
+                d.meta = meta;
+                resource_entries.push(ResourceEntry { record, descriptor: d });
+            } else {
+                let mut d = ResourceTemplate::new(record.uri, record.name);
+                d.title = record.title.map(str::to_owned);
+                d.description = record.description.map(str::to_owned);
+                d.mime_type = record.mime_type.map(str::to_owned);
+                d.icons = icons(record.icons);
+                d.meta = meta;
+                template_entries.push(TemplateEntry { record, template, descriptor: d });
+            }
+        }
+
+        let mut prompt_entries = Vec::with_capacity(prompts.len());
+        for record in prompts {
+            let mut d = Prompt::new(record.name);
+            d.title = record.title.map(str::to_owned);
+            d.description = record.description.map(str::to_owned);
+            if !record.arguments.is_empty() {
+                d.arguments = Some(
+                    record
+                        .arguments
+                        .iter()
+                        .map(|a| {
+                            let mut arg = PromptArgument::new(a.name);
+                            arg.title = a.title.map(str::to_owned);
+                            arg.description = a.description.map(str::to_owned);
+                            arg.required = Some(a.required);
+                            arg
+                        })
+                        .collect(),
+                );
+            }
+            d.icons = icons(record.icons);
+            d.meta = meta("prompt", record.name, record.location, record.meta)?;
+            prompt_entries.push(PromptEntry { record, descriptor: d });
+        }
+
+        let mut catalog = Catalog {
+            tool_index: tool_entries.iter().enumerate().map(|(i, t)| (t.record.name, i)).collect(),
+            tools: tool_entries,
+            resource_index: resource_entries.iter().enumerate().map(|(i, r)| (r.record.uri, i)).collect(),
+            resources: resource_entries,
+            templates: template_entries,
+            prompt_index: prompt_entries.iter().enumerate().map(|(i, p)| (p.record.name, i)).collect(),
+            prompts: prompt_entries,
+            pages: Vec::new(),
+        };
+        catalog.pages = ProtocolVersion::ALL.iter().map(|v| catalog.pages_for(*v, settings)).collect();
+        Ok(catalog)
+    }
+
+    fn pages_for(&self, v: ProtocolVersion, s: &CatalogSettings<'_>) -> Pages {
+        Pages {
+            tools: paginate(&self.tools, s, v, |t| t.descriptor.clone(), |items, next| {
+                let mut r = ListToolsResult::new(items);
+                r.next_cursor = next;
+                r
+            }, stamp_tools),
+            resources: paginate(&self.resources, s, v, |r| r.descriptor.clone(), |items, next| {
+                let mut r = ListResourcesResult::new(items);
+                r.next_cursor = next;
+                r
+            }, stamp_resources),
+            templates: paginate(&self.templates, s, v, |t| t.descriptor.clone(), |items, next| {
+                let mut r = ListResourceTemplatesResult::new(items);
+                r.next_cursor = next;
+                r
+            }, stamp_templates),
+            prompts: paginate(&self.prompts, s, v, |p| p.descriptor.clone(), |items, next| {
+                let mut r = ListPromptsResult::new(items);
+                r.next_cursor = next;
+                r
+            }, stamp_prompts),
+        }
+    }
+
+    /// The pre-serialised page for a cursor, or `None` for an invalid cursor.
+    pub(crate) fn page(&self, v: ProtocolVersion, kind: ListKind, cursor: Option<&str>) -> Option<&[u8]> {
+        let pages = &self.pages[version_slot(v)];
+        let list = match kind {
+            ListKind::Tools => &pages.tools,
+            ListKind::Resources => &pages.resources,
+            ListKind::Templates => &pages.templates,
+            ListKind::Prompts => &pages.prompts,
+        };
+        let index = match cursor {
+            None => 0,
+            Some(c) => decode_cursor(c)?,
+        };
+        list.get(index).map(|p| &p[..])
+    }
+
+    /// The fixed resource or matching template for a URI, with matched variables.
+    pub(crate) fn find_resource(&self, uri: &str) -> Option<(&ResourceRecord, ResourceRequest)> {
+        if let Some(&i) = self.resource_index.get(uri) {
+            let r = &self.resources[i];
+            return Some((&r.record, ResourceRequest::new(uri, std::iter::empty::<(String, String)>())));
+        }
+        self.templates.iter().find_map(|t| {
+            t.template.match_uri(uri).map(|vars| (&t.record, ResourceRequest::new(uri, vars)))
+        })
+    }
+}
+
+fn stamp_tools(r: &mut ListToolsResult, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+    if v.has_cache_hints() {
+        r.ttl_ms = Some(s.ttl_ms);
+        r.cache_scope = Some(CacheScope::Public);
+        r.result_type = Some(ResultType::Complete);
+        r.meta = Some(s.server_info_meta.clone());
+    }
+}
+fn stamp_resources(r: &mut ListResourcesResult, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+    if v.has_cache_hints() {
+        r.ttl_ms = Some(s.ttl_ms);
+        r.cache_scope = Some(CacheScope::Public);
+        r.result_type = Some(ResultType::Complete);
+        r.meta = Some(s.server_info_meta.clone());
+    }
+}
+fn stamp_templates(r: &mut ListResourceTemplatesResult, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+    if v.has_cache_hints() {
+        r.ttl_ms = Some(s.ttl_ms);
+        r.cache_scope = Some(CacheScope::Public);
+        r.result_type = Some(ResultType::Complete);
+        r.meta = Some(s.server_info_meta.clone());
+    }
+}
+fn stamp_prompts(r: &mut ListPromptsResult, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+    if v.has_cache_hints() {
+        r.ttl_ms = Some(s.ttl_ms);
+        r.cache_scope = Some(CacheScope::Public);
+        r.result_type = Some(ResultType::Complete);
+        r.meta = Some(s.server_info_meta.clone());
+    }
+}
+
+/// Cursor `n` (as text) is the index of the next page.
+fn encode_cursor(page: usize) -> String {
+    format!("p{page}")
+}
+
+fn decode_cursor(cursor: &str) -> Option<usize> {
+    cursor.strip_prefix('p')?.parse().ok().filter(|n| *n > 0)
+}
+
+fn paginate<E, D, R: Serialize + ForVersion>(
+    items: &[E],
+    s: &CatalogSettings<'_>,
+    v: ProtocolVersion,
+    descriptor: impl Fn(&E) -> D,
+    result: impl Fn(Vec<D>, Option<String>) -> R,
+    stamp: impl Fn(&mut R, ProtocolVersion, &CatalogSettings<'_>),
+) -> Vec<Box<[u8]>> {
+    let chunks: Vec<&[E]> = if items.is_empty() { vec![&[]] } else { items.chunks(s.page_size).collect() };
+    let count = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(i, chunk)| {
+            let next = (i + 1 < count).then(|| encode_cursor(i + 1));
+            let mut r = result(chunk.iter().map(&descriptor).collect(), next);
+            r.for_version(v);
+            stamp(&mut r, v, s);
+            serde_json::to_vec(&r).unwrap_or_default().into_boxed_slice()
+        })
+        .collect()
+}

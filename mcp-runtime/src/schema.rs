@@ -1,0 +1,195 @@
+//! JSON Schema generation profiles.
+//!
+//! Schemas are generated once per server, at start-up, by schemars from the hidden argument struct
+//! of each tool, then shaped by a [`SchemaProfile`].
+
+use schemars::generate::SchemaSettings;
+use schemars::{Schema, SchemaGenerator};
+use serde_json::{Map, Value};
+
+/// How generated schemas are shaped.
+///
+/// ```
+/// use mcp_runtime::SchemaProfile;
+/// assert_eq!(SchemaProfile::default(), SchemaProfile::Portable);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SchemaProfile {
+    /// Accepted by every client seen in the wild: object root, no `$schema`, definitions inlined
+    /// (`$defs` only for recursive types), `Option<T>` optional instead of a `null` union, enums as
+    /// `{"type":"string","enum":[…]}`, no numeric `format`s.
+    #[default]
+    Portable,
+    /// JSON Schema 2020-12 as schemars writes it: `$schema`, `$defs`/`$ref`, `null` unions.
+    Strict2020_12,
+}
+
+impl SchemaProfile {
+    /// A generator configured for this profile.
+    pub(crate) fn generator(self) -> SchemaGenerator {
+        let mut settings = SchemaSettings::draft2020_12();
+        if self == SchemaProfile::Portable {
+            settings.inline_subschemas = true;
+            settings.meta_schema = None;
+        }
+        settings.into_generator()
+    }
+
+    /// Applies the profile to a generated root schema.
+    pub(crate) fn finish(self, schema: Schema) -> Value {
+        let mut value = schema.to_value();
+        if let Value::Object(root) = &mut value {
+            // schemars titles the root with the hidden struct's name: never useful to a client.
+            if root.get("title").and_then(Value::as_str).is_some_and(|t| t.starts_with("__mcp_")) {
+                root.remove("title");
+            }
+        }
+        if self == SchemaProfile::Portable {
+            portable(&mut value);
+            if let Value::Object(root) = &mut value {
+                root.remove("$schema");
+                if root.get("$defs").is_some_and(|d| d.as_object().is_some_and(Map::is_empty)) {
+                    root.remove("$defs");
+                }
+            }
+        }
+        value
+    }
+}
+
+/// Whether a schema describes objects only.
+pub(crate) fn is_object_schema(schema: &Schema) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// Wraps a non-object output schema as `{"type":"object","properties":{"result":…}}`.
+pub(crate) fn wrap_result(schema: Schema) -> Schema {
+    let mut inner = schema.to_value();
+    let mut defs = None;
+    if let Value::Object(map) = &mut inner {
+        map.remove("$schema");
+        map.remove("title");
+        defs = map.remove("$defs");
+    }
+    let mut outer = serde_json::json!({
+        "type": "object",
+        "properties": { "result": inner },
+        "required": ["result"],
+    });
+    if let Some(defs) = defs {
+        outer["$defs"] = defs;
+    }
+    Schema::try_from(outer).unwrap_or_default()
+}
+
+/// The portable rewrite, applied recursively.
+fn portable(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for child in map.values_mut() {
+                portable(child);
+            }
+            drop_null_type(map);
+            collapse_nullable_any_of(map);
+            collapse_const_one_of(map);
+            if matches!(map.get("type").and_then(Value::as_str), Some("number" | "integer")) {
+                map.remove("format");
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(portable),
+        _ => {}
+    }
+}
+
+/// `{"type": ["string", "null"]}` → `{"type": "string"}` (and a `null` in `enum` goes too).
+fn drop_null_type(map: &mut Map<String, Value>) {
+    if let Some(Value::Array(types)) = map.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let only = types.remove(0);
+            map.insert("type".into(), only);
+        }
+        if let Some(Value::Array(values)) = map.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+    }
+    if map.get("default").is_some_and(Value::is_null) {
+        map.remove("default");
+    }
+}
+
+/// `{"anyOf": [X, {"type": "null"}]}` → X (keeping sibling keys such as `description`).
+fn collapse_nullable_any_of(map: &mut Map<String, Value>) {
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(options)) = map.get(key) else { continue };
+        let non_null: Vec<&Value> = options
+            .iter()
+            .filter(|o| o.get("type").and_then(Value::as_str) != Some("null"))
+            .collect();
+        if non_null.len() == 1 && options.len() == 2 {
+            let Some(Value::Object(inner)) = non_null.first().map(|v| (*v).clone()) else { continue };
+            map.remove(key);
+            for (k, v) in inner {
+                map.entry(k).or_insert(v);
+            }
+        }
+    }
+}
+
+/// `{"oneOf": [{"const": "a"}, {"const": "b", "description": …}]}` → `{"type":"string","enum":["a","b"]}`.
+fn collapse_const_one_of(map: &mut Map<String, Value>) {
+    for key in ["oneOf", "anyOf"] {
+        let Some(Value::Array(options)) = map.get(key) else { continue };
+        let mut values = Vec::with_capacity(options.len());
+        for option in options {
+            let constant = option
+                .get("const")
+                .or_else(|| option.get("enum").and_then(Value::as_array).filter(|a| a.len() == 1).and_then(|a| a.first()));
+            match constant {
+                Some(Value::String(s)) => values.push(Value::String(s.clone())),
+                _ => return,
+            }
+        }
+        if values.is_empty() {
+            return;
+        }
+        map.remove(key);
+        map.insert("type".into(), Value::String("string".into()));
+        map.insert("enum".into(), Value::Array(values));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn portable_of(v: Value) -> Value {
+        SchemaProfile::Portable.finish(Schema::try_from(v).unwrap())
+    }
+
+    #[test]
+    fn option_becomes_plain_type() {
+        let out = portable_of(json!({"type":"object","properties":{"r":{"type":["string","null"],"default":null}}}));
+        assert_eq!(out, json!({"type":"object","properties":{"r":{"type":"string"}}}));
+    }
+
+    #[test]
+    fn nullable_any_of_collapses() {
+        let out = portable_of(json!({"anyOf":[{"type":"integer","format":"uint32","minimum":0},{"type":"null"}],"description":"d"}));
+        assert_eq!(out, json!({"type":"integer","minimum":0,"description":"d"}));
+    }
+
+    #[test]
+    fn const_one_of_becomes_string_enum() {
+        let out = portable_of(json!({"oneOf":[{"const":"a","description":"A"},{"const":"b"}]}));
+        assert_eq!(out, json!({"type":"string","enum":["a","b"]}));
+    }
+
+    #[test]
+    fn schema_and_hidden_title_removed() {
+        let out = portable_of(json!({"$schema":"x","title":"__mcp_args_f","type":"object"}));
+        assert_eq!(out, json!({"type":"object"}));
+    }
+}

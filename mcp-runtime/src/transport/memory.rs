@@ -1,0 +1,206 @@
+//! An in-memory transport pair, and a small client for tests.
+
+use std::collections::HashMap;
+use std::io;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::{Inbound, Inbox, Outbox, Transport};
+
+/// One end of an in-memory connection.
+#[derive(Debug)]
+pub struct MemoryTransport {
+    rx: mpsc::Receiver<Vec<u8>>,
+    tx: mpsc::Sender<Vec<u8>>,
+}
+
+/// Two connected ends; each queue holds at most `capacity` messages.
+///
+/// ```
+/// let (server_side, client_side) = mcp_runtime::transport::memory::pair(16);
+/// # let _ = (server_side, client_side);
+/// ```
+pub fn pair(capacity: usize) -> (MemoryTransport, MemoryTransport) {
+    let (a_tx, a_rx) = mpsc::channel(capacity);
+    let (b_tx, b_rx) = mpsc::channel(capacity);
+    (MemoryTransport { rx: a_rx, tx: b_tx }, MemoryTransport { rx: b_rx, tx: a_tx })
+}
+
+/// Receiving half of a [`MemoryTransport`].
+#[derive(Debug)]
+pub struct MemoryRx(mpsc::Receiver<Vec<u8>>);
+
+/// Sending half of a [`MemoryTransport`].
+#[derive(Debug)]
+pub struct MemoryTx(Option<mpsc::Sender<Vec<u8>>>);
+
+impl Transport for MemoryTransport {
+    type Rx = MemoryRx;
+    type Tx = MemoryTx;
+    fn split(self) -> (MemoryRx, MemoryTx) {
+        (MemoryRx(self.rx), MemoryTx(Some(self.tx)))
+    }
+}
+
+impl Inbox for MemoryRx {
+    async fn receive(&mut self) -> Option<io::Result<Inbound>> {
+        let bytes = self.0.recv().await?;
+        Some(Ok(Inbound::Message(String::from_utf8_lossy(&bytes).into_owned())))
+    }
+}
+
+impl Outbox for MemoryTx {
+    async fn send(&mut self, message: Vec<u8>) -> io::Result<()> {
+        match &self.0 {
+            Some(tx) => tx.send(message).await.map_err(|_| io::ErrorKind::BrokenPipe.into()),
+            None => Err(io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+    async fn close(&mut self) -> io::Result<()> {
+        self.0 = None;
+        Ok(())
+    }
+}
+
+/// A minimal MCP client over an in-memory pair, for unit tests of your own servers.
+///
+/// It speaks raw JSON so that tests can assert exact wire contents.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> String {
+///     (a + b).to_string()
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let server = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
+/// let mut client = server.connect_in_memory();
+/// client.initialize("2025-11-25").await;
+/// let result = client.call_tool("add", serde_json::json!({"a": 2, "b": 3})).await;
+/// assert_eq!(result["result"]["content"][0]["text"], "5");
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct TestClient {
+    tx: mpsc::Sender<Vec<u8>>,
+    rx: mpsc::Receiver<Vec<u8>>,
+    next_id: i64,
+    notifications: Vec<Value>,
+    responses: HashMap<String, Value>,
+    timeout: Duration,
+}
+
+impl TestClient {
+    pub(crate) fn new(end: MemoryTransport) -> Self {
+        Self {
+            tx: end.tx,
+            rx: end.rx,
+            next_id: 1,
+            notifications: Vec::new(),
+            responses: HashMap::new(),
+            timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// Sends raw text (valid JSON or not) as one message.
+    pub async fn send_raw(&mut self, text: &str) {
+        let _ = self.tx.send(text.as_bytes().to_vec()).await;
+    }
+
+    /// Sends a JSON value as one message.
+    pub async fn send(&mut self, message: &Value) {
+        self.send_raw(&message.to_string()).await;
+    }
+
+    /// The next message the server sends, whatever it is (`None` on close or after 10 s).
+    pub async fn recv(&mut self) -> Option<Value> {
+        let bytes = tokio::time::timeout(self.timeout, self.rx.recv()).await.ok()??;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Sends a request and waits for the response with its id (notifications that arrive meanwhile
+    /// are kept; see [`notifications`](Self::notifications)).
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut msg = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method});
+        if !params.is_null() {
+            msg["params"] = params;
+        }
+        self.send(&msg).await;
+        self.response(&Value::from(id)).await
+    }
+
+    /// Waits for the response to request `id`.
+    pub async fn response(&mut self, id: &Value) -> Value {
+        let key = id.to_string();
+        loop {
+            if let Some(r) = self.responses.remove(&key) {
+                return r;
+            }
+            let Some(msg) = self.recv().await else {
+                return Value::Null;
+            };
+            match msg.get("id") {
+                Some(got) if msg.get("method").is_none() => {
+                    self.responses.insert(got.to_string(), msg);
+                }
+                _ => self.notifications.push(msg),
+            }
+        }
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        let mut msg = serde_json::json!({"jsonrpc": "2.0", "method": method});
+        if !params.is_null() {
+            msg["params"] = params;
+        }
+        self.send(&msg).await;
+    }
+
+    /// `initialize` at `version`, then `notifications/initialized`; returns the response.
+    pub async fn initialize(&mut self, version: &str) -> Value {
+        let r = self
+            .request(
+                "initialize",
+                serde_json::json!({
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "test-client", "version": "0.0.0"}
+                }),
+            )
+            .await;
+        self.notify("notifications/initialized", Value::Null).await;
+        r
+    }
+
+    /// `tools/call` (handshake era); returns the whole response.
+    pub async fn call_tool(&mut self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", serde_json::json!({"name": name, "arguments": arguments})).await
+    }
+
+    /// A stateless-era (2026-07-28) request: `_meta` with the version and empty capabilities is
+    /// added to `params`.
+    pub async fn stateless(&mut self, method: &str, mut params: Value) -> Value {
+        if params.is_null() {
+            params = serde_json::json!({});
+        }
+        params["_meta"] = serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "test-client", "version": "0.0.0"}
+        });
+        self.request(method, params).await
+    }
+
+    /// Notifications received so far (drained).
+    pub fn notifications(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.notifications)
+    }
+}

@@ -1,0 +1,132 @@
+//! Argument validation messages a model can act on.
+//!
+//! The fast path deserialises arguments once, straight into the generated struct. Only when that
+//! fails does this module run a second, path-tracking pass to say exactly what is wrong and where,
+//! in words rather than serde's "line 1 column 2".
+
+use serde::de::DeserializeOwned;
+
+/// Describes why `text` does not deserialise into `T`.
+pub(crate) fn describe<T: DeserializeOwned>(text: &str) -> String {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    match serde_path_to_error::deserialize::<_, T>(de) {
+        Ok(_) => "invalid arguments".to_owned(),
+        Err(err) => {
+            let path = err.path().to_string();
+            let inner = err.into_inner();
+            if inner.is_syntax() || inner.is_eof() {
+                return "arguments are not valid JSON".to_owned();
+            }
+            phrase(&path, &strip_position(&inner.to_string()))
+        }
+    }
+}
+
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_owned(),
+        None => msg.to_owned(),
+    }
+}
+
+/// Turns a serde message into the framework's wording.
+fn phrase(path: &str, msg: &str) -> String {
+    let at = if path.is_empty() || path == "." { String::new() } else { format!("property '{path}': ") };
+    if let Some(rest) = msg.strip_prefix("missing field `") {
+        let field = rest.trim_end_matches('`');
+        let full = if at.is_empty() { field.to_owned() } else { format!("{path}.{field}") };
+        return format!("missing required property '{full}'");
+    }
+    if let Some(rest) = msg.strip_prefix("unknown variant `") {
+        if let Some((value, allowed)) = rest.split_once("`, expected ") {
+            let allowed = allowed
+                .trim_start_matches("one of ")
+                .replace('`', "'");
+            return format!("{at}'{value}' is not an allowed value; expected {allowed}");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("invalid type: ") {
+        if let Some((got, expected)) = rest.split_once(", expected ") {
+            if path.is_empty() && expected.starts_with("struct ") {
+                return format!("arguments must be a JSON object, got {got}");
+            }
+            return format!("{at}expected {}, got {got}", friendly_type(expected));
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("invalid value: ") {
+        if let Some((got, expected)) = rest.split_once(", expected ") {
+            return format!("{at}expected {}, got {}", friendly_type(expected), got.replace('`', ""));
+        }
+    }
+    format!("{at}{msg}")
+}
+
+/// Rust type names in words a model understands.
+pub(crate) fn friendly_type(t: &str) -> String {
+    let t = t.rsplit("::").next().unwrap_or(t);
+    match t {
+        "f32" | "f64" => "a number".into(),
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a non-negative integer".into(),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "an integer".into(),
+        "bool" => "a boolean".into(),
+        "String" | "str" => "a string".into(),
+        other => other.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    enum Occasion {
+        #[serde(rename = "birthday")]
+        Birthday,
+        #[serde(rename = "wedding")]
+        Wedding,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Args {
+        occasion: Occasion,
+        budget: f64,
+        count: Option<u32>,
+    }
+
+    #[test]
+    fn missing_property() {
+        assert_eq!(describe::<Args>(r#"{"occasion":"birthday"}"#), "missing required property 'budget'");
+    }
+
+    #[test]
+    fn wrong_type() {
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":"birthday","budget":"ten"}"#),
+            "property 'budget': expected a number, got string \"ten\""
+        );
+    }
+
+    #[test]
+    fn bad_enum_value() {
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":"funeral","budget":1}"#),
+            "property 'occasion': 'funeral' is not an allowed value; expected 'birthday' or 'wedding'"
+        );
+    }
+
+    #[test]
+    fn negative_for_unsigned() {
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":"birthday","budget":1,"count":-2}"#),
+            "property 'count': expected a non-negative integer, got integer -2"
+        );
+    }
+
+    #[test]
+    fn not_an_object() {
+        assert_eq!(describe::<Args>("[1]"), "arguments must be a JSON object, got sequence");
+    }
+}
