@@ -60,7 +60,12 @@ struct Scope {
     log_gate: LogGate,
     progress_token: Option<mcp_core::ProgressToken>,
     meta: Option<Meta>,
+    /// Where this request's notifications and reply go.
+    peer: Sink,
 }
+
+/// Where messages for one request (or one connection) are queued.
+pub(crate) type Sink = mpsc::Sender<Vec<u8>>;
 
 /// One client connection.
 pub(crate) struct Connection {
@@ -177,40 +182,47 @@ impl Connection {
         })
     }
 
-    async fn send(&self, msg: Vec<u8>) {
+    async fn send(&self, sink: &Sink, msg: Vec<u8>) {
         if self.raw_log {
             eprintln!("<-- {}", String::from_utf8_lossy(&msg));
         }
-        let _ = self.out.send(msg).await;
+        let _ = sink.send(msg).await;
     }
 
     fn session(&self) -> Option<Arc<Session>> {
         self.session.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Handles one inbound message (one JSON text).
+    /// Handles one inbound message (one JSON text); replies go to the connection's outbound queue.
     pub(crate) async fn handle_text(self: &Arc<Self>, text: &str) {
+        let sink = self.out.clone();
+        self.handle_text_on(text, &sink).await;
+    }
+
+    /// Handles one inbound message; its reply, and the notifications of the request it carries,
+    /// go to `sink` (an HTTP response stream, say).
+    pub(crate) async fn handle_text_on(self: &Arc<Self>, text: &str, sink: &Sink) {
         if self.raw_log {
             eprintln!("--> {text}");
         }
         match mcp_core::jsonrpc::parse_batch_or_message(text) {
             Ok(Parsed::Single(msg)) => {
-                if let Some(reply) = self.handle_message(msg, false).await {
-                    self.send(reply).await;
+                if let Some(reply) = self.handle_message(msg, false, sink).await {
+                    self.send(sink, reply).await;
                 }
             }
-            Ok(Parsed::Batch(items)) => self.handle_batch(items).await,
-            Err(err) => self.send(envelope_error(&err)).await,
+            Ok(Parsed::Batch(items)) => self.handle_batch(items, sink).await,
+            Err(err) => self.send(sink, envelope_error(&err)).await,
         }
     }
 
     /// Reports a message that was too large to read.
     pub(crate) async fn reject_oversized(&self, limit: usize) {
         let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
-        self.send(wire::error(None, &err)).await;
+        self.send(&self.out, wire::error(None, &err)).await;
     }
 
-    async fn handle_batch(self: &Arc<Self>, items: Vec<Result<Message<'_>, EnvelopeError>>) {
+    async fn handle_batch(self: &Arc<Self>, items: Vec<Result<Message<'_>, EnvelopeError>>, sink: &Sink) {
         let allowed = self.session().is_some_and(|s| s.version.allows_batches());
         if !allowed || items.is_empty() {
             let msg = if items.is_empty() {
@@ -218,7 +230,7 @@ impl Connection {
             } else {
                 "JSON-RPC batches are only accepted in protocol revision 2025-03-26"
             };
-            self.send(wire::error(None, &ErrorObject::invalid_request(msg))).await;
+            self.send(sink, wire::error(None, &ErrorObject::invalid_request(msg))).await;
             return;
         }
         let mut replies = Vec::new();
@@ -228,7 +240,7 @@ impl Connection {
                     Some(&req.id),
                     &ErrorObject::invalid_request("`initialize` must not be part of a batch"),
                 )),
-                Ok(msg) => self.handle_message(msg, true).await,
+                Ok(msg) => self.handle_message(msg, true, sink).await,
                 Err(err) => Some(envelope_error(&err)),
             };
             replies.extend(reply);
@@ -245,12 +257,12 @@ impl Connection {
             buf.extend_from_slice(r);
         }
         buf.push(b']');
-        self.send(buf).await;
+        self.send(sink, buf).await;
     }
 
     /// Handles a parsed message; returns the reply to send now, if any. With `wait`, handler
     /// methods run to completion here (batches); otherwise they get their own task.
-    async fn handle_message(self: &Arc<Self>, msg: Message<'_>, wait: bool) -> Option<Vec<u8>> {
+    async fn handle_message(self: &Arc<Self>, msg: Message<'_>, wait: bool, sink: &Sink) -> Option<Vec<u8>> {
         match msg {
             Message::Notification(n) => {
                 self.handle_notification(&n.method, n.params);
@@ -260,7 +272,7 @@ impl Connection {
             Message::Request(req) => {
                 let id = req.id;
                 let method: &str = &req.method;
-                let scope = match self.resolve(method, req.params) {
+                let scope = match self.resolve(method, req.params, sink) {
                     Ok(scope) => scope,
                     Err(err) => return Some(wire::error(Some(&id), &err)),
                 };
@@ -301,7 +313,7 @@ impl Connection {
     }
 
     /// Picks the era and revision of a request.
-    fn resolve(&self, method: &str, params: Option<&RawValue>) -> Result<Scope, ErrorObject> {
+    fn resolve(&self, method: &str, params: Option<&RawValue>, sink: &Sink) -> Result<Scope, ErrorObject> {
         if method == "initialize" {
             return Ok(Scope {
                 version: ProtocolVersion::LATEST_HANDSHAKE,
@@ -310,12 +322,13 @@ impl Connection {
                 log_gate: LogGate::Session(Arc::clone(&self.log_level)),
                 progress_token: None,
                 meta: None,
+                peer: sink.clone(),
             });
         }
         let meta = RequestMeta::from_params(params)
             .map_err(|e| ErrorObject::invalid_params(format!("invalid `_meta`: {}", strip_pos(&e))))?;
         if let Some(requested) = meta.protocol_version.as_deref() {
-            return self.resolve_stateless(method, requested, meta.clone());
+            return self.resolve_stateless(method, requested, meta.clone(), sink);
         }
         if let Some(session) = self.session() {
             if STATELESS_ONLY.contains(&method) {
@@ -328,6 +341,7 @@ impl Connection {
                 log_gate: LogGate::Session(Arc::clone(&self.log_level)),
                 progress_token: meta.progress_token.clone(),
                 meta: meta_map(meta),
+                peer: sink.clone(),
             });
         }
         if method == "ping" {
@@ -338,6 +352,7 @@ impl Connection {
                 log_gate: LogGate::Request(None),
                 progress_token: None,
                 meta: None,
+                peer: sink.clone(),
             });
         }
         Err(ErrorObject::invalid_params(format!(
@@ -346,7 +361,7 @@ impl Connection {
         )))
     }
 
-    fn resolve_stateless(&self, method: &str, requested: &str, meta: RequestMeta) -> Result<Scope, ErrorObject> {
+    fn resolve_stateless(&self, method: &str, requested: &str, meta: RequestMeta, sink: &Sink) -> Result<Scope, ErrorObject> {
         let supported = [ProtocolVersion::V2026_07_28.as_str()];
         let version = match ProtocolVersion::parse(requested) {
             Some(v) if v.is_stateless() => v,
@@ -371,6 +386,7 @@ impl Connection {
             log_gate: LogGate::Request(meta.log_level),
             progress_token: meta.progress_token.clone(),
             meta: meta_map(meta),
+            peer: sink.clone(),
         })
     }
 
@@ -467,6 +483,7 @@ impl Connection {
             ));
         }
         let conn = Arc::clone(self);
+        let peer = scope.peer.clone();
         let task_id = id.clone();
         let task_cancel = cancel.clone();
         let handle = tokio::spawn(async move {
@@ -480,7 +497,7 @@ impl Connection {
             };
             // Not in the table any more: cancelled meanwhile; the spec says send nothing.
             if let (true, Some(reply)) = (finished, reply) {
-                conn.send(reply).await;
+                conn.send(&peer, reply).await;
             }
         });
         flights.insert(id, Flight { abort: handle.abort_handle(), cancel, seq });
@@ -527,7 +544,7 @@ impl Connection {
                 client_info: scope.client_info,
                 client_capabilities: scope.client_caps,
                 log_gate: scope.log_gate,
-                peer: Some(self.out.clone()),
+                peer: Some(scope.peer),
                 state: Arc::clone(&self.server.inner.state),
                 cancel,
                 last_progress: Mutex::new(None),
