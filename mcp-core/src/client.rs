@@ -297,6 +297,15 @@ pub struct ModelHint {
     pub name: Option<String>,
 }
 
+impl ModelHint {
+    /// A hint naming (part of) a model name.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: Some(name.into()),
+        }
+    }
+}
+
 /// The server's preferences for model selection.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -229,11 +229,17 @@ impl ResourceLink {
         }
     }
 
+    /// Sets `size` (bytes).
+    #[must_use]
+    pub fn with_size(mut self, size: u64) -> Self {
+        self.size = Some(size);
+        self
+    }
+
     with_options! {
         with_title => title: String,
         with_description => description: String,
         with_mime_type => mime_type: String,
-        with_size => size: u64,
         with_icons => icons: Vec<Icon>,
         with_annotations => annotations: Annotations,
         with_meta => meta: Meta,

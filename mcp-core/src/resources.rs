@@ -69,11 +69,17 @@ impl Resource {
         }
     }
 
+    /// Sets `size` (bytes).
+    #[must_use]
+    pub fn with_size(mut self, size: u64) -> Self {
+        self.size = Some(size);
+        self
+    }
+
     with_options! {
         with_title => title: String,
         with_description => description: String,
         with_mime_type => mime_type: String,
-        with_size => size: u64,
         with_annotations => annotations: Annotations,
         with_icons => icons: Vec<Icon>,
         with_meta => meta: Meta,
