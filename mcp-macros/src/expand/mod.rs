@@ -1,0 +1,202 @@
+//! Code generation from a validated model. Nothing here can fail: every rule has been checked.
+//!
+//! Each macro emits the user's function (helper attributes stripped), a companion struct with the
+//! function's name holding the const record, and one `inventory::submit!` of that record. The
+//! generated glue lives inside the record's const initialiser, so it cannot clash with anything.
+
+mod prompt;
+mod register;
+mod resource;
+mod tool;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Expr, Item, LitStr, Type};
+
+use crate::ctxt::Ctxt;
+use crate::fallback;
+use crate::model::{self, Def, ItemDef, Param, Role};
+use crate::parse::{ItemArgs, Kind};
+use crate::validate;
+
+/// The whole pipeline for one invocation: parse, validate, expand (or fall back).
+pub(crate) fn run(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func = match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Fn(func)) => func,
+        Ok(other) => return fallback::misplaced(kind, &other, item),
+        Err(error) => return fallback::unparsed(item, error),
+    };
+    let cx = Ctxt::new();
+    let args = ItemArgs::parse(kind, attr, |error| cx.syn_error(error));
+    let def = model::build(&cx, kind, args, &func);
+    validate::check(&cx, &def);
+    match cx.check() {
+        Ok(()) => match &def {
+            Def::Tool(def) => tool::expand(def),
+            Def::Resource(def) => resource::expand(def),
+            Def::Prompt(def) => prompt::expand(def),
+        },
+        Err(errors) => fallback::with_errors(&func, errors),
+    }
+}
+
+/// `::mcp_runtime::__private`, the only door the generated code goes through.
+fn private() -> TokenStream {
+    quote!(::mcp_runtime::__private)
+}
+
+fn some_str(value: Option<String>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn some_lit(value: Option<&LitStr>) -> TokenStream {
+    some_str(value.map(LitStr::value))
+}
+
+/// `&[IconRecord { .. }, ..]`.
+fn icons(item: &ItemDef) -> TokenStream {
+    let p = private();
+    let icons = item.icons.iter().map(|icon| {
+        let src = icon.src.as_ref().map(LitStr::value).unwrap_or_default();
+        let mime = some_lit(icon.mime.as_ref());
+        let sizes = icon.sizes.iter().map(LitStr::value);
+        let theme = some_lit(icon.theme.as_ref());
+        quote!(#p::IconRecord { src: #src, mime_type: #mime, sizes: &[#(#sizes),*], theme: #theme })
+    });
+    quote!(&[#(#icons),*])
+}
+
+/// The declaration site, spanned at the function's name so `line!()` points there.
+fn location(item: &ItemDef) -> TokenStream {
+    let p = private();
+    let span = item.ident().span();
+    quote_spanned!(span=> #p::Location { file: ::core::file!(), line: ::core::line!(), column: ::core::column!() })
+}
+
+/// The local that holds a parameter's value in the generated call.
+fn local(param: &Param) -> Ident {
+    format_ident!("__mcp_p_{}", param.ident.unraw())
+}
+
+/// `let __mcp_p_ctx = <Context as FromContext>::from_context(&__mcp_ctx)?;` for each injected
+/// parameter.
+fn injections(item: &ItemDef) -> TokenStream {
+    let p = private();
+    let lets = item.params.iter().filter(|param| param.role == Role::Injected).map(|param| {
+        let local = local(param);
+        let ty = &param.ty;
+        quote!(let #local: #ty = <#ty as #p::FromContext>::from_context(&__mcp_ctx)?;)
+    });
+    quote!(#(#lets)*)
+}
+
+/// Spanned `assert_from_context::<T>()` for each injected parameter: a type that cannot be
+/// injected gets its error on the parameter's type.
+fn injection_checks(item: &ItemDef) -> TokenStream {
+    let p = private();
+    let checks = item.params.iter().filter(|param| param.role == Role::Injected).map(|param| {
+        let ty = &param.ty;
+        quote_spanned!(ty.span()=> #p::assert_from_context::<#ty>();)
+    });
+    quote!(#(#checks)*)
+}
+
+/// Calls the user's function with every parameter's local, awaiting it when it is `async`, into
+/// `__mcp_out`. The future must be `Send`: the assertion puts that error on the function's name.
+fn call(item: &ItemDef) -> TokenStream {
+    let p = private();
+    let ident = item.ident();
+    let locals = item.params.iter().map(local);
+    if item.is_async() {
+        let send = quote_spanned!(ident.span()=> #p::assert_send(&__mcp_future););
+        quote! {
+            let __mcp_future = #ident(#(#locals),*);
+            #send
+            let __mcp_out = __mcp_future.await;
+        }
+    } else {
+        quote!(let __mcp_out = #ident(#(#locals),*);)
+    }
+}
+
+/// The return type, with a spanned assertion of the trait `check` (e.g. `assert_tool_return`).
+fn return_check(item: &ItemDef, check: &str) -> (Type, TokenStream) {
+    let p = private();
+    let ret = item.return_type();
+    let check = Ident::new(check, Span::call_site());
+    let span = match &item.func.sig.output {
+        syn::ReturnType::Default => item.ident().span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
+    };
+    let assertion = quote_spanned!(span=> #p::#check::<#ret>(););
+    (ret, assertion)
+}
+
+/// The value of `#[arg(default = EXPR)]` for a parameter of type `ty`: an integer literal becomes
+/// a float for `f32`/`f64`, a string literal is `.into()`-ed unless the type is `&str`.
+fn default_value(expr: &Expr, ty: &Type) -> TokenStream {
+    if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(_), .. }) = expr {
+        if !crate::ty::is_str_ref(ty) {
+            return quote_spanned!(expr.span()=> ::core::convert::Into::into(#expr));
+        }
+    }
+    if crate::ty::is_float(ty) {
+        let (negative, inner) = match expr {
+            Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => (true, &**expr),
+            other => (false, other),
+        };
+        if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(int), .. }) = inner {
+            let float = syn::LitFloat::new(&format!("{}.0", int.base10_digits()), int.span());
+            return if negative { quote!(-#float) } else { quote!(#float) };
+        }
+    }
+    quote!(#expr)
+}
+
+/// `fn __mcp_default_<fn>_<param>() -> T { EXPR }` and its name, for parameters with a default.
+fn default_fn(item: &ItemDef, param: &Param) -> Option<(Ident, TokenStream)> {
+    let expr = param.default.as_ref()?;
+    let name = format_ident!("__mcp_default_{}_{}", item.ident().unraw(), param.ident.unraw());
+    let ty = &param.ty;
+    let value = default_value(expr, ty);
+    let item = quote! {
+        #[allow(non_snake_case)]
+        fn #name() -> #ty {
+            #value
+        }
+    };
+    Some((name, item))
+}
+
+/// `&[CompletionRecord { .. }, ..]` for the parameters with `#[arg(complete = ..)]`.
+fn completions(item: &ItemDef) -> TokenStream {
+    let p = private();
+    let records = item.arguments().filter_map(|param| {
+        let complete = param.complete.as_ref()?;
+        let name = param.public_name();
+        Some(quote!(#p::CompletionRecord { argument: #name, complete: #complete }))
+    });
+    quote!(&[#(#records),*])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn defaults_fit_the_type() {
+        let int: Expr = parse_quote!(5);
+        assert_eq!(default_value(&int, &parse_quote!(f64)).to_string(), "5.0");
+        assert_eq!(default_value(&parse_quote!(-5), &parse_quote!(f32)).to_string(), "- 5.0");
+        assert_eq!(default_value(&int, &parse_quote!(u8)).to_string(), "5");
+        let s: Expr = parse_quote!("x");
+        assert_eq!(default_value(&s, &parse_quote!(String)).to_string(), ":: core :: convert :: Into :: into (\"x\")");
+        assert_eq!(default_value(&s, &parse_quote!(&'static str)).to_string(), "\"x\"");
+    }
+}

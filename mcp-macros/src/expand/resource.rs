@@ -1,0 +1,84 @@
+//! `#[resource]`: template variables bound to parameters, and the read.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::{call, completions, icons, injection_checks, injections, local, location, private, register, return_check, some_lit, some_str};
+use crate::model::ResourceDef;
+
+pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
+    let p = private();
+    let item = &def.item;
+    let func = &item.func;
+    let (ret, return_check) = return_check(item, "assert_resource_return");
+    let injection_checks = injection_checks(item);
+    let injections = injections(item);
+    let call = call(item);
+
+    let mut var_checks = Vec::new();
+    let mut vars = Vec::new();
+    for param in item.arguments() {
+        let local = local(param);
+        let name = param.public_name();
+        let ty = &param.ty;
+        let (read, parsed) = match param.option_inner() {
+            Some(inner) => (quote!(optional_var), inner),
+            None => (quote!(required_var), ty),
+        };
+        var_checks.push(quote_spanned!(parsed.span()=> #p::assert_from_str::<#parsed>();));
+        vars.push(quote!(let #local: #ty = #p::#read::<#parsed>(&__mcp_request, #name)?;));
+    }
+
+    let name = item.registered_name();
+    let title = some_lit(item.title.as_ref());
+    let description = some_str(item.description());
+    let uri = def.uri.as_ref().map(syn::LitStr::value).unwrap_or_default();
+    let mime = some_lit(def.mime.as_ref());
+    let icons = icons(item);
+    let meta = some_lit(item.meta.as_ref());
+    let completions = completions(item);
+    let server = item.server.as_ref().map(syn::LitStr::value).unwrap_or_default();
+    let location = location(item);
+
+    let record = quote! {{
+        #[allow(dead_code)]
+        fn __mcp_check() {
+            #(#var_checks)*
+            #injection_checks
+            #return_check
+        }
+
+        #[allow(deprecated, unused_variables)]
+        fn __mcp_read(
+            __mcp_ctx: #p::Context,
+            __mcp_request: #p::ResourceRequest,
+        ) -> #p::BoxFuture<::core::result::Result<::std::vec::Vec<#p::ResourceContents>, #p::HandlerError>> {
+            ::std::boxed::Box::pin(async move {
+                #(#vars)*
+                #injections
+                #call
+                <#ret as #p::IntoResourceContents>::into_resource_contents(__mcp_out, &__mcp_request.uri, #mime)
+            })
+        }
+
+        #p::ResourceRecord {
+            name: #name,
+            title: #title,
+            description: #description,
+            uri: #uri,
+            mime_type: #mime,
+            icons: #icons,
+            meta: #meta,
+            read: __mcp_read,
+            completions: #completions,
+            server: #server,
+            location: #location,
+        }
+    }};
+    let registration = register::register(item, "RESOURCE", quote!(#p::ResourceRecord), record);
+    quote! {
+        #func
+        #registration
+    }
+}

@@ -1,0 +1,225 @@
+//! `#[tool]`: the hidden argument struct, its checks and the call.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::LitBool;
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+
+use super::{call, default_fn, icons, injection_checks, injections, local, location, private, register, return_check, some_lit, some_str};
+use crate::model::ToolDef;
+
+pub(crate) fn expand(def: &ToolDef) -> TokenStream {
+    let p = private();
+    let item = &def.item;
+    let func = &item.func;
+    let (ret, return_check) = return_check(item, "assert_tool_return");
+    let Arguments { items: glue, read, schema: input_schema } = match &def.input_schema {
+        Some(schema) => raw_arguments(def, schema),
+        None => generated_arguments(def),
+    };
+    let injection_checks = injection_checks(item);
+    let injections = injections(item);
+    let call = call(item);
+
+    let name = item.registered_name();
+    let title = some_lit(item.title.as_ref());
+    let description = some_str(item.description());
+    let hint = |flag: &Option<LitBool>| match flag {
+        Some(flag) => quote!(::core::option::Option::Some(#flag)),
+        None => quote!(::core::option::Option::None),
+    };
+    let (read_only, destructive, idempotent, open_world) =
+        (hint(&def.read_only), hint(&def.destructive), hint(&def.idempotent), hint(&def.open_world));
+    let icons = icons(item);
+    let meta = some_lit(item.meta.as_ref());
+    let server = item.server.as_ref().map(syn::LitStr::value).unwrap_or_default();
+    let timeout_ms = match &def.timeout_ms {
+        Some(ms) => quote!(::core::option::Option::Some(#ms)),
+        None => quote!(::core::option::Option::None),
+    };
+    let max_concurrency = match &def.max_concurrency {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    };
+    let location = location(item);
+
+    let record = quote! {{
+        #glue
+
+        #[allow(dead_code)]
+        fn __mcp_check() {
+            #injection_checks
+            #return_check
+        }
+
+        #[allow(deprecated, unused_variables)]
+        fn __mcp_call(
+            __mcp_ctx: #p::Context,
+            __mcp_args: ::core::option::Option<::std::boxed::Box<#p::RawValue>>,
+        ) -> #p::BoxFuture<::core::result::Result<#p::CallToolResult, #p::HandlerError>> {
+            ::std::boxed::Box::pin(async move {
+                let __mcp_args = ::core::option::Option::as_deref(&__mcp_args);
+                #read
+                #injections
+                #call
+                <#ret as #p::IntoToolResult>::into_tool_result(__mcp_out)
+            })
+        }
+
+        #p::ToolRecord {
+            name: #name,
+            title: #title,
+            description: #description,
+            hints: #p::ToolHints {
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            },
+            icons: #icons,
+            meta: #meta,
+            input_schema: #input_schema,
+            output_schema: <#ret as #p::IntoToolResult>::output_schema,
+            call: __mcp_call,
+            server: #server,
+            timeout_ms: #timeout_ms,
+            max_concurrency: #max_concurrency,
+            location: #location,
+        }
+    }};
+    let registration = register::register(item, "TOOL", quote!(#p::ToolRecord), record);
+    quote! {
+        #func
+        #registration
+    }
+}
+
+/// How a tool reads its JSON arguments.
+struct Arguments {
+    /// Items next to the call fn (the argument struct and what it needs).
+    items: TokenStream,
+    /// Statements in the call fn that turn `__mcp_args` into the parameters' locals.
+    read: TokenStream,
+    /// The `InputSchema` of the record.
+    schema: TokenStream,
+}
+
+/// The arguments struct with its derives, the checks after parsing, and `InputSchema::Generated`.
+fn generated_arguments(def: &ToolDef) -> Arguments {
+    let p = private();
+    let item = &def.item;
+    let args_ident = format_ident!("__mcp_args_{}", item.ident().unraw());
+    let mut fields = Vec::new();
+    let mut defaults = Vec::new();
+    let mut statics = Vec::new();
+    let mut checks = Vec::new();
+    let mut param_checks = Vec::new();
+    let mut unpack = Vec::new();
+    for param in item.arguments() {
+        let ident = &param.ident;
+        let ty = &param.ty;
+        let path = param.public_name();
+        let mut attrs = Vec::new();
+        if let Some(doc) = &param.doc {
+            attrs.push(quote!(#[doc = #doc]));
+        }
+        if let Some(rename) = &param.rename {
+            attrs.push(quote!(#[serde(rename = #rename)]));
+        }
+        if let Some((name, default)) = default_fn(item, param) {
+            let name = name.to_string();
+            attrs.push(quote!(#[serde(default = #name)]));
+            defaults.push(default);
+        }
+        if let Some(title) = &param.title {
+            attrs.push(quote!(#[schemars(title = #title)]));
+        }
+        if param.min.is_some() || param.max.is_some() {
+            let min = param.min.as_ref().map(|n| {
+                let tokens = &n.tokens;
+                quote!(min = #tokens)
+            });
+            let max = param.max.as_ref().map(|n| {
+                let tokens = &n.tokens;
+                quote!(max = #tokens)
+            });
+            let bounds = min.into_iter().chain(max);
+            attrs.push(quote!(#[schemars(range(#(#bounds),*))]));
+            let bound = |n: Option<&crate::parse::Number>| match n {
+                Some(n) => {
+                    let value = n.value.abs();
+                    let sign = (n.value < 0.0).then(|| quote!(-));
+                    quote!(::core::option::Option::Some(#sign #value))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let (min, max) = (bound(param.min.as_ref()), bound(param.max.as_ref()));
+            let span = param.min.as_ref().or(param.max.as_ref()).map_or_else(|| ident.span(), |n| n.span);
+            checks.push(quote_spanned!(span=> #p::check_range(&__mcp_a.#ident, #path, #min, #max)?;));
+        }
+        if let Some(pattern) = &param.pattern {
+            attrs.push(quote!(#[schemars(regex(pattern = #pattern))]));
+            let name = format_ident!("__MCP_PATTERN_{}", ident.unraw());
+            statics.push(quote! {
+                #[allow(non_upper_case_globals)]
+                static #name: #p::LazyPattern = #p::LazyPattern::new(#pattern);
+            });
+            checks.push(quote_spanned!(pattern.span()=> #p::check_pattern(&__mcp_a.#ident, #path, &#name)?;));
+        }
+        if let Some(header) = &param.header {
+            attrs.push(quote!(#[schemars(extend("x-mcp-header" = #header))]));
+        }
+        fields.push(quote! {
+            #(#attrs)*
+            #ident: #ty,
+        });
+        param_checks.push(quote_spanned!(ty.span()=> #p::assert_tool_param::<#ty>();));
+        let local = local(param);
+        unpack.push(quote!(let #local = __mcp_a.#ident;));
+    }
+    let items = quote! {
+        #[allow(non_camel_case_types, dead_code)]
+        #[derive(#p::serde::Deserialize, #p::schemars::JsonSchema)]
+        #[serde(crate = "::mcp_runtime::__private::serde")]
+        #[schemars(crate = "::mcp_runtime::__private::schemars")]
+        struct #args_ident {
+            #(#fields)*
+        }
+
+        #(#defaults)*
+        #(#statics)*
+
+        #[allow(dead_code)]
+        fn __mcp_check_arguments() {
+            #(#param_checks)*
+        }
+    };
+    let read = quote! {
+        let __mcp_a: #args_ident = #p::parse_args(__mcp_args)?;
+        #(#checks)*
+        #(#unpack)*
+    };
+    let schema = quote!(#p::InputSchema::Generated(#p::schema_for::<#args_ident>));
+    Arguments { items, read, schema }
+}
+
+/// `input_schema = ".."`: the schema is used verbatim and the one argument parameter (if any)
+/// is deserialised from the whole arguments object.
+fn raw_arguments(def: &ToolDef, schema: &syn::LitStr) -> Arguments {
+    let p = private();
+    let read = match def.item.arguments().next() {
+        Some(param) => {
+            let ty = &param.ty;
+            let local = local(param);
+            let parse = quote_spanned!(ty.span()=> #p::parse_args::<#ty>(__mcp_args));
+            quote!(let #local: #ty = #parse?;)
+        }
+        None => quote!(let _ = __mcp_args;),
+    };
+    Arguments {
+        items: TokenStream::new(),
+        read,
+        schema: quote!(#p::InputSchema::Raw(#schema)),
+    }
+}
