@@ -312,7 +312,7 @@ impl UriTemplate {
     /// Matches a URI against the template, returning the percent-decoded variables.
     ///
     /// `{var}` matches one or more characters other than `/`, `?` and `#`; `{+var}` may
-    /// also span `/` and `?`; `{/var}`, `{.var}` and `{;var}` match one prefixed segment per
+    /// also span `/`, and `?` unless a `{?..}` expression follows; `{/var}`, `{.var}` and `{;var}` match one prefixed segment per
     /// variable; `{?a,b}` and `{&c}` match query pairs in any order, all optional;
     /// `{#var}` matches an optional fragment. Variables that did not appear are absent.
     ///
@@ -581,7 +581,15 @@ fn with_captures(
 }
 
 fn match_simple(e: &Expr, rest: &[Part], uri: &str, pos: usize, caps: &mut Captures) -> bool {
-    let stops: &[u8] = if e.op == Op::Reserved { b"#" } else { b"/?#" };
+    // `{+var}` may span `/` and `?`, but leaves a query to a following `{?..}`.
+    let query_follows = rest
+        .iter()
+        .any(|p| matches!(p, Part::Expr(x) if x.op == Op::Query));
+    let stops: &[u8] = match e.op {
+        Op::Reserved if !query_follows => b"#",
+        Op::Reserved => b"?#",
+        _ => b"/?#",
+    };
     let max_end = uri[pos..]
         .bytes()
         .position(|b| stops.contains(&b))
