@@ -1,0 +1,36 @@
+//! `everything-server`: the conformance fixture server of `mcp-runtime`.
+//!
+//! It carries every tool, resource, resource template and prompt that the official MCP
+//! conformance suites exercise (the contract is `FIXTURES.md` of the conformance notes), written
+//! with the framework's own macros, so the suites judge the framework as a user would meet it.
+//!
+//! ```text
+//! everything-server http 127.0.0.1:8000   # what conformance/run.sh starts
+//! everything-server list                  # what a client sees
+//! everything-server call test_simple_text
+//! ```
+//!
+//! | module | fixtures |
+//! | --- | --- |
+//! | [`tools`] | content, errors, progress, logging, JSON Schema 2020-12, custom header, diagnostics |
+//! | [`resources`] | static text and binary resources, the watched resource, the template |
+//! | [`prompts`] | prompts with and without arguments, embedded resource, image; completion |
+
+mod media;
+mod prompts;
+mod resources;
+mod tools;
+
+use mcp_runtime::prelude::*;
+
+#[tokio::main]
+async fn main() {
+    let served = Server::from_registry(server_info!())
+        .instructions("Conformance fixture server: every tool, resource and prompt the MCP conformance suites exercise.")
+        .run()
+        .await;
+    if let Err(err) = served {
+        eprintln!("everything-server: {err}");
+        std::process::exit(2);
+    }
+}
