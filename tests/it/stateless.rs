@@ -1,0 +1,193 @@
+//! The stateless era (2026-07-28): per-request `_meta`, `server/discover`, `resultType`, cache
+//! hints, `serverInfo` in result `_meta`.
+
+use serde_json::{Value, json};
+
+use crate::fixtures::fresh;
+use crate::{error_message, meta_with, only_text, result, server_info_meta};
+
+#[tokio::test]
+async fn discover_answers_versions_capabilities_and_identity() {
+    let mut client = fresh();
+    let r = result(&client.stateless("server/discover", Value::Null).await, json!(1));
+    assert_eq!(
+        r,
+        json!({
+            "supportedVersions": ["2026-07-28"],
+            "capabilities": {
+                "tools": {}, "resources": {}, "prompts": {}, "logging": {}, "completions": {}
+            },
+            "instructions": "Fixture server of the integration tests",
+            "ttlMs": 300_000,
+            "cacheScope": "public",
+            "resultType": "complete",
+            "_meta": server_info_meta()
+        })
+    );
+}
+
+#[tokio::test]
+async fn cache_ttl_is_configurable() {
+    let server = crate::fixtures::builder().cache_ttl_ms(1234).build().unwrap();
+    let mut client = server.connect_in_memory();
+    let r = result(&client.stateless("server/discover", Value::Null).await, json!(1));
+    assert_eq!(r["ttlMs"], 1234);
+    let r = result(&client.stateless("prompts/list", Value::Null).await, json!(2));
+    assert_eq!(r["ttlMs"], 1234);
+}
+
+#[tokio::test]
+async fn lists_carry_result_type_cache_hints_and_server_info() {
+    let mut client = fresh();
+    for (id, (method, field)) in [
+        ("tools/list", "tools"),
+        ("resources/list", "resources"),
+        ("resources/templates/list", "resourceTemplates"),
+        ("prompts/list", "prompts"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = result(&client.stateless(method, Value::Null).await, json!(id + 1));
+        assert_eq!(r["resultType"], "complete", "{method}");
+        assert_eq!(r["ttlMs"], 300_000, "{method}");
+        assert_eq!(r["cacheScope"], "public", "{method}");
+        assert_eq!(r["_meta"], server_info_meta(), "{method}");
+        assert!(!r[field].as_array().unwrap().is_empty(), "{method}: {r}");
+    }
+}
+
+#[tokio::test]
+async fn every_handler_result_is_complete_and_names_the_server() {
+    let mut client = fresh();
+    let called = result(&client.stateless("tools/call", json!({"name": "echo", "arguments": {"text": "hi"}})).await, json!(1));
+    assert_eq!(
+        called,
+        json!({"content": [{"type": "text", "text": "hi"}], "resultType": "complete", "_meta": server_info_meta()})
+    );
+    let read = result(&client.stateless("resources/read", json!({"uri": "test://static"})).await, json!(2));
+    assert_eq!(
+        read,
+        json!({
+            "contents": [{"uri": "test://static", "mimeType": "text/plain", "text": "static content"}],
+            "ttlMs": 0,
+            "cacheScope": "private",
+            "resultType": "complete",
+            "_meta": server_info_meta()
+        })
+    );
+    let prompt = result(&client.stateless("prompts/get", json!({"name": "card", "arguments": {"name": "Ann"}})).await, json!(3));
+    assert_eq!(prompt["resultType"], "complete");
+    assert_eq!(prompt["_meta"], server_info_meta());
+    let done = result(
+        &client
+            .stateless("completion/complete", json!({"ref": {"type": "ref/prompt", "name": "card"}, "argument": {"name": "style", "value": "w"}}))
+            .await,
+        json!(4),
+    );
+    assert_eq!(done["completion"]["values"], json!(["warm"]));
+    assert_eq!(done["resultType"], "complete");
+    assert_eq!(done["_meta"], server_info_meta());
+}
+
+#[tokio::test]
+async fn argument_errors_are_tool_results_in_the_stateless_era() {
+    let mut client = fresh();
+    let r = result(&client.stateless("tools/call", json!({"name": "echo", "arguments": {}})).await, json!(1));
+    assert_eq!(r["isError"], true);
+    assert_eq!(only_text(&r), "invalid arguments for tool 'echo': missing required property 'text'");
+    assert_eq!(r["resultType"], "complete");
+}
+
+#[tokio::test]
+async fn a_request_without_meta_is_invalid_params() {
+    let mut client = fresh();
+    let r = client.request("tools/call", json!({"name": "echo", "arguments": {"text": "x"}})).await;
+    let msg = error_message(&r, -32602, json!(1));
+    assert!(msg.starts_with("missing `_meta[\"io.modelcontextprotocol/protocolVersion\"]`"), "{msg}");
+    let r = client.request("server/discover", json!({})).await;
+    error_message(&r, -32602, json!(2));
+}
+
+#[tokio::test]
+async fn missing_client_capabilities_is_invalid_params() {
+    let mut client = fresh();
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+    let r = client.request("tools/list", json!({"_meta": meta})).await;
+    assert_eq!(
+        error_message(&r, -32602, json!(1)),
+        "missing required `_meta[\"io.modelcontextprotocol/clientCapabilities\"]`"
+    );
+}
+
+#[tokio::test]
+async fn a_malformed_meta_is_invalid_params() {
+    let mut client = fresh();
+    let r = client.request("tools/list", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": 2026}})).await;
+    let msg = error_message(&r, -32602, json!(1));
+    assert!(msg.starts_with("invalid `_meta`: "), "{msg}");
+    let r = client.request("tools/list", json!({"_meta": "nope"})).await;
+    error_message(&r, -32602, json!(2));
+}
+
+#[tokio::test]
+async fn an_unsupported_version_names_the_supported_ones() {
+    let mut client = fresh();
+    for (id, version) in [(1, "2025-11-25"), (2, "2099-01-01"), (3, "")] {
+        let mut meta = meta_with(Value::Null);
+        meta["io.modelcontextprotocol/protocolVersion"] = json!(version);
+        let r = client.request("tools/list", json!({"_meta": meta})).await;
+        let msg = error_message(&r, -32022, json!(id));
+        assert!(msg.starts_with(&format!("unsupported protocol version {version:?}")), "{msg}");
+        assert_eq!(r["error"]["data"], json!({"supported": ["2026-07-28"], "requested": version}));
+    }
+}
+
+#[tokio::test]
+async fn handshake_only_methods_are_not_found_statelessly() {
+    let mut client = fresh();
+    for (id, method) in ["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"].into_iter().enumerate() {
+        let r = client.stateless(method, json!({"level": "info", "uri": "test://static"})).await;
+        assert_eq!(error_message(&r, -32601, json!(id + 1)), format!("Method not found: {method}"));
+    }
+}
+
+#[tokio::test]
+async fn unknown_methods_are_not_found_statelessly() {
+    let mut client = fresh();
+    let r = client.stateless("tools/frobnicate", Value::Null).await;
+    assert_eq!(error_message(&r, -32601, json!(1)), "Method not found: tools/frobnicate");
+}
+
+#[tokio::test]
+async fn stateless_requests_leave_no_session_behind() {
+    let mut client = fresh();
+    result(&client.stateless("tools/list", Value::Null).await, json!(1));
+    // A following request without `_meta` is still refused: there is no session.
+    let r = client.request("tools/list", Value::Null).await;
+    error_message(&r, -32602, json!(2));
+}
+
+#[tokio::test]
+async fn client_info_and_meta_reach_the_handler_context() {
+    use mcp_runtime::prelude::*;
+
+    /// Says who called, from the context.
+    #[tool(server = "it-ctx")]
+    async fn whoami(ctx: Context) -> String {
+        let client = ctx.client_info().map_or("?".to_owned(), |i| format!("{} {}", i.name, i.version));
+        let custom = ctx.meta().and_then(|m| m.get("example.com/trace")).cloned().unwrap_or_default();
+        format!("{client} at {} trace={custom}", ctx.protocol_version().as_str())
+    }
+
+    let server = Server::builder(server_info!()).tool(whoami::TOOL).build().unwrap();
+    let mut client = server.connect_in_memory();
+    let params = json!({"name": "whoami", "_meta": meta_with(json!({"example.com/trace": "t-1"}))});
+    let r = result(&client.request("tools/call", params).await, json!(1));
+    assert_eq!(only_text(&r), r#"it 1.0.0 at 2026-07-28 trace="t-1""#);
+
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-06-18").await;
+    let r = result(&client.call_tool("whoami", json!({})).await, json!(2));
+    assert_eq!(only_text(&r), r#"test-client 0.0.0 at 2025-06-18 trace=null"#);
+}
