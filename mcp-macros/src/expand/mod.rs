@@ -84,7 +84,8 @@ fn local(param: &Param) -> Ident {
 }
 
 /// `let __mcp_p_ctx = <Context as FromContext>::from_context(&__mcp_ctx)?;` for each injected
-/// parameter.
+/// parameter. The type keeps the user's spans, so a type that cannot be injected is reported on
+/// the parameter's type with `FromContext`'s `on_unimplemented` message.
 fn injections(item: &ItemDef) -> TokenStream {
     let p = private();
     let lets = item.params.iter().filter(|param| param.role == Role::Injected).map(|param| {
@@ -93,17 +94,6 @@ fn injections(item: &ItemDef) -> TokenStream {
         quote!(let #local: #ty = <#ty as #p::FromContext>::from_context(&__mcp_ctx)?;)
     });
     quote!(#(#lets)*)
-}
-
-/// Spanned `assert_from_context::<T>()` for each injected parameter: a type that cannot be
-/// injected gets its error on the parameter's type.
-fn injection_checks(item: &ItemDef) -> TokenStream {
-    let p = private();
-    let checks = item.params.iter().filter(|param| param.role == Role::Injected).map(|param| {
-        let ty = &param.ty;
-        quote_spanned!(ty.span()=> #p::assert_from_context::<#ty>();)
-    });
-    quote!(#(#checks)*)
 }
 
 /// Calls the user's function with every parameter's local, awaiting it when it is `async`, into
@@ -124,17 +114,13 @@ fn call(item: &ItemDef) -> TokenStream {
     }
 }
 
-/// The return type, with a spanned assertion of the trait `check` (e.g. `assert_tool_return`).
-fn return_check(item: &ItemDef, check: &str) -> (Type, TokenStream) {
-    let p = private();
-    let ret = item.return_type();
-    let check = Ident::new(check, Span::call_site());
-    let span = match &item.func.sig.output {
-        syn::ReturnType::Default => item.ident().span(),
-        syn::ReturnType::Type(_, ty) => ty.span(),
-    };
-    let assertion = quote_spanned!(span=> #p::#check::<#ret>(););
-    (ret, assertion)
+/// The declared return type (`()` when there is none).
+///
+/// Its trait (`IntoToolResult`, ..) is named as `<Ret as Trait>` with the user's tokens, so an
+/// unsupported return type is reported once, on the return type, with the trait's
+/// `on_unimplemented` message (rustc merges the identical errors of the several uses).
+fn return_type(item: &ItemDef) -> Type {
+    item.return_type()
 }
 
 /// The value of `#[arg(default = EXPR)]` for a parameter of type `ty`: an integer literal becomes

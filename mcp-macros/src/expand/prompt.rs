@@ -4,15 +4,14 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{call, completions, default_fn, icons, injection_checks, injections, local, location, private, register, return_check, some_lit, some_str};
+use super::{call, completions, default_fn, icons, injections, local, location, private, register, return_type, some_lit, some_str};
 use crate::model::PromptDef;
 
 pub(crate) fn expand(def: &PromptDef) -> TokenStream {
     let p = private();
     let item = &def.item;
     let func = &item.func;
-    let (ret, return_check) = return_check(item, "assert_prompt_return");
-    let injection_checks = injection_checks(item);
+    let ret = return_type(item);
     let injections = injections(item);
     let call = call(item);
 
@@ -53,14 +52,12 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
     let location = location(item);
 
     let record = quote! {{
-        #(#defaults)*
-
         #[allow(dead_code)]
         fn __mcp_check() {
             #(#arg_checks)*
-            #injection_checks
-            #return_check
         }
+
+        #(#defaults)*
 
         #[allow(deprecated, unused_variables)]
         fn __mcp_get(

@@ -4,15 +4,14 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{call, completions, icons, injection_checks, injections, local, location, private, register, return_check, some_lit, some_str};
+use super::{call, completions, icons, injections, local, location, private, register, return_type, some_lit, some_str};
 use crate::model::ResourceDef;
 
 pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
     let p = private();
     let item = &def.item;
     let func = &item.func;
-    let (ret, return_check) = return_check(item, "assert_resource_return");
-    let injection_checks = injection_checks(item);
+    let ret = return_type(item);
     let injections = injections(item);
     let call = call(item);
 
@@ -45,8 +44,6 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
         #[allow(dead_code)]
         fn __mcp_check() {
             #(#var_checks)*
-            #injection_checks
-            #return_check
         }
 
         #[allow(deprecated, unused_variables)]

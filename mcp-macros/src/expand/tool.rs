@@ -6,19 +6,18 @@ use syn::LitBool;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use super::{call, default_fn, icons, injection_checks, injections, local, location, private, register, return_check, some_lit, some_str};
+use super::{call, default_fn, icons, injections, local, location, private, register, return_type, some_lit, some_str};
 use crate::model::ToolDef;
 
 pub(crate) fn expand(def: &ToolDef) -> TokenStream {
     let p = private();
     let item = &def.item;
     let func = &item.func;
-    let (ret, return_check) = return_check(item, "assert_tool_return");
+    let ret = return_type(item);
     let Arguments { items: glue, read, schema: input_schema } = match &def.input_schema {
         Some(schema) => raw_arguments(def, schema),
         None => generated_arguments(def),
     };
-    let injection_checks = injection_checks(item);
     let injections = injections(item);
     let call = call(item);
 
@@ -46,12 +45,6 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
 
     let record = quote! {{
         #glue
-
-        #[allow(dead_code)]
-        fn __mcp_check() {
-            #injection_checks
-            #return_check
-        }
 
         #[allow(deprecated, unused_variables)]
         fn __mcp_call(
@@ -178,7 +171,13 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
         let local = local(param);
         unpack.push(quote!(let #local = __mcp_a.#ident;));
     }
+    // The spanned checks come first: when a type is wrong, the first error is ours.
     let items = quote! {
+        #[allow(dead_code)]
+        fn __mcp_check_arguments() {
+            #(#param_checks)*
+        }
+
         #[allow(non_camel_case_types, dead_code)]
         #[derive(#p::serde::Deserialize, #p::schemars::JsonSchema)]
         #[serde(crate = "::mcp_runtime::__private::serde")]
@@ -189,11 +188,6 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
 
         #(#defaults)*
         #(#statics)*
-
-        #[allow(dead_code)]
-        fn __mcp_check_arguments() {
-            #(#param_checks)*
-        }
     };
     let read = quote! {
         let __mcp_a: #args_ident = #p::parse_args(__mcp_args)?;

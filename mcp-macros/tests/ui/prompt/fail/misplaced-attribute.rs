@@ -1,0 +1,6 @@
+use mcp_runtime::prelude::*;
+
+#[prompt]
+static GREETING: &str = "hi";
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_runtime::prelude::*;
+
+#[resource(uri = "x://y")]
+enum Kind {
+    A,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use mcp_runtime::prelude::*;
+
+struct Service;
+
+impl Service {
+    #[tool]
+    async fn status(&self) -> String {
+        String::new()
+    }
+}
+
+fn main() {}

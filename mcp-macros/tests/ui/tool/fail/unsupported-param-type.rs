@@ -1,0 +1,16 @@
+use mcp_runtime::prelude::*;
+
+#[tool]
+async fn borrowed(name: &str, bytes: &[u8], shown: impl std::fmt::Display) -> String {
+    format!("{name} {bytes:?} {shown}")
+}
+
+struct NotDeserialize;
+
+#[tool]
+async fn opaque(value: NotDeserialize) -> String {
+    let _ = value;
+    String::new()
+}
+
+fn main() {}

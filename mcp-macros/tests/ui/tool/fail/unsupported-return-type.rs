@@ -1,0 +1,18 @@
+use mcp_runtime::prelude::*;
+
+#[tool]
+async fn opaque() -> impl std::fmt::Display {
+    1
+}
+
+#[tool]
+async fn pair() -> (String, u32) {
+    (String::new(), 1)
+}
+
+#[tool]
+async fn number() -> u32 {
+    1
+}
+
+fn main() {}

@@ -1,0 +1,20 @@
+//! A plain (non-`async`) function is a tool too; it runs inside the call's future.
+
+use mcp_runtime::prelude::*;
+
+/// Adds two numbers.
+#[tool]
+fn add(a: i64, b: i64) -> String {
+    (a + b).to_string()
+}
+
+/// Nothing to return.
+#[tool(name = "noop")]
+fn nothing() {}
+
+fn main() {
+    assert_eq!(add(2, 3), "5");
+    assert_eq!(add::TOOL.name, "add");
+    assert_eq!(nothing::TOOL.name, "noop");
+    nothing();
+}
