@@ -101,7 +101,8 @@ impl Server {
     /// The four lists exactly as a client of the newest handshake revision receives them.
     pub fn listing(&self) -> String {
         let v = ProtocolVersion::LATEST_HANDSHAKE;
-        let catalog = &self.inner.catalog;
+        let live = self.inner.live();
+        let catalog = &live.catalog;
         let mut all = serde_json::Map::new();
         for (key, kind) in [
             ("tools/list", ListKind::Tools),

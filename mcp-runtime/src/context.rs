@@ -41,6 +41,13 @@ pub(crate) struct ContextInner {
     pub(crate) state: Arc<StateMap>,
     pub(crate) cancel: CancellationToken,
     pub(crate) last_progress: Mutex<Option<f64>>,
+    /// How `elicit`, `sample` and `roots` reach the client.
+    pub(crate) interact: crate::interact::Interact,
+    /// A protocol error an interaction recorded (missing capability, malformed answer); it
+    /// replaces the handler's error.
+    pub(crate) fault: Mutex<Option<mcp_core::ErrorObject>>,
+    /// The server serving the request.
+    pub(crate) server: crate::Server,
 }
 
 /// The request a handler is serving: progress, logging, cancellation, request metadata, client
@@ -163,6 +170,34 @@ impl Context {
         params.logger = logger.map(str::to_owned);
         let msg = wire::notification("notifications/message", &params);
         let _ = peer.send(msg).await;
+    }
+
+    /// The server serving this request: register tools at run time, announce resource updates.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Marks the report as changed.
+    /// #[tool]
+    /// async fn touch_report(ctx: Context) -> String {
+    ///     ctx.server().notify_resource_updated("report://daily");
+    ///     "done".into()
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn server(&self) -> &crate::Server {
+        &self.inner.server
+    }
+
+    /// Records the first protocol error of an interaction.
+    pub(crate) fn record_fault(&self, err: mcp_core::ErrorObject) {
+        let mut fault = self.inner.fault.lock().unwrap_or_else(|e| e.into_inner());
+        fault.get_or_insert(err);
+    }
+
+    /// Takes the recorded protocol error, if any.
+    pub(crate) fn take_fault(&self) -> Option<mcp_core::ErrorObject> {
+        self.inner.fault.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
     /// Reads application state given to the builder with `.state(value)`.

@@ -6,8 +6,13 @@
 //! answered with -32602, naming what is missing.
 //!
 //! Cheap methods (lists, `ping`, `initialize`, `server/discover`) are answered inline, in order.
-//! Handler methods (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`) run as
-//! their own tasks, so a slow tool never blocks `ping`, cancellation or other calls.
+//! Handler methods (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`,
+//! `subscriptions/listen`) run as their own tasks on stream transports, so a slow tool never
+//! blocks `ping`, cancellation or other calls; on HTTP each POST runs its handler in its own
+//! task already, and closing the response stream drops it ([`Connection::dispatch`]).
+//!
+//! Responses from the client (to elicitation, sampling and roots requests) are routed to the
+//! handler waiting for them.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -22,8 +27,11 @@ use std::time::{Duration, Instant};
 use mcp_core::jsonrpc::{EnvelopeError, Message, Parsed, error_codes};
 use mcp_core::{
     CallToolResult, ClientCapabilities, CompleteResult, CompletionReference, DiscoverResult,
-    EmptyResult, ErrorObject, ForVersion, Implementation, InitializeResult, LoggingLevel, Meta,
-    ProtocolVersion, ReadResourceResult, RequestId, RequestMeta, ResultType,
+    EmptyResult, ErrorObject, ForVersion, Implementation, InitializeResult, InputRequiredResult, LoggingLevel, Meta,
+    ProtocolVersion, ReadResourceResult, RequestId, RequestMeta, ResultType, SubscriptionFilter,
+};
+use mcp_core::subscriptions::{
+    SubscriptionsAcknowledgedNotificationParams, SubscriptionsListenRequestParams,
 };
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -34,7 +42,10 @@ use tracing::Instrument;
 use crate::completion::CompletionRequest;
 use crate::context::{CancellationToken, Context, ContextInner, LogGate, severity};
 use crate::error::HandlerError;
-use crate::registry::{ListKind, PromptArguments};
+use crate::interact::{Interact, Pending};
+use crate::mrtr::{Outcome, Round, UntilInput};
+use crate::notify::Subscriptions;
+use crate::registry::{BoxFuture, ListKind, PromptArguments};
 use crate::server::{Server, ValidationErrors};
 use crate::wire;
 
@@ -45,9 +56,10 @@ struct Session {
     client_caps: Arc<ClientCapabilities>,
 }
 
-/// A request being handled in its own task.
+/// A request being handled.
 struct Flight {
-    abort: AbortHandle,
+    /// The task running it, when it has its own.
+    abort: Option<AbortHandle>,
     cancel: CancellationToken,
     seq: u64,
 }
@@ -76,6 +88,23 @@ pub(crate) struct Connection {
     in_flight: Mutex<HashMap<RequestId, Flight>>,
     seq: AtomicU64,
     raw_log: bool,
+    /// Key in the server's notification hub, once registered.
+    hub_key: Mutex<Option<u64>>,
+    /// Requests sent to the client, awaiting answers.
+    pending: Arc<Pending>,
+    /// `resources/subscribe` URIs.
+    subscriptions: Subscriptions,
+    /// Cancelled when the connection closes: ends `subscriptions/listen` gracefully.
+    closing: CancellationToken,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        if let Some(key) = *self.hub_key.lock().unwrap_or_else(|e| e.into_inner()) {
+            self.server.inner.hub.remove_connection(key);
+        }
+        self.pending.clear();
+    }
 }
 
 /// Whether `MCP_LOG_MESSAGES` asks for the raw message log on stderr.
@@ -171,6 +200,8 @@ const HANDSHAKE_ONLY: &[&str] = &[
 
 impl Connection {
     pub(crate) fn new(server: Server, out: mpsc::Sender<Vec<u8>>) -> Arc<Self> {
+        let options = &server.inner.options;
+        let pending = Arc::new(Pending::new(options.max_in_flight, options.client_request_timeout));
         Arc::new(Self {
             server,
             out,
@@ -179,7 +210,45 @@ impl Connection {
             in_flight: Mutex::new(HashMap::new()),
             seq: AtomicU64::new(0),
             raw_log: raw_log_enabled(),
+            hub_key: Mutex::new(None),
+            pending,
+            subscriptions: Subscriptions::default(),
+            closing: CancellationToken::new(),
         })
+    }
+
+    /// A connection whose handshake happened elsewhere (HTTP without sessions): it serves
+    /// handshake-era requests at `version`, with no client capabilities known.
+    #[cfg(feature = "http")]
+    pub(crate) fn with_session(server: Server, out: mpsc::Sender<Vec<u8>>, version: ProtocolVersion) -> Arc<Self> {
+        let conn = Self::new(server, out);
+        *conn.session.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(Session {
+            version,
+            client_info: Arc::new(Implementation::new("unknown", "0")),
+            client_caps: Arc::new(ClientCapabilities::default()),
+        }));
+        conn
+    }
+
+    /// The protocol revision of the connection's session, if it has one.
+    #[cfg(feature = "http")]
+    pub(crate) fn session_version(&self) -> Option<ProtocolVersion> {
+        self.session().map(|s| s.version)
+    }
+
+    /// Queues a server-initiated notification for a session, dropping it when the queue is full.
+    pub(crate) fn notify(&self, msg: Vec<u8>) {
+        if self.session().is_some() {
+            if self.raw_log {
+                eprintln!("<-- {}", String::from_utf8_lossy(&msg));
+            }
+            let _ = self.out.try_send(msg);
+        }
+    }
+
+    /// Whether the session subscribed to `uri` with `resources/subscribe`.
+    pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
+        self.subscriptions.contains(uri)
     }
 
     async fn send(&self, sink: &Sink, msg: Vec<u8>) {
@@ -207,7 +276,7 @@ impl Connection {
         }
         match mcp_core::jsonrpc::parse_batch_or_message(text) {
             Ok(Parsed::Single(msg)) => {
-                if let Some(reply) = self.handle_message(msg, false, sink).await {
+                if let Some(reply) = self.handle_message(msg, None, false, sink).await {
                     self.send(sink, reply).await;
                 }
             }
@@ -240,7 +309,7 @@ impl Connection {
                     Some(&req.id),
                     &ErrorObject::invalid_request("`initialize` must not be part of a batch"),
                 )),
-                Ok(msg) => self.handle_message(msg, true, sink).await,
+                Ok(msg) => self.handle_message(msg, None, true, sink).await,
                 Err(err) => Some(envelope_error(&err)),
             };
             replies.extend(reply);
@@ -260,40 +329,72 @@ impl Connection {
         self.send(sink, buf).await;
     }
 
+    /// Handles one parsed message in the calling task (HTTP): handler methods run here, so
+    /// dropping the future drops the handler. `meta` is the request's `_meta` when the caller
+    /// already read it. Returns the reply, if any; notifications and requests to the client go to
+    /// `sink` meanwhile.
+    #[cfg(feature = "http")]
+    pub(crate) async fn dispatch(self: &Arc<Self>, msg: Message<'_>, meta: Option<RequestMeta>, sink: &Sink) -> Option<Vec<u8>> {
+        if self.raw_log {
+            if let Some(m) = msg.method() {
+                eprintln!("--> ({m})");
+            }
+        }
+        self.handle_message(msg, meta, true, sink).await
+    }
+
     /// Handles a parsed message; returns the reply to send now, if any. With `wait`, handler
-    /// methods run to completion here (batches); otherwise they get their own task.
-    async fn handle_message(self: &Arc<Self>, msg: Message<'_>, wait: bool, sink: &Sink) -> Option<Vec<u8>> {
+    /// methods run to completion here (batches, HTTP); otherwise they get their own task.
+    async fn handle_message(self: &Arc<Self>, msg: Message<'_>, meta: Option<RequestMeta>, wait: bool, sink: &Sink) -> Option<Vec<u8>> {
         match msg {
             Message::Notification(n) => {
                 self.handle_notification(&n.method, n.params);
                 None
             }
-            Message::Response(_) => None,
+            Message::Response(r) => {
+                self.pending.complete(r);
+                None
+            }
             Message::Request(req) => {
                 let id = req.id;
                 let method: &str = &req.method;
-                let scope = match self.resolve(method, req.params, sink) {
+                let scope = match self.resolve(method, req.params, meta, sink) {
                     Ok(scope) => scope,
                     Err(err) => return Some(wire::error(Some(&id), &err)),
                 };
-                match method {
-                    "tools/call" | "resources/read" | "prompts/get" | "completion/complete" => {
-                        let method = match method {
-                            "tools/call" => Method::CallTool,
-                            "resources/read" => Method::ReadResource,
-                            "prompts/get" => Method::GetPrompt,
-                            _ => Method::Complete,
-                        };
-                        let params = req.params.map(RawValue::to_owned);
-                        if wait {
-                            let cancel = CancellationToken::new();
-                            return self.run_handler(method, id, params, scope, cancel).await;
-                        }
-                        self.spawn_handler(method, id, params, scope).await
-                    }
-                    _ => Some(self.handle_inline(method, &id, req.params, scope)),
+                let handler = match method {
+                    "tools/call" => Method::CallTool,
+                    "resources/read" => Method::ReadResource,
+                    "prompts/get" => Method::GetPrompt,
+                    "completion/complete" => Method::Complete,
+                    "subscriptions/listen" => Method::Listen,
+                    _ => return Some(self.handle_inline(method, &id, req.params, scope)),
+                };
+                let params = req.params.map(RawValue::to_owned);
+                if wait {
+                    return self.run_here(handler, id, params, scope).await;
                 }
+                self.spawn_handler(handler, id, params, scope).await
             }
+        }
+    }
+
+    /// Runs a handler method in the calling task, registered so that `notifications/cancelled`
+    /// can stop it.
+    async fn run_here(self: &Arc<Self>, method: Method, id: RequestId, params: Option<Box<RawValue>>, scope: Scope) -> Option<Vec<u8>> {
+        let cancel = CancellationToken::new();
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        {
+            let mut flights = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+            if flights.contains_key(&id) {
+                return Some(wire::error(Some(&id), &ErrorObject::invalid_request("a request with this id is already in flight")));
+            }
+            flights.insert(id.clone(), Flight { abort: None, cancel: cancel.clone(), seq });
+        }
+        let _unregister = Unregister { conn: self, id: &id, seq };
+        tokio::select! {
+            reply = self.run_handler(method, id.clone(), params, scope, cancel.clone()) => reply,
+            () = cancel.cancelled() => None,
         }
     }
 
@@ -305,7 +406,9 @@ impl Connection {
             if let Some(f) = flight {
                 tracing::debug!(%id, "request cancelled by the client");
                 f.cancel.cancel();
-                f.abort.abort();
+                if let Some(abort) = f.abort {
+                    abort.abort();
+                }
             }
         }
         // `notifications/initialized`, `notifications/roots/list_changed` and unknown
@@ -313,7 +416,7 @@ impl Connection {
     }
 
     /// Picks the era and revision of a request.
-    fn resolve(&self, method: &str, params: Option<&RawValue>, sink: &Sink) -> Result<Scope, ErrorObject> {
+    fn resolve(&self, method: &str, params: Option<&RawValue>, pre: Option<RequestMeta>, sink: &Sink) -> Result<Scope, ErrorObject> {
         if method == "initialize" {
             return Ok(Scope {
                 version: ProtocolVersion::LATEST_HANDSHAKE,
@@ -325,8 +428,11 @@ impl Connection {
                 peer: sink.clone(),
             });
         }
-        let meta = RequestMeta::from_params(params)
-            .map_err(|e| ErrorObject::invalid_params(format!("invalid `_meta`: {}", strip_pos(&e))))?;
+        let meta = match pre {
+            Some(meta) => meta,
+            None => RequestMeta::from_params(params)
+                .map_err(|e| ErrorObject::invalid_params(format!("invalid `_meta`: {}", strip_pos(&e))))?,
+        };
         if let Some(requested) = meta.protocol_version.as_deref() {
             return self.resolve_stateless(method, requested, meta.clone(), sink);
         }
@@ -391,10 +497,11 @@ impl Connection {
     }
 
     /// Methods answered in order, without a task.
-    fn handle_inline(&self, method: &str, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Vec<u8> {
+    fn handle_inline(self: &Arc<Self>, method: &str, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Vec<u8> {
         let inner = &self.server.inner;
         let v = scope.version;
-        let caps = &inner.capabilities;
+        let live = inner.live();
+        let caps = &live.capabilities;
         let list = |kind: ListKind, enabled: bool| -> Vec<u8> {
             if !enabled {
                 return wire::error(Some(id), &ErrorObject::method_not_found(method));
@@ -403,7 +510,7 @@ impl Connection {
                 Ok(p) => p.cursor,
                 Err(e) => return wire::error(Some(id), &e),
             };
-            match inner.catalog.page(v, kind, cursor.as_deref()) {
+            match live.catalog.page(v, kind, cursor.as_deref()) {
                 Some(page) => wire::response_raw(id, page),
                 None => wire::error(Some(id), &ErrorObject::invalid_params("invalid cursor")),
             }
@@ -432,7 +539,16 @@ impl Connection {
             },
             "resources/subscribe" | "resources/unsubscribe" if caps.resources.is_some() => {
                 match parse_params::<UriParams<'_>>(params) {
-                    Ok(_) => wire::response(id, &EmptyResult::new().into_version(v)),
+                    Ok(p) if method == "resources/subscribe" => {
+                        if !self.subscriptions.add(&p.uri) {
+                            return wire::error(Some(id), &ErrorObject::invalid_params("too many resource subscriptions on this session"));
+                        }
+                        wire::response(id, &EmptyResult::new().into_version(v))
+                    }
+                    Ok(p) => {
+                        self.subscriptions.remove(&p.uri);
+                        wire::response(id, &EmptyResult::new().into_version(v))
+                    }
                     Err(e) => wire::error(Some(id), &e),
                 }
             }
@@ -440,7 +556,7 @@ impl Connection {
         }
     }
 
-    fn initialize(&self, id: &RequestId, params: Option<&RawValue>) -> Vec<u8> {
+    fn initialize(self: &Arc<Self>, id: &RequestId, params: Option<&RawValue>) -> Vec<u8> {
         let p = match parse_params::<mcp_core::InitializeRequestParams>(params) {
             Ok(p) => p,
             Err(e) => return wire::error(Some(id), &e),
@@ -450,7 +566,7 @@ impl Connection {
             .filter(|v| !v.is_stateless())
             .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
         let inner = &self.server.inner;
-        let mut result = InitializeResult::new(version, inner.capabilities.clone(), inner.info.clone());
+        let mut result = InitializeResult::new(version, inner.live().capabilities.clone(), inner.info.clone());
         result.instructions.clone_from(&inner.instructions);
         result.for_version(version);
         tracing::info!(client = %p.client_info.name, version = %version, "session initialized");
@@ -459,6 +575,12 @@ impl Connection {
             client_info: Arc::new(p.client_info),
             client_caps: Arc::new(p.capabilities),
         }));
+        let mut key = self.hub_key.lock().unwrap_or_else(|e| e.into_inner());
+        if key.is_none() {
+            let k = inner.hub.key();
+            inner.hub.add_connection(k, Arc::downgrade(self));
+            *key = Some(k);
+        }
         wire::response(id, &result)
     }
 
@@ -500,7 +622,7 @@ impl Connection {
                 conn.send(&peer, reply).await;
             }
         });
-        flights.insert(id, Flight { abort: handle.abort_handle(), cancel, seq });
+        flights.insert(id, Flight { abort: Some(handle.abort_handle()), cancel, seq });
         None
     }
 
@@ -522,6 +644,7 @@ impl Connection {
                 Method::ReadResource => self.read_resource(&id, params, scope, cancel).await,
                 Method::GetPrompt => self.get_prompt(&id, params, scope, cancel).await,
                 Method::Complete => self.complete(&id, params, scope),
+                Method::Listen => self.listen(&id, params, scope).await,
             };
             match result {
                 Ok(bytes) => bytes,
@@ -534,7 +657,7 @@ impl Connection {
         Some(reply)
     }
 
-    fn context(&self, id: &RequestId, scope: Scope, cancel: CancellationToken) -> Context {
+    fn context(&self, id: &RequestId, scope: Scope, cancel: CancellationToken, interact: Interact) -> Context {
         Context {
             inner: Arc::new(ContextInner {
                 request_id: Some(id.clone()),
@@ -548,8 +671,60 @@ impl Connection {
                 state: Arc::clone(&self.server.inner.state),
                 cancel,
                 last_progress: Mutex::new(None),
+                interact,
+                fault: Mutex::new(None),
+                server: self.server.clone(),
             }),
         }
+    }
+
+    /// The round of a stateless-era request that may answer `input_required`, or the peer of a
+    /// handshake-era one.
+    fn interaction(&self, method: Method, params: Option<&RawValue>, v: ProtocolVersion) -> Result<Interact, ErrorObject> {
+        if v.is_stateless() {
+            let round = Round::from_request(&self.server.inner.state_key, method.name(), params)?;
+            Ok(Interact::Rounds(Arc::new(round)))
+        } else {
+            Ok(Interact::Peer(Arc::clone(&self.pending)))
+        }
+    }
+
+    /// Runs a handler future under its round and timeout.
+    async fn drive<T>(&self, interact: &Interact, timeout_ms: Option<u64>, fut: BoxFuture<Result<T, HandlerError>>) -> Driven<T> {
+        let round = match interact {
+            Interact::Rounds(r) => Some(&**r),
+            _ => None,
+        };
+        let run = UntilInput::new(CatchUnwind(fut), round);
+        let outcome = match timeout_ms {
+            Some(ms) => match tokio::time::timeout(Duration::from_millis(ms), run).await {
+                Ok(o) => o,
+                Err(_) => return Driven::TimedOut(ms),
+            },
+            None => run.await,
+        };
+        match outcome {
+            Outcome::NeedsInput => Driven::NeedsInput,
+            Outcome::Done(Ok(r)) => Driven::Done(r),
+            Outcome::Done(Err(panic)) => Driven::Done(Err(HandlerError::internal(panic))),
+        }
+    }
+
+    /// The `input_required` result of a round: its requests, and its answers sealed.
+    fn input_required(&self, id: &RequestId, method: Method, params: Option<&RawValue>, interact: &Interact) -> Vec<u8> {
+        let Interact::Rounds(round) = interact else {
+            return wire::error(Some(id), &ErrorObject::internal("input required outside a round"));
+        };
+        let inner = &self.server.inner;
+        let (missing, used) = round.finish();
+        let mut result = InputRequiredResult::new().with_meta(inner.server_info_meta.clone());
+        result.input_requests = Some(missing);
+        if !used.is_empty() {
+            let digest = crate::mrtr::params_digest(params);
+            result.request_state =
+                Some(crate::mrtr::seal(&inner.state_key, method.name(), &digest, used, inner.options.request_state_ttl));
+        }
+        wire::response(id, &result)
     }
 
     async fn call_tool(
@@ -560,35 +735,40 @@ impl Connection {
         cancel: CancellationToken,
     ) -> Result<Vec<u8>, ErrorObject> {
         let inner = &self.server.inner;
-        if inner.capabilities.tools.is_none() {
+        let live = inner.live();
+        if live.capabilities.tools.is_none() {
             return Err(ErrorObject::method_not_found("tools/call"));
         }
         let p: NameParams<'_> = parse_params(params)?;
-        let Some(&index) = inner.catalog.tool_index.get(p.name.as_ref()) else {
+        let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
             return Err(ErrorObject::invalid_params(format!("unknown tool '{}'", p.name)));
         };
         tracing::Span::current().record("item", p.name.as_ref());
-        let entry = &inner.catalog.tools[index];
+        let entry = &live.catalog.tools[index];
         let v = scope.version;
-        let ctx = self.context(id, scope, cancel);
+        let interact = self.interaction(Method::CallTool, params, v)?;
+        let ctx = self.context(id, scope, cancel, interact.clone());
         let _permit = match &entry.limit {
             Some(sem) => sem.acquire().await.ok(),
             None => None,
         };
-        let fut = CatchUnwind((entry.record.call)(ctx, p.arguments.map(RawValue::to_owned)));
-        let outcome = match entry.record.timeout_ms {
-            Some(ms) => match tokio::time::timeout(Duration::from_millis(ms), fut).await {
-                Ok(r) => r,
-                Err(_) => Ok(Err(HandlerError::Tool(crate::ToolError::new(format!(
-                    "tool '{}' timed out after {ms} ms",
-                    entry.record.name
-                ))))),
-            },
-            None => fut.await,
+        let fut = (entry.record.call)(ctx.clone(), p.arguments.map(RawValue::to_owned));
+        let outcome = match self.drive(&interact, entry.record.timeout_ms, fut).await {
+            Driven::NeedsInput => return Ok(self.input_required(id, Method::CallTool, params, &interact)),
+            Driven::TimedOut(ms) => Err(HandlerError::Tool(crate::ToolError::new(format!(
+                "tool '{}' timed out after {ms} ms",
+                entry.record.name
+            )))),
+            Driven::Done(r) => r,
         };
+        if outcome.is_err() {
+            if let Some(fault) = ctx.take_fault() {
+                return Err(fault);
+            }
+        }
         let mut result = match outcome {
-            Ok(Ok(r)) => r,
-            Ok(Err(HandlerError::InvalidArguments(msg))) => {
+            Ok(r) => r,
+            Err(HandlerError::InvalidArguments(msg)) => {
                 let as_result = match inner.options.validation {
                     ValidationErrors::ToolResult => true,
                     ValidationErrors::ProtocolError => false,
@@ -600,17 +780,12 @@ impl Connection {
                 }
                 CallToolResult::error_text(text)
             }
-            Ok(Err(HandlerError::Tool(err))) => CallToolResult::error_text(err.message()),
-            Ok(Err(HandlerError::Protocol(err))) => return Err(err),
-            Ok(Err(HandlerError::ResourceNotFound)) => CallToolResult::error_text("resource not found"),
-            Ok(Err(HandlerError::Internal(err))) => {
+            Err(HandlerError::Tool(err)) => CallToolResult::error_text(err.message()),
+            Err(HandlerError::Protocol(err)) => return Err(err),
+            Err(HandlerError::ResourceNotFound) => CallToolResult::error_text("resource not found"),
+            Err(HandlerError::Internal(err)) => {
                 let cid = correlation_id();
                 tracing::error!(tool = entry.record.name, correlation_id = %cid, error = %err, "tool failed");
-                CallToolResult::error_text(format!("internal error, id {cid}"))
-            }
-            Err(panic) => {
-                let cid = correlation_id();
-                tracing::error!(tool = entry.record.name, correlation_id = %cid, panic = %panic, "tool panicked");
                 CallToolResult::error_text(format!("internal error, id {cid}"))
             }
         };
@@ -651,22 +826,26 @@ impl Connection {
         scope: Scope,
         cancel: CancellationToken,
     ) -> Result<Vec<u8>, ErrorObject> {
-        let inner = &self.server.inner;
-        if inner.capabilities.resources.is_none() {
+        let live = self.server.inner.live();
+        if live.capabilities.resources.is_none() {
             return Err(ErrorObject::method_not_found("resources/read"));
         }
         let p: UriParams<'_> = parse_params(params)?;
         let v = scope.version;
-        let Some((record, request)) = inner.catalog.find_resource(&p.uri) else {
+        let Some((record, request)) = live.catalog.find_resource(&p.uri) else {
             return Err(not_found(&p.uri, v));
         };
         tracing::Span::current().record("item", record.name);
-        let ctx = self.context(id, scope, cancel);
-        let contents = match CatchUnwind((record.read)(ctx, request)).await {
-            Ok(Ok(c)) if c.is_empty() => return Err(not_found(&p.uri, v)),
-            Ok(Ok(c)) => c,
-            Ok(Err(err)) => return Err(self.handler_error(record.name, err, Some(&p.uri), v)),
-            Err(panic) => return Err(self.handler_error(record.name, HandlerError::internal(panic), None, v)),
+        let interact = self.interaction(Method::ReadResource, params, v)?;
+        let ctx = self.context(id, scope, cancel, interact.clone());
+        let contents = match self.drive(&interact, None, (record.read)(ctx.clone(), request)).await {
+            Driven::NeedsInput => return Ok(self.input_required(id, Method::ReadResource, params, &interact)),
+            Driven::Done(Ok(c)) if c.is_empty() => return Err(not_found(&p.uri, v)),
+            Driven::Done(Ok(c)) => c,
+            Driven::Done(Err(err)) => {
+                return Err(ctx.take_fault().unwrap_or_else(|| self.handler_error(record.name, err, Some(&p.uri), v)));
+            }
+            Driven::TimedOut(_) => return Err(ErrorObject::internal("timed out")),
         };
         let mut result = ReadResourceResult::new(contents);
         result.for_version(v);
@@ -685,16 +864,16 @@ impl Connection {
         scope: Scope,
         cancel: CancellationToken,
     ) -> Result<Vec<u8>, ErrorObject> {
-        let inner = &self.server.inner;
-        if inner.capabilities.prompts.is_none() {
+        let live = self.server.inner.live();
+        if live.capabilities.prompts.is_none() {
             return Err(ErrorObject::method_not_found("prompts/get"));
         }
         let p: PromptParams<'_> = parse_params(params)?;
-        let Some(&index) = inner.catalog.prompt_index.get(p.name.as_ref()) else {
+        let Some(&index) = live.catalog.prompt_index.get(p.name.as_ref()) else {
             return Err(ErrorObject::invalid_params(format!("unknown prompt '{}'", p.name)));
         };
         tracing::Span::current().record("item", p.name.as_ref());
-        let record = &inner.catalog.prompts[index].record;
+        let record = &live.catalog.prompts[index].record;
         let mut args = PromptArguments::default();
         for (k, val) in p.arguments.unwrap_or_default() {
             let text = match val {
@@ -705,11 +884,15 @@ impl Connection {
             args.0.insert(k, text);
         }
         let v = scope.version;
-        let ctx = self.context(id, scope, cancel);
-        let mut result = match CatchUnwind((record.get)(ctx, args)).await {
-            Ok(Ok(r)) => r,
-            Ok(Err(err)) => return Err(self.handler_error(record.name, err, None, v)),
-            Err(panic) => return Err(self.handler_error(record.name, HandlerError::internal(panic), None, v)),
+        let interact = self.interaction(Method::GetPrompt, params, v)?;
+        let ctx = self.context(id, scope, cancel, interact.clone());
+        let mut result = match self.drive(&interact, None, (record.get)(ctx.clone(), args)).await {
+            Driven::NeedsInput => return Ok(self.input_required(id, Method::GetPrompt, params, &interact)),
+            Driven::Done(Ok(r)) => r,
+            Driven::Done(Err(err)) => {
+                return Err(ctx.take_fault().unwrap_or_else(|| self.handler_error(record.name, err, None, v)));
+            }
+            Driven::TimedOut(_) => return Err(ErrorObject::internal("timed out")),
         };
         if result.description.is_none() {
             result.description = record.description.map(str::to_owned);
@@ -720,20 +903,21 @@ impl Connection {
     }
 
     fn complete(&self, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Result<Vec<u8>, ErrorObject> {
-        let inner = &self.server.inner;
-        if inner.capabilities.completions.is_none() {
+        let live = self.server.inner.live();
+        if live.capabilities.completions.is_none() {
             return Err(ErrorObject::method_not_found("completion/complete"));
         }
+        let catalog = &live.catalog;
         let p: mcp_core::CompleteRequestParams = parse_params(params)?;
         let hooks = match &p.r#ref {
-            CompletionReference::Prompt { name, .. } => match inner.catalog.prompt_index.get(name.as_str()) {
-                Some(&i) => inner.catalog.prompts[i].record.completions,
+            CompletionReference::Prompt { name, .. } => match catalog.prompt_index.get(name.as_str()) {
+                Some(&i) => catalog.prompts[i].record.completions,
                 None => return Err(ErrorObject::invalid_params(format!("unknown prompt '{name}'"))),
             },
             CompletionReference::Resource { uri } => {
-                match inner.catalog.templates.iter().find(|t| t.record.uri == uri) {
+                match catalog.templates.iter().find(|t| t.record.uri == uri) {
                     Some(t) => t.record.completions,
-                    None if inner.catalog.resource_index.contains_key(uri.as_str()) => &[],
+                    None if catalog.resource_index.contains_key(uri.as_str()) => &[],
                     None => return Err(ErrorObject::invalid_params(format!("unknown resource template '{uri}'"))),
                 }
             }
@@ -759,8 +943,47 @@ impl Connection {
         Ok(wire::response(id, &result))
     }
 
+    /// `subscriptions/listen`: acknowledges, then streams the requested notifications until the
+    /// client closes the stream (HTTP), cancels the request (stdio) or the connection closes.
+    async fn listen(&self, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Result<Vec<u8>, ErrorObject> {
+        let p: SubscriptionsListenRequestParams = parse_params(params)?;
+        let live = self.server.inner.live();
+        let caps = &live.capabilities;
+        let asked = p.notifications;
+        let mut honoured = SubscriptionFilter::new();
+        if asked.tools_list_changed == Some(true) && caps.tools.is_some() {
+            honoured.tools_list_changed = Some(true);
+        }
+        if asked.prompts_list_changed == Some(true) && caps.prompts.is_some() {
+            honoured.prompts_list_changed = Some(true);
+        }
+        if caps.resources.is_some() {
+            if asked.resources_list_changed == Some(true) {
+                honoured.resources_list_changed = Some(true);
+            }
+            if let Some(mut uris) = asked.resource_subscriptions {
+                uris.truncate(1024);
+                honoured.resource_subscriptions = Some(uris);
+            }
+        }
+        drop(live);
+        let mut meta = Meta::new();
+        meta.insert(mcp_core::meta::SUBSCRIPTION_ID_KEY.to_owned(), serde_json::to_value(id).unwrap_or_default());
+        let ack = SubscriptionsAcknowledgedNotificationParams::new(honoured.clone()).with_meta(meta.clone());
+        self.send(&scope.peer, wire::notification("notifications/subscriptions/acknowledged", &ack)).await;
+        let Some(_listener) = self.server.inner.hub.add_listener(honoured, id, scope.peer.clone()) else {
+            return Err(ErrorObject::internal("too many open subscriptions"));
+        };
+        tokio::select! {
+            () = scope.peer.closed() => {}
+            () = self.closing.cancelled() => {}
+        }
+        Ok(wire::response(id, &serde_json::json!({ "resultType": "complete", "_meta": meta })))
+    }
+
     /// Waits for handlers still running (up to the drain timeout), then aborts the rest.
     pub(crate) async fn drain(&self) {
+        self.closing.cancel();
         let deadline = Instant::now() + self.server.inner.options.drain_timeout;
         loop {
             let empty = self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
@@ -771,8 +994,11 @@ impl Connection {
         }
         for (_, f) in self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).drain() {
             f.cancel.cancel();
-            f.abort.abort();
+            if let Some(abort) = f.abort {
+                abort.abort();
+            }
         }
+        self.pending.clear();
     }
 }
 
@@ -782,6 +1008,30 @@ enum Method {
     ReadResource,
     GetPrompt,
     Complete,
+    Listen,
+}
+
+/// How a handler run ended.
+enum Driven<T> {
+    Done(Result<T, HandlerError>),
+    NeedsInput,
+    TimedOut(u64),
+}
+
+/// Removes a request run in place from the in-flight table when it ends.
+struct Unregister<'a> {
+    conn: &'a Connection,
+    id: &'a RequestId,
+    seq: u64,
+}
+
+impl Drop for Unregister<'_> {
+    fn drop(&mut self) {
+        let mut flights = self.conn.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if flights.get(self.id).is_some_and(|f| f.seq == self.seq) {
+            flights.remove(self.id);
+        }
+    }
 }
 
 impl Method {
@@ -791,6 +1041,7 @@ impl Method {
             Method::ReadResource => "resources/read",
             Method::GetPrompt => "prompts/get",
             Method::Complete => "completion/complete",
+            Method::Listen => "subscriptions/listen",
         }
     }
 }

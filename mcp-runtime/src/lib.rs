@@ -60,6 +60,12 @@ mod cli;
 mod context;
 mod dispatch;
 mod error;
+#[cfg(feature = "http")]
+pub mod http;
+mod interact;
+mod mrtr;
+mod notify;
+mod random;
 pub mod registry;
 mod result;
 mod schema;
@@ -76,6 +82,8 @@ pub mod __private;
 pub use completion::CompletionRequest;
 pub use context::{CancellationToken, Context, FromContext, State};
 pub use error::{BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError};
+pub use interact::{Elicit, ElicitUrl, Elicitation, InteractionError, Roots, Sample};
+pub use notify::ListChanged;
 pub use mcp_core as protocol;
 pub use mcp_macros::{prompt, resource, tool};
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
@@ -88,7 +96,7 @@ pub mod prelude {
         ContentBlock, LoggingLevel, PromptMessage, ProtocolVersion, ResourceContents, Role,
     };
     pub use crate::{
-        CompletionRequest, Context, Json, PromptError, ResourceError, Server, State, ToolError,
-        prompt, resource, server_info, tool,
+        CompletionRequest, Context, Elicitation, InteractionError, Json, PromptError, ResourceError, Server, State,
+        ToolError, prompt, resource, server_info, tool,
     };
 }

@@ -1,7 +1,8 @@
 //! The server and its builder.
 
 use std::any::{Any, TypeId};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
 
 use mcp_core::{
     Implementation, Meta, ProtocolVersion, ServerCapabilities,
@@ -10,7 +11,9 @@ use serde_json::Value;
 
 use crate::context::StateMap;
 use crate::error::Error;
-use crate::registry::{self, Catalog, CatalogSettings, PromptRecord, ResourceRecord, ToolRecord};
+use crate::mrtr::StateKey;
+use crate::notify::{Hub, ListChanged};
+use crate::registry::{self, Catalog, CatalogSettings, ListKind, PromptRecord, ResourceRecord, ToolRecord};
 use crate::schema::SchemaProfile;
 
 /// How argument validation failures of tools are reported.
@@ -42,6 +45,8 @@ pub(crate) struct Options {
     pub(crate) max_message_bytes: usize,
     pub(crate) outbound_queue: usize,
     pub(crate) drain_timeout: std::time::Duration,
+    pub(crate) client_request_timeout: Duration,
+    pub(crate) request_state_ttl: Duration,
 }
 
 impl Default for Options {
@@ -55,6 +60,8 @@ impl Default for Options {
             max_message_bytes: 4 * 1024 * 1024,
             outbound_queue: 1024,
             drain_timeout: std::time::Duration::from_secs(10),
+            client_request_timeout: Duration::from_secs(600),
+            request_state_ttl: Duration::from_secs(600),
         }
     }
 }
@@ -106,6 +113,9 @@ pub struct ServerBuilder {
     prompts: Vec<PromptRecord>,
     state: StateMap,
     options: Options,
+    state_key: Option<StateKey>,
+    #[cfg(feature = "http")]
+    http: crate::http::HttpOptions,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -186,6 +196,60 @@ impl ServerBuilder {
         self
     }
 
+    /// How long a request to the client (elicitation, sampling, roots) may wait for its answer
+    /// in the handshake era (default 10 minutes: a human may be filling in a form).
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).client_request_timeout(std::time::Duration::from_secs(60));
+    /// # let _ = builder;
+    /// ```
+    pub fn client_request_timeout(mut self, timeout: Duration) -> Self {
+        self.options.client_request_timeout = timeout;
+        self
+    }
+
+    /// The secret that seals stateless-era `requestState` (HMAC-SHA256). By default each server
+    /// draws a random one at start-up; give every replica behind a load balancer the same key.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).request_state_key([42; 32]);
+    /// # let _ = builder;
+    /// ```
+    pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
+        self.state_key = Some(StateKey(key));
+        self
+    }
+
+    /// How long a sealed `requestState` stays valid (default 10 minutes).
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).request_state_ttl(std::time::Duration::from_secs(120));
+    /// # let _ = builder;
+    /// ```
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
+        self.options.request_state_ttl = ttl;
+        self
+    }
+
+    /// Settings of the Streamable HTTP transport (allowed hosts and origins, sessions, SSE).
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::http::HttpOptions;
+    ///
+    /// let builder = Server::builder(server_info!())
+    ///     .http(HttpOptions::new().allowed_hosts(["mcp.example.com"]).json_response(true));
+    /// # let _ = builder;
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn http(mut self, options: crate::http::HttpOptions) -> Self {
+        self.http = options;
+        self
+    }
+
     /// Checks everything and builds descriptors and list pages.
     pub fn build(self) -> Result<Server, Error> {
         if self.options.page_size == 0 {
@@ -199,40 +263,21 @@ impl ServerBuilder {
             mcp_core::meta::SERVER_INFO_KEY.to_owned(),
             serde_json::to_value(&self.info).unwrap_or(Value::Null),
         );
-        let settings = CatalogSettings {
-            profile: self.options.profile,
-            page_size: self.options.page_size,
-            ttl_ms: self.options.ttl_ms,
-            server_info_meta: &server_info_meta,
-        };
-        let catalog = Catalog::build(self.tools, self.resources, self.prompts, &settings)?;
-        let has_completions = catalog.prompts.iter().any(|p| !p.record.completions.is_empty())
-            || catalog.templates.iter().any(|t| !t.record.completions.is_empty())
-            || !catalog.prompts.is_empty()
-            || !catalog.templates.is_empty();
-        let mut caps = ServerCapabilities::default();
-        if !catalog.tools.is_empty() {
-            caps.tools = Some(mcp_core::lifecycle::ToolsCapability::default());
-        }
-        if !catalog.resources.is_empty() || !catalog.templates.is_empty() {
-            caps.resources = Some(mcp_core::lifecycle::ResourcesCapability::default());
-        }
-        if !catalog.prompts.is_empty() {
-            caps.prompts = Some(mcp_core::lifecycle::PromptsCapability::default());
-        }
-        caps.logging = Some(Default::default());
-        if has_completions {
-            caps.completions = Some(Default::default());
-        }
+        let records = Records { tools: self.tools, resources: self.resources, prompts: self.prompts };
+        let live = Live::build(&records, &self.options, &server_info_meta)?;
         Ok(Server {
             inner: Arc::new(ServerInner {
                 info: self.info,
                 instructions: self.instructions,
-                capabilities: caps,
-                catalog,
+                live: RwLock::new(Arc::new(live)),
+                records: Mutex::new(records),
                 state: Arc::new(self.state),
                 options: self.options,
                 server_info_meta,
+                hub: Arc::new(Hub::default()),
+                state_key: self.state_key.unwrap_or_else(StateKey::random),
+                #[cfg(feature = "http")]
+                http: self.http,
             }),
         })
     }
@@ -248,14 +293,91 @@ impl ServerBuilder {
     }
 }
 
+/// The registered items, kept to rebuild the catalog when they change at run time.
+#[derive(Clone)]
+struct Records {
+    tools: Vec<ToolRecord>,
+    resources: Vec<ResourceRecord>,
+    prompts: Vec<PromptRecord>,
+}
+
+/// Everything derived from the registered items: rebuilt once per change, swapped atomically.
+pub(crate) struct Live {
+    pub(crate) catalog: Catalog,
+    pub(crate) capabilities: ServerCapabilities,
+    /// `x-mcp-header` parameters of each tool that has any.
+    #[cfg(feature = "http")]
+    pub(crate) headers: std::collections::HashMap<&'static str, Vec<crate::http::headers::HeaderParam>>,
+}
+
+impl Live {
+    fn build(records: &Records, options: &Options, server_info_meta: &Meta) -> Result<Self, Error> {
+        let settings = CatalogSettings {
+            profile: options.profile,
+            page_size: options.page_size,
+            ttl_ms: options.ttl_ms,
+            server_info_meta,
+        };
+        let catalog = Catalog::build(records.tools.clone(), records.resources.clone(), records.prompts.clone(), &settings)?;
+        let has_completions = !catalog.prompts.is_empty() || !catalog.templates.is_empty();
+        let mut caps = ServerCapabilities::default();
+        if !catalog.tools.is_empty() {
+            let mut tools = mcp_core::lifecycle::ToolsCapability::default();
+            tools.list_changed = Some(true);
+            caps.tools = Some(tools);
+        }
+        if !catalog.resources.is_empty() || !catalog.templates.is_empty() {
+            let mut resources = mcp_core::lifecycle::ResourcesCapability::default();
+            resources.subscribe = Some(true);
+            resources.list_changed = Some(true);
+            caps.resources = Some(resources);
+        }
+        if !catalog.prompts.is_empty() {
+            let mut prompts = mcp_core::lifecycle::PromptsCapability::default();
+            prompts.list_changed = Some(true);
+            caps.prompts = Some(prompts);
+        }
+        caps.logging = Some(Default::default());
+        if has_completions {
+            caps.completions = Some(Default::default());
+        }
+        #[cfg(feature = "http")]
+        let headers = catalog
+            .tools
+            .iter()
+            .filter_map(|t| {
+                let params = crate::http::headers::header_params(&t.descriptor.input_schema);
+                (!params.is_empty()).then_some((t.record.name, params))
+            })
+            .collect();
+        Ok(Live {
+            catalog,
+            capabilities: caps,
+            #[cfg(feature = "http")]
+            headers,
+        })
+    }
+}
+
 pub(crate) struct ServerInner {
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
-    pub(crate) capabilities: ServerCapabilities,
-    pub(crate) catalog: Catalog,
+    live: RwLock<Arc<Live>>,
+    records: Mutex<Records>,
     pub(crate) state: Arc<StateMap>,
     pub(crate) options: Options,
     pub(crate) server_info_meta: Meta,
+    pub(crate) hub: Arc<Hub>,
+    pub(crate) state_key: StateKey,
+    #[cfg(feature = "http")]
+    pub(crate) http: crate::http::HttpOptions,
+}
+
+impl ServerInner {
+    /// The current catalog and capabilities.
+    pub(crate) fn live(&self) -> Arc<Live> {
+        Arc::clone(&self.live.read().unwrap_or_else(|e| e.into_inner()))
+    }
 }
 
 /// A built MCP server: cheap to clone, serves any number of connections on any transports.
@@ -292,6 +414,9 @@ impl Server {
             prompts: Vec::new(),
             state: StateMap::new(),
             options: Options::default(),
+            state_key: None,
+            #[cfg(feature = "http")]
+            http: crate::http::HttpOptions::default(),
         }
     }
 
@@ -320,13 +445,173 @@ impl Server {
     }
 
     /// Tool names, sorted.
-    pub fn tool_names(&self) -> impl Iterator<Item = &str> {
-        self.inner.catalog.tools.iter().map(|t| t.record.name)
+    pub fn tool_names(&self) -> impl Iterator<Item = &'static str> {
+        let names: Vec<&'static str> = self.inner.live().catalog.tools.iter().map(|t| t.record.name).collect();
+        names.into_iter()
     }
 
-    /// The capabilities this server declares.
-    pub fn capabilities(&self) -> &ServerCapabilities {
-        &self.inner.capabilities
+    /// The capabilities this server declares (they follow the registered items).
+    pub fn capabilities(&self) -> ServerCapabilities {
+        self.inner.live().capabilities.clone()
+    }
+
+    /// Rebuilds the catalog with `change` applied to the records; on success swaps it in and
+    /// tells every client that the list changed.
+    fn change(&self, kind: ListKind, change: impl FnOnce(&mut Records) -> bool) -> Result<bool, Error> {
+        let mut records = self.inner.records.lock().unwrap_or_else(|e| e.into_inner());
+        let mut next = records.clone();
+        if !change(&mut next) {
+            return Ok(false);
+        }
+        let live = Live::build(&next, &self.inner.options, &self.inner.server_info_meta)?;
+        *self.inner.live.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(live);
+        *records = next;
+        drop(records);
+        self.inner.hub.list_changed(kind);
+        Ok(true)
+    }
+
+    /// Registers a tool while the server runs; clients are sent
+    /// `notifications/tools/list_changed`. A duplicate name is an error and changes nothing.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// async fn hello() -> String { "hello".into() }
+    ///
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.add_tool(hello::TOOL).unwrap();
+    /// assert_eq!(server.tool_names().collect::<Vec<_>>(), ["hello"]);
+    /// assert!(server.add_tool(hello::TOOL).is_err());
+    /// assert!(server.remove_tool("hello"));
+    /// ```
+    pub fn add_tool(&self, record: ToolRecord) -> Result<(), Error> {
+        self.change(ListKind::Tools, |r| {
+            r.tools.push(record);
+            true
+        })
+        .map(drop)
+    }
+
+    /// Unregisters a tool by name; `false` when there is none.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// assert!(!server.remove_tool("nothing"));
+    /// ```
+    pub fn remove_tool(&self, name: &str) -> bool {
+        self.change(ListKind::Tools, |r| {
+            let before = r.tools.len();
+            r.tools.retain(|t| t.name != name);
+            r.tools.len() != before
+        })
+        .unwrap_or(false)
+    }
+
+    /// Registers a resource or resource template while the server runs; clients are sent
+    /// `notifications/resources/list_changed`.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// A note.
+    /// #[resource(uri = "note://1")]
+    /// async fn note() -> String { "hi".into() }
+    ///
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.add_resource(note::RESOURCE).unwrap();
+    /// assert!(server.capabilities().resources.is_some());
+    /// assert!(server.remove_resource("note://1"));
+    /// ```
+    pub fn add_resource(&self, record: ResourceRecord) -> Result<(), Error> {
+        self.change(ListKind::Resources, |r| {
+            r.resources.push(record);
+            true
+        })
+        .map(drop)
+    }
+
+    /// Unregisters a resource or template by URI (template text for templates).
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// assert!(!server.remove_resource("note://nothing"));
+    /// ```
+    pub fn remove_resource(&self, uri: &str) -> bool {
+        self.change(ListKind::Resources, |r| {
+            let before = r.resources.len();
+            r.resources.retain(|x| x.uri != uri);
+            r.resources.len() != before
+        })
+        .unwrap_or(false)
+    }
+
+    /// Registers a prompt while the server runs; clients are sent
+    /// `notifications/prompts/list_changed`.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Greets.
+    /// #[prompt]
+    /// async fn greet() -> Vec<PromptMessage> { vec![PromptMessage::user("hi")] }
+    ///
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.add_prompt(greet::PROMPT).unwrap();
+    /// assert!(server.remove_prompt("greet"));
+    /// ```
+    pub fn add_prompt(&self, record: PromptRecord) -> Result<(), Error> {
+        self.change(ListKind::Prompts, |r| {
+            r.prompts.push(record);
+            true
+        })
+        .map(drop)
+    }
+
+    /// Unregisters a prompt by name.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// assert!(!server.remove_prompt("nothing"));
+    /// ```
+    pub fn remove_prompt(&self, name: &str) -> bool {
+        self.change(ListKind::Prompts, |r| {
+            let before = r.prompts.len();
+            r.prompts.retain(|p| p.name != name);
+            r.prompts.len() != before
+        })
+        .unwrap_or(false)
+    }
+
+    /// Tells subscribers that the resource at `uri` changed: `notifications/resources/updated`
+    /// to handshake-era sessions that sent `resources/subscribe` for it, and to stateless-era
+    /// `subscriptions/listen` streams whose `resourceSubscriptions` name it.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.notify_resource_updated("file:///notes.txt"); // nobody listens: nothing happens
+    /// ```
+    pub fn notify_resource_updated(&self, uri: &str) {
+        self.inner.hub.resource_updated(uri);
+    }
+
+    /// Sends a `notifications/*/list_changed` without changing anything (for lists computed
+    /// elsewhere). [`add_tool`](Self::add_tool) and friends send it on their own.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// use mcp_runtime::ListChanged;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.notify_list_changed(ListChanged::Tools);
+    /// ```
+    pub fn notify_list_changed(&self, list: ListChanged) {
+        self.inner.hub.list_changed(list.kind());
     }
 
     /// The revisions this server speaks, newest first.

@@ -1,0 +1,348 @@
+//! Multi round-trip requests (2026-07-28): the integrity-protected `requestState` and the state
+//! of one round.
+//!
+//! A handler that asks the client for input (`ctx.elicit`, `ctx.sample`, `ctx.roots`) in the
+//! stateless era does not wait: the runtime drops its future and answers `input_required`, with
+//! the answers gathered so far sealed in `requestState`. On the retry the handler runs again from
+//! the start, and each interaction is answered from the sealed state or from `inputResponses`, in
+//! call order.
+//!
+//! The state is `base64url(payload) "." base64url(HMAC-SHA256(key, payload))`; the payload binds
+//! the method, a digest of the request's params (without `inputResponses`, `requestState` and
+//! `_meta`) and an expiry. Anything that fails verification is a -32602 error.
+
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context as TaskContext, Poll};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
+use mcp_core::{ErrorObject, InputRequest};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use sha2::{Digest, Sha256};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The per-server secret that seals `requestState`.
+#[derive(Clone)]
+pub(crate) struct StateKey(pub(crate) [u8; 32]);
+
+impl std::fmt::Debug for StateKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StateKey(..)")
+    }
+}
+
+impl StateKey {
+    /// A fresh random key.
+    pub(crate) fn random() -> Self {
+        Self(crate::random::bytes())
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Payload<'a> {
+    /// Method.
+    #[serde(borrow)]
+    m: std::borrow::Cow<'a, str>,
+    /// Hex digest of the params.
+    #[serde(borrow)]
+    d: std::borrow::Cow<'a, str>,
+    /// Expiry, seconds since the epoch.
+    x: u64,
+    /// Answers so far, by input key.
+    a: BTreeMap<String, Box<RawValue>>,
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// Writes `value` with object keys sorted at every level, so equal params digest equally.
+fn canonical(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push(b'{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let _ = serde_json::to_writer(&mut *out, k);
+                out.push(b':');
+                canonical(&map[k], out);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(item, out);
+            }
+            out.push(b']');
+        }
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
+    }
+}
+
+/// Hex SHA-256 of the params without `inputResponses`, `requestState` and `_meta`.
+pub(crate) fn params_digest(params: Option<&RawValue>) -> String {
+    let mut value: Value = params.and_then(|p| serde_json::from_str(p.get()).ok()).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut value {
+        map.remove("inputResponses");
+        map.remove("requestState");
+        map.remove("_meta");
+    }
+    let mut buf = Vec::with_capacity(256);
+    canonical(&value, &mut buf);
+    let digest = Sha256::digest(&buf);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Seals the answers of a round.
+pub(crate) fn seal(key: &StateKey, method: &str, digest: &str, answers: BTreeMap<String, Box<RawValue>>, ttl: Duration) -> String {
+    let payload = Payload { m: method.into(), d: digest.into(), x: now_secs() + ttl.as_secs(), a: answers };
+    let json = serde_json::to_vec(&payload).unwrap_or_default();
+    let body = URL_SAFE_NO_PAD.encode(json);
+    let mut mac = HmacSha256::new_from_slice(&key.0).expect("HMAC takes any key length");
+    mac.update(body.as_bytes());
+    let tag = URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes());
+    format!("{body}.{tag}")
+}
+
+fn tampered(why: &str) -> ErrorObject {
+    ErrorObject::invalid_params(format!("invalid requestState: {why}"))
+}
+
+/// Verifies a sealed state for this method and params; returns its answers.
+pub(crate) fn open(key: &StateKey, token: &str, method: &str, digest: &str) -> Result<HashMap<String, Box<RawValue>>, ErrorObject> {
+    let (body, tag) = token.split_once('.').ok_or_else(|| tampered("malformed"))?;
+    let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| tampered("malformed"))?;
+    let mut mac = HmacSha256::new_from_slice(&key.0).expect("HMAC takes any key length");
+    mac.update(body.as_bytes());
+    mac.verify_slice(&tag).map_err(|_| tampered("integrity check failed"))?;
+    let json = URL_SAFE_NO_PAD.decode(body).map_err(|_| tampered("malformed"))?;
+    let payload: Payload<'_> = serde_json::from_slice(&json).map_err(|_| tampered("malformed"))?;
+    if payload.m != method || payload.d != digest {
+        return Err(tampered("it belongs to another request"));
+    }
+    if payload.x < now_secs() {
+        return Err(tampered("expired"));
+    }
+    Ok(payload.a.into_iter().collect())
+}
+
+/// The kinds of interaction, for automatic input keys.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Kind {
+    Elicit,
+    Sample,
+    Roots,
+}
+
+impl Kind {
+    fn prefix(self) -> &'static str {
+        match self {
+            Kind::Elicit => "elicit",
+            Kind::Sample => "sample",
+            Kind::Roots => "roots",
+        }
+    }
+}
+
+/// One round of a multi round-trip request.
+#[derive(Default)]
+pub(crate) struct Round {
+    answers: HashMap<String, Box<RawValue>>,
+    used: Mutex<BTreeMap<String, Box<RawValue>>>,
+    missing: Mutex<BTreeMap<String, InputRequest>>,
+    counters: [AtomicUsize; 3],
+}
+
+impl std::fmt::Debug for Round {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Round").field("answers", &self.answers.len()).finish_non_exhaustive()
+    }
+}
+
+/// What a retry carries.
+#[derive(Deserialize, Default)]
+pub(crate) struct RetryParams<'a> {
+    #[serde(rename = "inputResponses", default, borrow)]
+    pub(crate) input_responses: Option<&'a RawValue>,
+    #[serde(rename = "requestState", default, borrow)]
+    pub(crate) request_state: Option<std::borrow::Cow<'a, str>>,
+}
+
+impl Round {
+    /// A round from a request's params: verifies `requestState`, merges `inputResponses`.
+    pub(crate) fn from_request(key: &StateKey, method: &str, params: Option<&RawValue>) -> Result<Self, ErrorObject> {
+        let retry: RetryParams<'_> = match params {
+            Some(p) => serde_json::from_str(p.get()).map_err(|_| ErrorObject::invalid_params("invalid params"))?,
+            None => RetryParams::default(),
+        };
+        let mut answers = match &retry.request_state {
+            Some(token) => open(key, token, method, &params_digest(params))?,
+            None => HashMap::new(),
+        };
+        if let Some(raw) = retry.input_responses {
+            let given: HashMap<String, Box<RawValue>> = serde_json::from_str(raw.get())
+                .map_err(|_| ErrorObject::invalid_params("`inputResponses` must be an object of client results"))?;
+            for (k, v) in given {
+                answers.entry(k).or_insert(v);
+            }
+        }
+        Ok(Self { answers, ..Self::default() })
+    }
+
+    /// The key of the next interaction of `kind`, unless the handler named it.
+    pub(crate) fn key(&self, kind: Kind, given: Option<String>) -> String {
+        given.unwrap_or_else(|| {
+            let n = self.counters[kind as usize].fetch_add(1, Ordering::Relaxed);
+            format!("{}-{n}", kind.prefix())
+        })
+    }
+
+    /// The answer under `key`, marking it used.
+    pub(crate) fn answer(&self, key: &str) -> Option<Box<RawValue>> {
+        let raw = self.answers.get(key)?.clone();
+        self.used.lock().unwrap_or_else(|e| e.into_inner()).insert(key.to_owned(), raw.clone());
+        Some(raw)
+    }
+
+    /// Records a request the client must answer before the handler can go on.
+    pub(crate) fn ask(&self, key: String, request: InputRequest) {
+        self.missing.lock().unwrap_or_else(|e| e.into_inner()).insert(key, request);
+    }
+
+    fn has_missing(&self) -> bool {
+        !self.missing.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
+    }
+
+    /// The requests to send and the answers to seal.
+    pub(crate) fn finish(&self) -> (BTreeMap<String, InputRequest>, BTreeMap<String, Box<RawValue>>) {
+        let missing = std::mem::take(&mut *self.missing.lock().unwrap_or_else(|e| e.into_inner()));
+        let used = std::mem::take(&mut *self.used.lock().unwrap_or_else(|e| e.into_inner()));
+        (missing, used)
+    }
+}
+
+/// How a handler run ended.
+pub(crate) enum Outcome<T> {
+    Done(T),
+    /// The handler needs input it does not have: its future was dropped.
+    NeedsInput,
+}
+
+/// Polls a handler until it finishes or stops on an unanswered interaction.
+///
+/// After each poll that leaves the handler pending, the round is checked for requests: every
+/// interaction started in the same poll (`join!` of several) is collected before stopping.
+pub(crate) struct UntilInput<'a, F> {
+    fut: F,
+    round: Option<&'a Round>,
+}
+
+impl<'a, F> UntilInput<'a, F> {
+    pub(crate) fn new(fut: F, round: Option<&'a Round>) -> Self {
+        Self { fut, round }
+    }
+}
+
+impl<F: Future + Unpin> Future for UntilInput<'_, F> {
+    type Output = Outcome<F::Output>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        match Pin::new(&mut self.fut).poll(cx) {
+            Poll::Ready(v) => Poll::Ready(Outcome::Done(v)),
+            Poll::Pending if self.round.is_some_and(Round::has_missing) => Poll::Ready(Outcome::NeedsInput),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(s: &str) -> Box<RawValue> {
+        RawValue::from_string(s.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn digest_ignores_key_order_and_mrtr_members() {
+        let a = raw(r#"{"name":"t","arguments":{"x":1,"y":[1,{"b":2,"a":1}]}}"#);
+        let b = raw(r#"{"arguments":{"y":[1,{"a":1,"b":2}],"x":1},"name":"t","requestState":"s","inputResponses":{},"_meta":{"k":1}}"#);
+        assert_eq!(params_digest(Some(&a)), params_digest(Some(&b)));
+        let c = raw(r#"{"name":"t","arguments":{"x":2}}"#);
+        assert_ne!(params_digest(Some(&a)), params_digest(Some(&c)));
+    }
+
+    #[test]
+    fn sealed_state_round_trips_and_rejects_tampering() {
+        let key = StateKey([7; 32]);
+        let mut answers = BTreeMap::new();
+        answers.insert("elicit-0".to_owned(), raw(r#"{"action":"accept","content":{"name":"Ada"}}"#));
+        let token = seal(&key, "tools/call", "d1", answers, Duration::from_secs(60));
+        let opened = open(&key, &token, "tools/call", "d1").unwrap();
+        assert_eq!(opened["elicit-0"].get(), r#"{"action":"accept","content":{"name":"Ada"}}"#);
+
+        assert!(open(&key, &token, "prompts/get", "d1").is_err(), "other method");
+        assert!(open(&key, &token, "tools/call", "d2").is_err(), "other params");
+        assert!(open(&StateKey([8; 32]), &token, "tools/call", "d1").is_err(), "other key");
+        let (body, tag) = token.split_once('.').unwrap();
+        let mut bytes = URL_SAFE_NO_PAD.decode(body).unwrap();
+        let i = bytes.iter().position(|b| *b == b'A').unwrap();
+        bytes[i] = b'B';
+        let forged = format!("{}.{tag}", URL_SAFE_NO_PAD.encode(bytes));
+        let err = open(&key, &forged, "tools/call", "d1").unwrap_err();
+        assert_eq!(err.code, -32602);
+        assert!(open(&key, "garbage", "tools/call", "d1").is_err());
+        assert!(open(&key, "a.b.c", "tools/call", "d1").is_err());
+    }
+
+    #[test]
+    fn expired_state_is_rejected() {
+        let key = StateKey([1; 32]);
+        let payload = Payload { m: "tools/call".into(), d: "d".into(), x: 1, a: BTreeMap::new() };
+        let body = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).unwrap());
+        let mut mac = HmacSha256::new_from_slice(&key.0).unwrap();
+        mac.update(body.as_bytes());
+        let token = format!("{body}.{}", URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes()));
+        assert!(open(&key, &token, "tools/call", "d").unwrap_err().message.contains("expired"));
+    }
+
+    #[test]
+    fn round_keys_and_answers() {
+        let key = StateKey([2; 32]);
+        let params = raw(r#"{"name":"t","inputResponses":{"elicit-0":{"action":"decline"},"junk":1}}"#);
+        let round = Round::from_request(&key, "tools/call", Some(&params)).unwrap();
+        assert_eq!(round.key(Kind::Elicit, None), "elicit-0");
+        assert_eq!(round.key(Kind::Elicit, None), "elicit-1");
+        assert_eq!(round.key(Kind::Roots, None), "roots-0");
+        assert_eq!(round.key(Kind::Sample, Some("mine".into())), "mine");
+        assert!(round.answer("elicit-0").is_some());
+        assert!(round.answer("elicit-1").is_none());
+        round.ask("elicit-1".into(), InputRequest::list_roots());
+        let (missing, used) = round.finish();
+        assert_eq!(missing.keys().collect::<Vec<_>>(), ["elicit-1"]);
+        assert_eq!(used.keys().collect::<Vec<_>>(), ["elicit-0"]);
+
+        let bad = raw(r#"{"name":"t","inputResponses":[1]}"#);
+        assert_eq!(Round::from_request(&key, "tools/call", Some(&bad)).unwrap_err().code, -32602);
+        let forged = raw(r#"{"name":"t","requestState":"x.y"}"#);
+        assert_eq!(Round::from_request(&key, "tools/call", Some(&forged)).unwrap_err().code, -32602);
+    }
+}

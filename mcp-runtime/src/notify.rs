@@ -1,0 +1,255 @@
+//! Server-initiated notifications: list changes and resource updates, fanned out to handshake-era
+//! sessions and to stateless-era `subscriptions/listen` streams.
+//!
+//! Delivery never waits: every target has a bounded queue, and a notification that does not fit
+//! is dropped for that target (a slow client never holds the server up nor grows its memory).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use mcp_core::{RequestId, SubscriptionFilter};
+use tokio::sync::mpsc;
+
+use crate::dispatch::Connection;
+use crate::registry::ListKind;
+
+/// A list whose change [`Server::notify_list_changed`](crate::Server::notify_list_changed)
+/// announces.
+///
+/// ```
+/// use mcp_runtime::ListChanged;
+/// assert_ne!(ListChanged::Tools, ListChanged::Prompts);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ListChanged {
+    /// `notifications/tools/list_changed`.
+    Tools,
+    /// `notifications/prompts/list_changed`.
+    Prompts,
+    /// `notifications/resources/list_changed`.
+    Resources,
+}
+
+impl ListChanged {
+    pub(crate) fn kind(self) -> ListKind {
+        match self {
+            ListChanged::Tools => ListKind::Tools,
+            ListChanged::Prompts => ListKind::Prompts,
+            ListChanged::Resources => ListKind::Resources,
+        }
+    }
+}
+
+/// Most `subscriptions/listen` streams open at once, server-wide.
+const MAX_LISTENERS: usize = 4096;
+
+/// A stateless-era listener: what it asked for and where its stream goes.
+struct Listener {
+    filter: SubscriptionFilter,
+    /// The subscription id (the listen request's id), serialised once.
+    sub_id: Box<str>,
+    sink: mpsc::Sender<Vec<u8>>,
+}
+
+/// Every connection and listener that may receive server-initiated notifications.
+#[derive(Default)]
+pub(crate) struct Hub {
+    next: AtomicU64,
+    connections: Mutex<HashMap<u64, Weak<Connection>>>,
+    listeners: Mutex<HashMap<u64, Listener>>,
+}
+
+/// Removes a listener when its stream ends.
+pub(crate) struct ListenerGuard {
+    hub: Weak<Hub>,
+    key: u64,
+}
+
+impl Drop for ListenerGuard {
+    fn drop(&mut self) {
+        if let Some(hub) = self.hub.upgrade() {
+            hub.listeners.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.key);
+        }
+    }
+}
+
+fn method_of(kind: ListKind) -> &'static str {
+    match kind {
+        ListKind::Tools => "notifications/tools/list_changed",
+        ListKind::Prompts => "notifications/prompts/list_changed",
+        ListKind::Resources | ListKind::Templates => "notifications/resources/list_changed",
+    }
+}
+
+fn wants(filter: &SubscriptionFilter, kind: ListKind) -> bool {
+    let flag = match kind {
+        ListKind::Tools => filter.tools_list_changed,
+        ListKind::Prompts => filter.prompts_list_changed,
+        ListKind::Resources | ListKind::Templates => filter.resources_list_changed,
+    };
+    flag == Some(true)
+}
+
+/// `{"jsonrpc":"2.0","method":…,"params":{"_meta":{subscriptionId},…rest}}` in one buffer.
+fn with_subscription(method: &str, sub_id: &str, rest: &str) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(96 + method.len() + sub_id.len() + rest.len());
+    buf.extend_from_slice(br#"{"jsonrpc":"2.0","method":""#);
+    buf.extend_from_slice(method.as_bytes());
+    buf.extend_from_slice(br#"","params":{"_meta":{""#);
+    buf.extend_from_slice(mcp_core::meta::SUBSCRIPTION_ID_KEY.as_bytes());
+    buf.extend_from_slice(br#"":"#);
+    buf.extend_from_slice(sub_id.as_bytes());
+    buf.push(b'}');
+    buf.extend_from_slice(rest.as_bytes());
+    buf.extend_from_slice(b"}}");
+    buf
+}
+
+impl Hub {
+    /// A key for a new member.
+    pub(crate) fn key(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Registers a handshake-era connection (after `initialize`).
+    pub(crate) fn add_connection(&self, key: u64, conn: Weak<Connection>) {
+        self.connections.lock().unwrap_or_else(|e| e.into_inner()).insert(key, conn);
+    }
+
+    /// Forgets a connection.
+    pub(crate) fn remove_connection(&self, key: u64) {
+        self.connections.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+    }
+
+    /// Registers a `subscriptions/listen` stream; `None` when too many are open.
+    pub(crate) fn add_listener(
+        self: &Arc<Self>,
+        filter: SubscriptionFilter,
+        sub_id: &RequestId,
+        sink: mpsc::Sender<Vec<u8>>,
+    ) -> Option<ListenerGuard> {
+        let mut listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        if listeners.len() >= MAX_LISTENERS {
+            return None;
+        }
+        let key = self.key();
+        let sub_id = serde_json::to_string(sub_id).unwrap_or_else(|_| "null".into()).into_boxed_str();
+        listeners.insert(key, Listener { filter, sub_id, sink });
+        Some(ListenerGuard { hub: Arc::downgrade(self), key })
+    }
+
+    fn connections(&self) -> Vec<Arc<Connection>> {
+        let mut conns = self.connections.lock().unwrap_or_else(|e| e.into_inner());
+        conns.retain(|_, w| w.strong_count() > 0);
+        conns.values().filter_map(Weak::upgrade).collect()
+    }
+
+    /// Sends `notifications/<kind>/list_changed` to every session and every listener that asked.
+    pub(crate) fn list_changed(&self, kind: ListKind) {
+        let method = method_of(kind);
+        let plain = crate::wire::notification(method, &serde_json::json!({}));
+        for conn in self.connections() {
+            conn.notify(plain.clone());
+        }
+        let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        for l in listeners.values().filter(|l| wants(&l.filter, kind)) {
+            let _ = l.sink.try_send(with_subscription(method, &l.sub_id, ""));
+        }
+    }
+
+    /// Sends `notifications/resources/updated` for `uri` to every subscriber.
+    pub(crate) fn resource_updated(&self, uri: &str) {
+        let method = "notifications/resources/updated";
+        let params = mcp_core::ResourceUpdatedNotificationParams::new(uri);
+        let plain = crate::wire::notification(method, &params);
+        for conn in self.connections() {
+            if conn.is_subscribed(uri) {
+                conn.notify(plain.clone());
+            }
+        }
+        let uri_json = serde_json::to_string(uri).unwrap_or_default();
+        let rest = format!(r#","uri":{uri_json}"#);
+        let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        for l in listeners.values() {
+            let subscribed = l.filter.resource_subscriptions.as_ref().is_some_and(|s| s.iter().any(|u| u == uri));
+            if subscribed {
+                let _ = l.sink.try_send(with_subscription(method, &l.sub_id, &rest));
+            }
+        }
+    }
+}
+
+/// The resource URIs one handshake-era connection subscribed to (bounded).
+#[derive(Default)]
+pub(crate) struct Subscriptions(Mutex<HashSet<String>>);
+
+/// Most `resources/subscribe` URIs per connection.
+const MAX_SUBSCRIPTIONS: usize = 1024;
+
+impl Subscriptions {
+    /// Adds `uri`; `false` when the connection already holds the maximum.
+    pub(crate) fn add(&self, uri: &str) -> bool {
+        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if set.contains(uri) {
+            return true;
+        }
+        if set.len() >= MAX_SUBSCRIPTIONS {
+            return false;
+        }
+        set.insert(uri.to_owned());
+        true
+    }
+
+    pub(crate) fn remove(&self, uri: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(uri);
+    }
+
+    pub(crate) fn contains(&self, uri: &str) -> bool {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).contains(uri)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subscription_notification_is_valid_json() {
+        let buf = with_subscription("notifications/resources/updated", "7", r#","uri":"a://b""#);
+        let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
+        assert_eq!(v["params"]["_meta"][mcp_core::meta::SUBSCRIPTION_ID_KEY], 7);
+        assert_eq!(v["params"]["uri"], "a://b");
+        let buf = with_subscription("notifications/tools/list_changed", "\"s\"", "");
+        let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
+        assert_eq!(v["params"]["_meta"][mcp_core::meta::SUBSCRIPTION_ID_KEY], "s");
+    }
+
+    #[test]
+    fn listeners_are_bounded_and_removed_on_drop() {
+        let hub = Arc::new(Hub::default());
+        let (tx, mut rx) = mpsc::channel(4);
+        let filter = SubscriptionFilter::new().with_tools_list_changed(true);
+        let guard = hub.add_listener(filter, &RequestId::Number(3), tx).unwrap();
+        hub.list_changed(ListKind::Tools);
+        hub.list_changed(ListKind::Prompts);
+        let got: serde_json::Value = serde_json::from_slice(&rx.try_recv().unwrap()).unwrap();
+        assert_eq!(got["method"], "notifications/tools/list_changed");
+        assert!(rx.try_recv().is_err(), "prompts were not asked for");
+        drop(guard);
+        assert!(hub.listeners.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn subscriptions_are_bounded() {
+        let subs = Subscriptions::default();
+        for i in 0..MAX_SUBSCRIPTIONS {
+            assert!(subs.add(&format!("a://{i}")));
+        }
+        assert!(!subs.add("a://one-too-many"));
+        assert!(subs.add("a://0"), "already there");
+        subs.remove("a://0");
+        assert!(!subs.contains("a://0"));
+    }
+}
