@@ -71,7 +71,12 @@ mod tests {
         let cx = Ctxt::new();
         cx.error_at(Span::call_site(), "first");
         cx.error_at(Span::call_site(), "second");
-        let messages: Vec<String> = cx.check().unwrap_err().into_iter().map(|e| e.to_string()).collect();
+        let messages: Vec<String> = cx
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect();
         assert_eq!(messages, ["first", "second"]);
     }
 

@@ -31,7 +31,9 @@ pub(crate) fn is_doc(attr: &Attribute) -> bool {
 fn doc_text(attr: &Attribute) -> Option<String> {
     match &attr.meta {
         Meta::NameValue(nv) if nv.path.is_ident("doc") => match &nv.value {
-            Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => Some(s.value()),
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }) => Some(s.value()),
             _ => None,
         },
         _ => None,
@@ -54,7 +56,10 @@ mod tests {
             parse_quote!(#[doc = ""]),
             parse_quote!(#[doc = "   indented example"]),
         ];
-        assert_eq!(doc_of(attrs).as_deref(), Some("Suggests gifts.\n\n  indented example"));
+        assert_eq!(
+            doc_of(attrs).as_deref(),
+            Some("Suggests gifts.\n\n  indented example")
+        );
     }
 
     #[test]
@@ -71,7 +76,10 @@ mod tests {
 
     #[test]
     fn non_literal_docs_are_skipped() {
-        let attrs = vec![parse_quote!(#[doc = include_str!("x.md")]), parse_quote!(#[doc = " kept"])];
+        let attrs = vec![
+            parse_quote!(#[doc = include_str!("x.md")]),
+            parse_quote!(#[doc = " kept"]),
+        ];
         assert_eq!(doc_of(attrs).as_deref(), Some("kept"));
     }
 }

@@ -19,7 +19,10 @@ pub(crate) fn with_errors(func: &ItemFn, errors: syn::Error) -> TokenStream {
 /// Rule `misplaced-attribute`: the attribute is on something other than a function.
 pub(crate) fn misplaced(kind: Kind, item: &Item, original: TokenStream) -> TokenStream {
     let (what, head) = describe(item);
-    let message = format!("{} can only be applied to a function, not to {what}", kind.attr());
+    let message = format!(
+        "{} can only be applied to a function, not to {what}",
+        kind.attr()
+    );
     let error = match head {
         Some(head) => syn::Error::new_spanned(head, message),
         None => syn::Error::new_spanned(&original, message),
@@ -53,7 +56,10 @@ fn describe(item: &Item) -> (&'static str, Option<TokenStream>) {
         Item::Mod(i) => ("a module", head(i.mod_token, &i.ident)),
         Item::Impl(i) => ("an `impl` block", head(i.impl_token, &i.self_ty)),
         Item::Use(i) => ("a `use` declaration", head(i.use_token, &i.tree)),
-        Item::ExternCrate(i) => ("an `extern crate` declaration", head(i.extern_token, &i.ident)),
+        Item::ExternCrate(i) => (
+            "an `extern crate` declaration",
+            head(i.extern_token, &i.ident),
+        ),
         Item::ForeignMod(i) => ("an `extern` block", head(&i.abi, TokenStream::new())),
         Item::Macro(i) => ("a macro invocation", head(&i.mac.path, TokenStream::new())),
         _ => ("this item", None),

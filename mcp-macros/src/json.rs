@@ -3,7 +3,10 @@
 
 /// Checks that `text` is one JSON object. The error says what is wrong and at which byte.
 pub(crate) fn check_object(text: &str) -> Result<(), String> {
-    let mut parser = Parser { bytes: text.as_bytes(), pos: 0 };
+    let mut parser = Parser {
+        bytes: text.as_bytes(),
+        pos: 0,
+    };
     parser.skip_ws();
     if parser.peek() != Some(b'{') {
         return Err("it must be a JSON object, starting with `{`".to_owned());
@@ -131,7 +134,9 @@ impl Parser<'_> {
                 Some(b'\\') => {
                     self.pos += 1;
                     match self.peek() {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 1,
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                            self.pos += 1
+                        }
                         Some(b'u') => {
                             let hex = self.bytes.get(self.pos + 1..self.pos + 5);
                             if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
@@ -201,9 +206,18 @@ mod tests {
 
     #[test]
     fn rejects_the_rest() {
-        assert_eq!(check_object("[1]").unwrap_err(), "it must be a JSON object, starting with `{`");
-        assert_eq!(check_object(r#"{"k": 1,}"#).unwrap_err(), "invalid JSON at byte 8: expected a string key");
-        assert_eq!(check_object(r#"{"k" 1}"#).unwrap_err(), "invalid JSON at byte 5: expected `:`");
+        assert_eq!(
+            check_object("[1]").unwrap_err(),
+            "it must be a JSON object, starting with `{`"
+        );
+        assert_eq!(
+            check_object(r#"{"k": 1,}"#).unwrap_err(),
+            "invalid JSON at byte 8: expected a string key"
+        );
+        assert_eq!(
+            check_object(r#"{"k" 1}"#).unwrap_err(),
+            "invalid JSON at byte 5: expected `:`"
+        );
         assert!(check_object(r#"{"k": tru}"#).is_err());
         assert!(check_object(r#"{"k": 01x}"#).is_err());
         assert!(check_object("{} {}").is_err());

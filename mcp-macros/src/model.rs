@@ -10,7 +10,9 @@ use syn::{Expr, FnArg, Ident, ItemFn, LitBool, LitInt, LitStr, Pat, ReturnType, 
 
 use crate::ctxt::Ctxt;
 use crate::docs;
-use crate::parse::{ArgKey, IconSpec, ItemArgs, ItemKey, ItemValue, Kind, Number, ParamAttrs, ParamValue};
+use crate::parse::{
+    ArgKey, IconSpec, ItemArgs, ItemKey, ItemValue, Kind, Number, ParamAttrs, ParamValue,
+};
 use crate::ty;
 
 /// What every annotated function has, whatever the macro.
@@ -48,12 +50,17 @@ impl ItemDef {
 
     /// Where errors about the registered name go.
     pub(crate) fn name_span(&self) -> Span {
-        self.name.as_ref().map_or_else(|| self.ident().span(), LitStr::span)
+        self.name
+            .as_ref()
+            .map_or_else(|| self.ident().span(), LitStr::span)
     }
 
     /// The description: `description = ".."`, else the doc comment.
     pub(crate) fn description(&self) -> Option<String> {
-        self.description.as_ref().map(LitStr::value).or_else(|| self.doc.clone())
+        self.description
+            .as_ref()
+            .map(LitStr::value)
+            .or_else(|| self.doc.clone())
     }
 
     /// The declared return type; `()` when there is none.
@@ -207,7 +214,11 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
         if arg.key != ItemKey::Icon && seen.contains(&arg.key) {
             cx.error_at(
                 arg.span,
-                format!("duplicate {} argument `{}`; give it once", kind.attr(), arg.key.as_str()),
+                format!(
+                    "duplicate {} argument `{}`; give it once",
+                    kind.attr(),
+                    arg.key.as_str()
+                ),
             );
             continue;
         }
@@ -253,8 +264,12 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
 fn params(cx: &Ctxt, func: &ItemFn) -> Vec<Param> {
     let mut out = Vec::new();
     for input in &func.sig.inputs {
-        let FnArg::Typed(pat_type) = input else { continue };
-        let Pat::Ident(pat) = &*pat_type.pat else { continue };
+        let FnArg::Typed(pat_type) = input else {
+            continue;
+        };
+        let Pat::Ident(pat) = &*pat_type.pat else {
+            continue;
+        };
         if pat.subpat.is_some() {
             continue;
         }
@@ -264,11 +279,16 @@ fn params(cx: &Ctxt, func: &ItemFn) -> Vec<Param> {
             || ty::is_injected(&ty)
             || matches!(ty::peel(&ty), Type::Reference(r) if ty::is_injected(&r.elem));
         let mut decl = pat_type.clone();
-        decl.attrs.retain(|attr| !ParamAttrs::is_helper(attr) && !docs::is_doc(attr));
+        decl.attrs
+            .retain(|attr| !ParamAttrs::is_helper(attr) && !docs::is_doc(attr));
         let mut param = Param {
             ident: pat.ident.clone(),
             decl,
-            role: if injected { Role::Injected } else { Role::Argument },
+            role: if injected {
+                Role::Injected
+            } else {
+                Role::Argument
+            },
             doc: docs::extract(&pat_type.attrs),
             ctx: attrs.ctx,
             arg: attrs.arg,
@@ -285,15 +305,27 @@ fn params(cx: &Ctxt, func: &ItemFn) -> Vec<Param> {
         };
         for arg in attrs.args {
             match (arg.key, arg.value) {
-                (ArgKey::Rename, ParamValue::Str(s)) => param.rename = param.rename.take().or(Some(s)),
+                (ArgKey::Rename, ParamValue::Str(s)) => {
+                    param.rename = param.rename.take().or(Some(s))
+                }
                 (ArgKey::Title, ParamValue::Str(s)) => param.title = param.title.take().or(Some(s)),
-                (ArgKey::Pattern, ParamValue::Str(s)) => param.pattern = param.pattern.take().or(Some(s)),
-                (ArgKey::Header, ParamValue::Str(s)) => param.header = param.header.take().or(Some(s)),
+                (ArgKey::Pattern, ParamValue::Str(s)) => {
+                    param.pattern = param.pattern.take().or(Some(s))
+                }
+                (ArgKey::Header, ParamValue::Str(s)) => {
+                    param.header = param.header.take().or(Some(s))
+                }
                 (ArgKey::Min, ParamValue::Number(n)) => param.min = param.min.take().or(Some(n)),
                 (ArgKey::Max, ParamValue::Number(n)) => param.max = param.max.take().or(Some(n)),
-                (ArgKey::Default, ParamValue::Expr(e)) => param.default = param.default.take().or(Some(*e)),
-                (ArgKey::Complete, ParamValue::Expr(e)) => param.complete = param.complete.take().or(Some(*e)),
-                (key, _) => cx.error_at(arg.span, format!("unexpected value for `{}`", key.as_str())),
+                (ArgKey::Default, ParamValue::Expr(e)) => {
+                    param.default = param.default.take().or(Some(*e))
+                }
+                (ArgKey::Complete, ParamValue::Expr(e)) => {
+                    param.complete = param.complete.take().or(Some(*e))
+                }
+                (key, _) => {
+                    cx.error_at(arg.span, format!("unexpected value for `{}`", key.as_str()))
+                }
             }
         }
         out.push(param);
@@ -306,7 +338,9 @@ fn params(cx: &Ctxt, func: &ItemFn) -> Vec<Param> {
 pub(crate) fn strip_param_attrs(func: &mut ItemFn) {
     for input in &mut func.sig.inputs {
         if let FnArg::Typed(pat_type) = input {
-            pat_type.attrs.retain(|attr| !ParamAttrs::is_helper(attr) && !docs::is_doc(attr));
+            pat_type
+                .attrs
+                .retain(|attr| !ParamAttrs::is_helper(attr) && !docs::is_doc(attr));
         }
     }
 }

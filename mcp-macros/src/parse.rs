@@ -182,7 +182,11 @@ impl ItemArgs {
     ///
     /// Each comma-separated argument is parsed on its own: a malformed one is reported to
     /// `on_error` and left out, and the others are kept, so one typo does not hide the rest.
-    pub(crate) fn parse(kind: Kind, tokens: TokenStream, mut on_error: impl FnMut(syn::Error)) -> Self {
+    pub(crate) fn parse(
+        kind: Kind,
+        tokens: TokenStream,
+        mut on_error: impl FnMut(syn::Error),
+    ) -> Self {
         let mut args = Vec::new();
         let chunks = split_commas(tokens);
         let count = chunks.len();
@@ -190,7 +194,10 @@ impl ItemArgs {
             if chunk.is_empty() {
                 if index + 1 < count || comma.is_some() {
                     let span = comma.unwrap_or_else(Span::call_site);
-                    on_error(syn::Error::new(span, format!("expected a {} argument before this `,`", kind.attr())));
+                    on_error(syn::Error::new(
+                        span,
+                        format!("expected a {} argument before this `,`", kind.attr()),
+                    ));
                 }
                 continue;
             }
@@ -237,7 +244,13 @@ impl ItemArg {
                 input.advance_to(&fork);
                 (key, span)
             }
-            _ => return Err(unknown_key(input, kind.attr(), kind.keys().iter().map(|k| k.as_str()))),
+            _ => {
+                return Err(unknown_key(
+                    input,
+                    kind.attr(),
+                    kind.keys().iter().map(|k| k.as_str()),
+                ));
+            }
         };
         let value = match key {
             ItemKey::ReadOnly | ItemKey::Destructive | ItemKey::Idempotent | ItemKey::OpenWorld => {
@@ -248,20 +261,44 @@ impl ItemArg {
                     ItemValue::Flag(LitBool::new(true, span))
                 }
             }
-            ItemKey::TimeoutMs => ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "5000")?),
-            ItemKey::MaxConcurrency => ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "4")?),
+            ItemKey::TimeoutMs => {
+                ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "5000")?)
+            }
+            ItemKey::MaxConcurrency => {
+                ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "4")?)
+            }
             ItemKey::Icon => ItemValue::Icon(IconSpec::parse(span, input)?),
-            ItemKey::Meta => ItemValue::Str(assigned(input, key.as_str(), "a string literal", r##"r#"{"key": 1}"#"##)?),
+            ItemKey::Meta => ItemValue::Str(assigned(
+                input,
+                key.as_str(),
+                "a string literal",
+                r##"r#"{"key": 1}"#"##,
+            )?),
             ItemKey::InputSchema => ItemValue::Str(assigned(
                 input,
                 key.as_str(),
                 "a string literal",
                 r##"r#"{"type": "object"}"#"##,
             )?),
-            ItemKey::Uri => ItemValue::Str(assigned(input, key.as_str(), "a string literal", "\"file:///{path}\"")?),
-            ItemKey::Mime => ItemValue::Str(assigned(input, key.as_str(), "a string literal", "\"text/plain\"")?),
+            ItemKey::Uri => ItemValue::Str(assigned(
+                input,
+                key.as_str(),
+                "a string literal",
+                "\"file:///{path}\"",
+            )?),
+            ItemKey::Mime => ItemValue::Str(assigned(
+                input,
+                key.as_str(),
+                "a string literal",
+                "\"text/plain\"",
+            )?),
             ItemKey::Name | ItemKey::Title | ItemKey::Description | ItemKey::Server => {
-                ItemValue::Str(assigned(input, key.as_str(), "a string literal", "\"...\"")?)
+                ItemValue::Str(assigned(
+                    input,
+                    key.as_str(),
+                    "a string literal",
+                    "\"...\"",
+                )?)
             }
         };
         Ok(ItemArg { key, span, value })
@@ -279,7 +316,12 @@ impl IconSpec {
             duplicates: Vec::new(),
         };
         if input.peek(Token![=]) {
-            icon.src = Some(assigned(input, "icon", "a string literal or a list", "\"https://example.com/icon.png\"")?);
+            icon.src = Some(assigned(
+                input,
+                "icon",
+                "a string literal or a list",
+                "\"https://example.com/icon.png\"",
+            )?);
             return Ok(icon);
         }
         if !input.peek(syn::token::Paren) {
@@ -301,7 +343,11 @@ impl IconSpec {
 
     fn parse_entry(&mut self, input: ParseStream<'_>) -> syn::Result<()> {
         let Some((key, span)) = IconKey::peek_parse(input)? else {
-            return Err(unknown_key(input, "`icon`", ICON_KEYS.iter().map(|k| k.as_str())));
+            return Err(unknown_key(
+                input,
+                "`icon`",
+                ICON_KEYS.iter().map(|k| k.as_str()),
+            ));
         };
         let given = match key {
             IconKey::Src => self.src.is_some(),
@@ -313,13 +359,31 @@ impl IconSpec {
             self.duplicates.push((key, span));
         }
         match key {
-            IconKey::Src => self.src = Some(assigned(input, "src", "a string literal", "\"https://..\"")?),
-            IconKey::Mime => self.mime = Some(assigned(input, "mime", "a string literal", "\"image/png\"")?),
-            IconKey::Theme => self.theme = Some(assigned(input, "theme", "a string literal", "\"dark\"")?),
+            IconKey::Src => {
+                self.src = Some(assigned(
+                    input,
+                    "src",
+                    "a string literal",
+                    "\"https://..\"",
+                )?)
+            }
+            IconKey::Mime => {
+                self.mime = Some(assigned(
+                    input,
+                    "mime",
+                    "a string literal",
+                    "\"image/png\"",
+                )?)
+            }
+            IconKey::Theme => {
+                self.theme = Some(assigned(input, "theme", "a string literal", "\"dark\"")?)
+            }
             IconKey::Sizes => {
                 eq(input, "sizes")?;
                 if !input.peek(syn::token::Bracket) {
-                    return Err(input.error("`sizes` takes a list of strings, e.g. `sizes = [\"48x48\", \"any\"]`"));
+                    return Err(input.error(
+                        "`sizes` takes a list of strings, e.g. `sizes = [\"48x48\", \"any\"]`",
+                    ));
                 }
                 let list;
                 bracketed!(list in input);
@@ -368,12 +432,22 @@ impl Parse for Number {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let expr: Expr = input.parse()?;
         let (negative, lit) = match &expr {
-            Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => (true, &**expr),
+            Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) => (true, &**expr),
             other => (false, other),
         };
         let value = match lit {
-            Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(int), .. }) => int.base10_digits().parse::<f64>().ok(),
-            Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(float), .. }) => float.base10_digits().parse::<f64>().ok(),
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(int),
+                ..
+            }) => int.base10_digits().parse::<f64>().ok(),
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Float(float),
+                ..
+            }) => float.base10_digits().parse::<f64>().ok(),
             _ => None,
         };
         match value {
@@ -382,7 +456,10 @@ impl Parse for Number {
                 value: if negative { -value } else { value },
                 tokens: quote::ToTokens::into_token_stream(&expr),
             }),
-            _ => Err(syn::Error::new_spanned(expr, "expected a number literal, e.g. `0`, `-1.5` or `100`")),
+            _ => Err(syn::Error::new_spanned(
+                expr,
+                "expected a number literal, e.g. `0`, `-1.5` or `100`",
+            )),
         }
     }
 }
@@ -401,7 +478,10 @@ impl ParamAttrs {
                 if let syn::Meta::Path(_) = attr.meta {
                     out.ctx.get_or_insert(attr.span());
                 } else {
-                    on_error(syn::Error::new_spanned(&attr.meta, "`#[ctx]` takes no arguments; write `#[ctx]`"));
+                    on_error(syn::Error::new_spanned(
+                        &attr.meta,
+                        "`#[ctx]` takes no arguments; write `#[ctx]`",
+                    ));
                 }
             } else if attr.path().is_ident("arg") {
                 out.arg.get_or_insert(attr.span());
@@ -427,13 +507,31 @@ impl ParamAttrs {
 impl Parse for ParamArg {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let Some((key, span)) = ArgKey::peek_parse(input)? else {
-            return Err(unknown_key(input, "`#[arg]`", ARG_KEYS.iter().map(|k| k.as_str())));
+            return Err(unknown_key(
+                input,
+                "`#[arg]`",
+                ARG_KEYS.iter().map(|k| k.as_str()),
+            ));
         };
         let value = match key {
-            ArgKey::Rename => ParamValue::Str(assigned(input, "rename", "a string literal", "\"jsonName\"")?),
-            ArgKey::Title => ParamValue::Str(assigned(input, "title", "a string literal", "\"...\"")?),
-            ArgKey::Pattern => ParamValue::Str(assigned(input, "pattern", "a string literal", "\"^[a-z]+$\"")?),
-            ArgKey::Header => ParamValue::Str(assigned(input, "header", "a string literal", "\"Region\"")?),
+            ArgKey::Rename => ParamValue::Str(assigned(
+                input,
+                "rename",
+                "a string literal",
+                "\"jsonName\"",
+            )?),
+            ArgKey::Title => {
+                ParamValue::Str(assigned(input, "title", "a string literal", "\"...\"")?)
+            }
+            ArgKey::Pattern => ParamValue::Str(assigned(
+                input,
+                "pattern",
+                "a string literal",
+                "\"^[a-z]+$\"",
+            )?),
+            ArgKey::Header => {
+                ParamValue::Str(assigned(input, "header", "a string literal", "\"Region\"")?)
+            }
             ArgKey::Min | ArgKey::Max => {
                 eq(input, key.as_str())?;
                 ParamValue::Number(input.parse()?)
@@ -448,13 +546,21 @@ impl Parse for ParamArg {
 }
 
 /// "unknown `#[tool]` argument `nmae`, expected one of `name`, `title`, ..." at the bad token.
-fn unknown_key<'a>(input: ParseStream<'_>, attr: &str, keys: impl Iterator<Item = &'a str>) -> syn::Error {
-    let expected = keys.map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+fn unknown_key<'a>(
+    input: ParseStream<'_>,
+    attr: &str,
+    keys: impl Iterator<Item = &'a str>,
+) -> syn::Error {
+    let expected = keys
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let token = input.cursor().token_tree();
     match token {
-        Some((proc_macro2::TokenTree::Ident(ident), _)) => {
-            syn::Error::new(ident.span(), format!("unknown {attr} argument `{ident}`, expected one of {expected}"))
-        }
+        Some((proc_macro2::TokenTree::Ident(ident), _)) => syn::Error::new(
+            ident.span(),
+            format!("unknown {attr} argument `{ident}`, expected one of {expected}"),
+        ),
         _ => input.error(format!("expected one of the {attr} arguments {expected}")),
     }
 }
@@ -469,7 +575,12 @@ fn eq(input: ParseStream<'_>, key: &str) -> syn::Result<()> {
 }
 
 /// `= <value>` with a precise message when the value has the wrong shape.
-fn assigned<T: Parse>(input: ParseStream<'_>, key: &str, what: &str, example: &str) -> syn::Result<T> {
+fn assigned<T: Parse>(
+    input: ParseStream<'_>,
+    key: &str,
+    what: &str,
+    example: &str,
+) -> syn::Result<T> {
     eq(input, key)?;
     value(input, key, what, example)
 }
@@ -479,8 +590,14 @@ fn value<T: Parse>(input: ParseStream<'_>, key: &str, what: &str, example: &str)
     match fork.parse::<T>() {
         Ok(_) => input.parse(),
         Err(_) => {
-            let span = input.cursor().token_tree().map_or_else(|| input.span(), |(tt, _)| tt.span());
-            Err(syn::Error::new(span, format!("`{key}` takes {what}, e.g. `{key} = {example}`")))
+            let span = input
+                .cursor()
+                .token_tree()
+                .map_or_else(|| input.span(), |(tt, _)| tt.span());
+            Err(syn::Error::new(
+                span,
+                format!("`{key}` takes {what}, e.g. `{key} = {example}`"),
+            ))
         }
     }
 }
@@ -502,12 +619,18 @@ mod tests {
     #[test]
     fn one_bad_argument_keeps_the_others() {
         let mut errors = Vec::new();
-        let args = ItemArgs::parse(Kind::Resource, quote!(nmae = "x", uri = "a://b", mime = 3,), |e| errors.push(e.to_string()));
+        let args = ItemArgs::parse(
+            Kind::Resource,
+            quote!(nmae = "x", uri = "a://b", mime = 3,),
+            |e| errors.push(e.to_string()),
+        );
         assert_eq!(args.0.len(), 1);
         assert_eq!(args.0[0].key, ItemKey::Uri);
         assert_eq!(errors.len(), 2, "{errors:?}");
         let mut errors = Vec::new();
-        ItemArgs::parse(Kind::Tool, quote!(name = "a" title = "b"), |e| errors.push(e.to_string()));
+        ItemArgs::parse(Kind::Tool, quote!(name = "a" title = "b"), |e| {
+            errors.push(e.to_string())
+        });
         assert_eq!(errors, ["expected `,` between arguments"]);
     }
 
@@ -515,16 +638,36 @@ mod tests {
     fn parses_every_tool_key() {
         let args = item(
             Kind::Tool,
-            quote!(name = "a", title = "T", description = "d", read_only, destructive = false, idempotent,
-                open_world = true, icon = "https://x/i.png", icon(src = "data:,", mime = "image/png", sizes = ["1x1", "any"], theme = "dark"),
-                meta = r#"{"k":1}"#, server = "s", timeout_ms = 5000, max_concurrency = 4, input_schema = "{}"),
+            quote!(
+                name = "a",
+                title = "T",
+                description = "d",
+                read_only,
+                destructive = false,
+                idempotent,
+                open_world = true,
+                icon = "https://x/i.png",
+                icon(
+                    src = "data:,",
+                    mime = "image/png",
+                    sizes = ["1x1", "any"],
+                    theme = "dark"
+                ),
+                meta = r#"{"k":1}"#,
+                server = "s",
+                timeout_ms = 5000,
+                max_concurrency = 4,
+                input_schema = "{}"
+            ),
         )
         .unwrap();
         let keys: Vec<&str> = args.0.iter().map(|a| a.key.as_str()).collect();
         assert_eq!(keys.len(), 14);
         assert!(matches!(&args.0[4].value, ItemValue::Flag(b) if !b.value));
         assert!(matches!(&args.0[3].value, ItemValue::Flag(b) if b.value));
-        let ItemValue::Icon(icon) = &args.0[8].value else { panic!("icon") };
+        let ItemValue::Icon(icon) = &args.0[8].value else {
+            panic!("icon")
+        };
         assert_eq!(icon.sizes.len(), 2);
         assert_eq!(icon.theme.as_ref().unwrap().value(), "dark");
     }
@@ -532,9 +675,15 @@ mod tests {
     #[test]
     fn unknown_key_lists_the_expected_ones() {
         let err = item(Kind::Tool, quote!(nmae = "x")).err().unwrap();
-        assert!(err.starts_with("unknown `#[tool]` argument `nmae`, expected one of `name`, `title`"), "{err}");
+        assert!(
+            err.starts_with("unknown `#[tool]` argument `nmae`, expected one of `name`, `title`"),
+            "{err}"
+        );
         let err = item(Kind::Prompt, quote!(read_only)).err().unwrap();
-        assert!(err.starts_with("unknown `#[prompt]` argument `read_only`"), "{err}");
+        assert!(
+            err.starts_with("unknown `#[prompt]` argument `read_only`"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -542,7 +691,10 @@ mod tests {
         let err = item(Kind::Tool, quote!(name = add)).err().unwrap();
         assert_eq!(err, "`name` takes a string literal, e.g. `name = \"...\"`");
         let err = item(Kind::Tool, quote!(timeout_ms = "5")).err().unwrap();
-        assert_eq!(err, "`timeout_ms` takes an integer literal, e.g. `timeout_ms = 5000`");
+        assert_eq!(
+            err,
+            "`timeout_ms` takes an integer literal, e.g. `timeout_ms = 5000`"
+        );
     }
 
     #[test]
@@ -556,17 +708,27 @@ mod tests {
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(parsed.args.len(), 8);
         assert!(parsed.ctx.is_some());
-        let ParamValue::Number(min) = &parsed.args[2].value else { panic!("min") };
+        let ParamValue::Number(min) = &parsed.args[2].value else {
+            panic!("min")
+        };
         assert_eq!(min.value, -1.0);
     }
 
     #[test]
     fn bad_param_attributes_are_reported() {
-        let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[arg(renam = "x")]), syn::parse_quote!(#[arg(min = "a")])];
+        let attrs: Vec<Attribute> = vec![
+            syn::parse_quote!(#[arg(renam = "x")]),
+            syn::parse_quote!(#[arg(min = "a")]),
+        ];
         let mut errors = Vec::new();
         ParamAttrs::parse(&attrs, |e| errors.push(e.to_string()));
         assert_eq!(errors.len(), 2);
-        assert!(errors[0].starts_with("unknown `#[arg]` argument `renam`, expected one of `rename`"));
-        assert_eq!(errors[1], "expected a number literal, e.g. `0`, `-1.5` or `100`");
+        assert!(
+            errors[0].starts_with("unknown `#[arg]` argument `renam`, expected one of `rename`")
+        );
+        assert_eq!(
+            errors[1],
+            "expected a number literal, e.g. `0`, `-1.5` or `100`"
+        );
     }
 }

@@ -60,7 +60,8 @@ pub(crate) fn is_injected(ty: &Type) -> bool {
 
 /// Whether `ty` is `f32` or `f64`.
 pub(crate) fn is_float(ty: &Type) -> bool {
-    last_segment(ty).is_some_and(|s| (s.ident == "f32" || s.ident == "f64") && s.arguments.is_none())
+    last_segment(ty)
+        .is_some_and(|s| (s.ident == "f32" || s.ident == "f64") && s.arguments.is_none())
 }
 
 /// Whether `ty` is `&str` (with any lifetime).
@@ -123,7 +124,10 @@ fn write_tokens(out: &mut String, tokens: TokenStream) {
                     proc_macro2::Delimiter::Brace => ("{ ", " }"),
                     proc_macro2::Delimiter::None => ("", ""),
                 };
-                if matches!(group.delimiter(), proc_macro2::Delimiter::Brace | proc_macro2::Delimiter::None) {
+                if matches!(
+                    group.delimiter(),
+                    proc_macro2::Delimiter::Brace | proc_macro2::Delimiter::None
+                ) {
                     space_before_word(out);
                 }
                 out.push_str(open);
@@ -168,10 +172,10 @@ fn write_op(out: &mut String, op: &str) {
 
 /// A space between two words (`dyn Trait`, `&'a str`), none after an opening symbol.
 fn space_before_word(out: &mut String) {
-    if let Some(last) = out.chars().last() {
-        if last.is_alphanumeric() || last == '_' || last == ')' || last == ']' || last == '>' {
-            out.push(' ');
-        }
+    if let Some(last) = out.chars().last()
+        && (last.is_alphanumeric() || last == '_' || last == ')' || last == ']' || last == '>')
+    {
+        out.push(' ');
     }
 }
 
@@ -196,14 +200,25 @@ pub(crate) fn tool_arg_problem(ty: &Type) -> Option<String> {
         _ if borrows(ty) => "use an owned type such as `String` instead of a borrowed one".to_owned(),
         _ => return None,
     };
-    Some(format!("`{shown}` cannot be a tool argument: {RULE}; {fix}"))
+    Some(format!(
+        "`{shown}` cannot be a tool argument: {RULE}; {fix}"
+    ))
 }
 
 /// Why `ty` can never be parsed from a string (prompt arguments, URI template variables).
 ///
 /// `source` names where the strings come from: "prompt arguments".
 pub(crate) fn from_str_problem(ty: &Type, source: &str) -> Option<String> {
-    const COLLECTIONS: &[&str] = &["Vec", "VecDeque", "HashMap", "BTreeMap", "HashSet", "BTreeSet", "IndexMap", "LinkedList"];
+    const COLLECTIONS: &[&str] = &[
+        "Vec",
+        "VecDeque",
+        "HashMap",
+        "BTreeMap",
+        "HashSet",
+        "BTreeSet",
+        "IndexMap",
+        "LinkedList",
+    ];
     let never = match peel(ty) {
         Type::Reference(_)
         | Type::Tuple(_)
@@ -216,10 +231,17 @@ pub(crate) fn from_str_problem(ty: &Type, source: &str) -> Option<String> {
         | Type::Never(_)
         | Type::Infer(_) => true,
         Type::Path(path) if path.qself.is_none() => {
-            let segments: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let segments: Vec<String> = path
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
             let last = segments.last().map(String::as_str).unwrap_or_default();
             COLLECTIONS.contains(&last)
-                || (last == "Value" && segments.len() >= 2 && segments[segments.len() - 2] == "serde_json")
+                || (last == "Value"
+                    && segments.len() >= 2
+                    && segments[segments.len() - 2] == "serde_json")
         }
         _ => false,
     };
@@ -258,8 +280,14 @@ mod tests {
         let cases: Vec<(Type, &str)> = vec![
             (parse_quote!(Vec<String>), "Vec<String>"),
             (parse_quote!(&'a mut str), "&'a mut str"),
-            (parse_quote!(impl std::fmt::Display + Send), "impl std::fmt::Display + Send"),
-            (parse_quote!(HashMap<String, Vec<u8>>), "HashMap<String, Vec<u8>>"),
+            (
+                parse_quote!(impl std::fmt::Display + Send),
+                "impl std::fmt::Display + Send",
+            ),
+            (
+                parse_quote!(HashMap<String, Vec<u8>>),
+                "HashMap<String, Vec<u8>>",
+            ),
             (parse_quote!((u8, &str)), "(u8, &str)"),
             (parse_quote!([u8; 4]), "[u8; 4]"),
             (parse_quote!(fn(u8) -> u8), "fn(u8) -> u8"),
@@ -298,7 +326,11 @@ mod tests {
         let msg = tool_arg_problem(&parse_quote!(&str)).unwrap();
         assert!(msg.starts_with("`&str` cannot be a tool argument"), "{msg}");
         assert!(msg.ends_with("; use `String`"), "{msg}");
-        assert!(tool_arg_problem(&parse_quote!(&[u8])).unwrap().ends_with("use `Vec<u8>`"));
+        assert!(
+            tool_arg_problem(&parse_quote!(&[u8]))
+                .unwrap()
+                .ends_with("use `Vec<u8>`")
+        );
         assert!(tool_arg_problem(&parse_quote!(impl Trait)).is_some());
         assert!(tool_arg_problem(&parse_quote!(Option<Vec<String>>)).is_none());
         assert!(tool_arg_problem(&parse_quote!((u8, String))).is_none());

@@ -33,13 +33,24 @@ fn signature(cx: &Ctxt, kind: Kind, func: &ItemFn) {
             format!("{attr} functions cannot be generic: a registered function has one concrete signature; remove the generic parameters"),
         );
     } else if let Some(where_clause) = &sig.generics.where_clause {
-        cx.error_spanned_by(where_clause, format!("{attr} functions cannot have a `where` clause; remove it"));
+        cx.error_spanned_by(
+            where_clause,
+            format!("{attr} functions cannot have a `where` clause; remove it"),
+        );
     }
     if let Some(token) = &sig.unsafety {
-        cx.error_spanned_by(token, format!("{attr} functions cannot be `unsafe`; call the unsafe code from a safe function"));
+        cx.error_spanned_by(
+            token,
+            format!(
+                "{attr} functions cannot be `unsafe`; call the unsafe code from a safe function"
+            ),
+        );
     }
     if let Some(abi) = &sig.abi {
-        cx.error_spanned_by(abi, format!("{attr} functions cannot have an `extern` ABI; remove it"));
+        cx.error_spanned_by(
+            abi,
+            format!("{attr} functions cannot have an `extern` ABI; remove it"),
+        );
     }
     if let Some(variadic) = &sig.variadic {
         cx.error_spanned_by(variadic, format!("{attr} functions cannot be variadic"));
@@ -64,19 +75,25 @@ fn signature(cx: &Ctxt, kind: Kind, func: &ItemFn) {
 /// Rules shared by the three macros: names, metadata, parameter attributes.
 fn common(cx: &Ctxt, item: &ItemDef) {
     let attr = item.kind.attr();
-    if let Some(name) = &item.name {
-        if name.value().trim().is_empty() {
-            cx.error_spanned_by(name, format!("the {attr} name cannot be empty; remove `name` to use the function's name"));
-        }
+    if let Some(name) = &item.name
+        && name.value().trim().is_empty()
+    {
+        cx.error_spanned_by(
+            name,
+            format!("the {attr} name cannot be empty; remove `name` to use the function's name"),
+        );
     }
-    if let Some(meta) = &item.meta {
-        if let Err(why) = json::check_object(&meta.value()) {
-            cx.error_spanned_by(meta, format!("`meta` must be the text of a JSON object, e.g. `meta = r#\"{{\"key\": 1}}\"#`: {why}"));
-        }
+    if let Some(meta) = &item.meta
+        && let Err(why) = json::check_object(&meta.value())
+    {
+        cx.error_spanned_by(meta, format!("`meta` must be the text of a JSON object, e.g. `meta = r#\"{{\"key\": 1}}\"#`: {why}"));
     }
     for icon in &item.icons {
         for (key, span) in &icon.duplicates {
-            cx.error_at(*span, format!("duplicate `icon` argument `{}`; give it once", key.as_str()));
+            cx.error_at(
+                *span,
+                format!("duplicate `icon` argument `{}`; give it once", key.as_str()),
+            );
         }
         match &icon.src {
             None => cx.error_at(icon.span, "`icon(..)` needs a source: add `src = \"https://..\"`"),
@@ -86,17 +103,24 @@ fn common(cx: &Ctxt, item: &ItemDef) {
             ),
             Some(_) => {}
         }
-        if let Some(theme) = &icon.theme {
-            if theme.value() != "light" && theme.value() != "dark" {
-                cx.error_spanned_by(theme, "an icon `theme` is `\"light\"` or `\"dark\"`");
-            }
+        if let Some(theme) = &icon.theme
+            && theme.value() != "light"
+            && theme.value() != "dark"
+        {
+            cx.error_spanned_by(theme, "an icon `theme` is `\"light\"` or `\"dark\"`");
         }
     }
     if let syn::ReturnType::Type(_, ret) = &item.func.sig.output {
         let supported = match item.kind {
-            Kind::Tool => "`String`, `Json<T>`, a content block, a `Vec` of content blocks, `CallToolResult`, `()`, or `Result<T, E>` of one of these",
-            Kind::Resource => "`String`, `Vec<u8>`, `Json<T>`, `ResourceContents`, a `Vec` of them, or `Result<T, E>` of one of these",
-            Kind::Prompt => "`String`, a `PromptMessage`, `Vec<PromptMessage>`, `GetPromptResult`, or `Result<T, E>` of one of these",
+            Kind::Tool => {
+                "`String`, `Json<T>`, a content block, a `Vec` of content blocks, `CallToolResult`, `()`, or `Result<T, E>` of one of these"
+            }
+            Kind::Resource => {
+                "`String`, `Vec<u8>`, `Json<T>`, `ResourceContents`, a `Vec` of them, or `Result<T, E>` of one of these"
+            }
+            Kind::Prompt => {
+                "`String`, a `PromptMessage`, `Vec<PromptMessage>`, `GetPromptResult`, or `Result<T, E>` of one of these"
+            }
         };
         if let Some(message) = ty::return_problem(ret, attr, supported) {
             cx.error_spanned_by(ret, message);
@@ -109,8 +133,16 @@ fn common(cx: &Ctxt, item: &ItemDef) {
     for param in item.arguments() {
         let name = param.public_name();
         if names.iter().any(|(n, _)| *n == name) {
-            let at = param.rename.as_ref().map_or_else(|| param.ident.span(), LitStr::span);
-            cx.error_at(at, format!("two parameters are named `{name}`; rename one with `#[arg(rename = \"..\")]`"));
+            let at = param
+                .rename
+                .as_ref()
+                .map_or_else(|| param.ident.span(), LitStr::span);
+            cx.error_at(
+                at,
+                format!(
+                    "two parameters are named `{name}`; rename one with `#[arg(rename = \"..\")]`"
+                ),
+            );
         }
         names.push((name, param));
     }
@@ -121,7 +153,13 @@ fn param_attrs(cx: &Ctxt, kind: Kind, param: &Param) {
     let mut seen: Vec<ArgKey> = Vec::new();
     for (key, span) in &param.keys {
         if seen.contains(key) {
-            cx.error_at(*span, format!("duplicate `#[arg]` argument `{}`; give it once", key.as_str()));
+            cx.error_at(
+                *span,
+                format!(
+                    "duplicate `#[arg]` argument `{}`; give it once",
+                    key.as_str()
+                ),
+            );
         }
         seen.push(*key);
     }
@@ -129,11 +167,19 @@ fn param_attrs(cx: &Ctxt, kind: Kind, param: &Param) {
         if let Type::Reference(reference) = ty::peel(&param.ty) {
             cx.error_spanned_by(
                 &param.ty,
-                format!("injected parameters are taken by value: write `{}`, not `{}`", ty::display(&reference.elem), ty::display(&param.ty)),
+                format!(
+                    "injected parameters are taken by value: write `{}`, not `{}`",
+                    ty::display(&reference.elem),
+                    ty::display(&param.ty)
+                ),
             );
         }
         if let Some(span) = param.arg {
-            let why = if param.ctx.is_some() { "a `#[ctx]` parameter" } else { "this parameter" };
+            let why = if param.ctx.is_some() {
+                "a `#[ctx]` parameter"
+            } else {
+                "this parameter"
+            };
             cx.error_at(span, format!("`#[arg]` does not apply: {why} is injected from the request context, not read from the arguments; remove `#[arg(..)]`"));
         }
         return;
@@ -142,7 +188,10 @@ fn param_attrs(cx: &Ctxt, kind: Kind, param: &Param) {
         let allowed = match kind {
             Kind::Tool => !matches!(key, ArgKey::Complete),
             Kind::Resource => matches!(key, ArgKey::Rename | ArgKey::Complete),
-            Kind::Prompt => matches!(key, ArgKey::Rename | ArgKey::Title | ArgKey::Default | ArgKey::Complete),
+            Kind::Prompt => matches!(
+                key,
+                ArgKey::Rename | ArgKey::Title | ArgKey::Default | ArgKey::Complete
+            ),
         };
         if allowed {
             continue;
@@ -160,10 +209,10 @@ fn param_attrs(cx: &Ctxt, kind: Kind, param: &Param) {
         };
         cx.error_at(*span, message);
     }
-    if let Some(rename) = &param.rename {
-        if rename.value().is_empty() {
-            cx.error_spanned_by(rename, "`rename` cannot be empty");
-        }
+    if let Some(rename) = &param.rename
+        && rename.value().is_empty()
+    {
+        cx.error_spanned_by(rename, "`rename` cannot be empty");
     }
     if let (Some(default), Some(inner)) = (&param.default, param.option_inner()) {
         cx.error_spanned_by(
@@ -171,15 +220,21 @@ fn param_attrs(cx: &Ctxt, kind: Kind, param: &Param) {
             format!("an `Option` parameter is already optional and defaults to `None`; remove `default` or make the type `{}`", ty::display(inner)),
         );
     }
-    if let (Some(min), Some(max)) = (&param.min, &param.max) {
-        if min.value > max.value {
-            cx.error_at(max.span, format!("`max` ({}) is below `min` ({})", max.value, min.value));
-        }
+    if let (Some(min), Some(max)) = (&param.min, &param.max)
+        && min.value > max.value
+    {
+        cx.error_at(
+            max.span,
+            format!("`max` ({}) is below `min` ({})", max.value, min.value),
+        );
     }
-    if let Some(pattern) = &param.pattern {
-        if pattern.value().is_empty() {
-            cx.error_spanned_by(pattern, "`pattern` cannot be empty; remove it to accept any string");
-        }
+    if let Some(pattern) = &param.pattern
+        && pattern.value().is_empty()
+    {
+        cx.error_spanned_by(
+            pattern,
+            "`pattern` cannot be empty; remove it to accept any string",
+        );
     }
 }
 
@@ -189,7 +244,10 @@ fn tool(cx: &Ctxt, def: &ToolDef) {
     if let Err(why) = tool_name(&name) {
         cx.error_at(item.name_span(), why);
     }
-    for (key, value) in [("timeout_ms", &def.timeout_ms), ("max_concurrency", &def.max_concurrency)] {
+    for (key, value) in [
+        ("timeout_ms", &def.timeout_ms),
+        ("max_concurrency", &def.max_concurrency),
+    ] {
         if let Some(value) = value {
             positive(cx, key, value, key == "max_concurrency");
         }
@@ -226,7 +284,11 @@ fn positive(cx: &Ctxt, key: &str, value: &LitInt, small: bool) {
         value.base10_parse::<u64>().is_ok_and(|v| v > 0)
     };
     if !ok {
-        let range = if small { "1 to 4294967295" } else { "at least 1" };
+        let range = if small {
+            "1 to 4294967295"
+        } else {
+            "at least 1"
+        };
         cx.error_spanned_by(value, format!("`{key}` must be a whole number, {range}"));
     }
 }
@@ -258,7 +320,10 @@ fn resource(cx: &Ctxt, def: &ResourceDef) {
     };
     let variables: Vec<String> = template.variables().map(str::to_owned).collect();
     if !text.starts_with('{') && !has_scheme(&text) {
-        cx.error_spanned_by(uri, "a resource URI needs a scheme, e.g. `file:///notes.txt` or `gifts://item/{id}`");
+        cx.error_spanned_by(
+            uri,
+            "a resource URI needs a scheme, e.g. `file:///notes.txt` or `gifts://item/{id}`",
+        );
     }
     let arguments: Vec<&Param> = item.arguments().collect();
     for variable in &variables {
@@ -275,9 +340,13 @@ fn resource(cx: &Ctxt, def: &ResourceDef) {
             continue;
         }
         let message = if variables.is_empty() {
-            format!("parameter `{name}` is not a variable of the URI `{text}`: a fixed-URI resource takes no arguments; add `{{{name}}}` to the URI to make it a template, or remove the parameter")
+            format!(
+                "parameter `{name}` is not a variable of the URI `{text}`: a fixed-URI resource takes no arguments; add `{{{name}}}` to the URI to make it a template, or remove the parameter"
+            )
         } else {
-            format!("parameter `{name}` is not a variable of the URI template `{text}`; add `{{{name}}}` to the template, rename it with `#[arg(rename = \"..\")]`, or remove it")
+            format!(
+                "parameter `{name}` is not a variable of the URI template `{text}`; add `{{{name}}}` to the template, rename it with `#[arg(rename = \"..\")]`, or remove it"
+            )
         };
         cx.error_spanned_by(&param.decl, message);
     }
@@ -304,7 +373,9 @@ fn from_str_params(cx: &Ctxt, item: &ItemDef, source: &str) {
 /// Rule `tool-name-invalid` / `tool-name-too-long`: 1 to 128 of `A-Za-z0-9`, `_`, `-`, `.`.
 pub(crate) fn tool_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
-        return Err("a tool name cannot be empty; use 1 to 128 of `A-Za-z0-9`, `_`, `-` and `.`".to_owned());
+        return Err(
+            "a tool name cannot be empty; use 1 to 128 of `A-Za-z0-9`, `_`, `-` and `.`".to_owned(),
+        );
     }
     let length = name.chars().count();
     if length > 128 {
@@ -312,7 +383,10 @@ pub(crate) fn tool_name(name: &str) -> Result<(), String> {
             "tool name is {length} characters long, more than the 128 allowed; shorten it with `name = \"..\"`"
         ));
     }
-    if let Some(bad) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))) {
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+    {
         let shown = match bad {
             ' ' => "a space".to_owned(),
             c if c.is_control() || c.is_whitespace() => format!("{:?}", c),

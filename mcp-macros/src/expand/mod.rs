@@ -9,7 +9,7 @@ mod register;
 mod resource;
 mod tool;
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
@@ -88,11 +88,15 @@ fn local(param: &Param) -> Ident {
 /// the parameter's type with `FromContext`'s `on_unimplemented` message.
 fn injections(item: &ItemDef) -> TokenStream {
     let p = private();
-    let lets = item.params.iter().filter(|param| param.role == Role::Injected).map(|param| {
-        let local = local(param);
-        let ty = &param.ty;
-        quote!(let #local: #ty = <#ty as #p::FromContext>::from_context(&__mcp_ctx)?;)
-    });
+    let lets = item
+        .params
+        .iter()
+        .filter(|param| param.role == Role::Injected)
+        .map(|param| {
+            let local = local(param);
+            let ty = &param.ty;
+            quote!(let #local: #ty = <#ty as #p::FromContext>::from_context(&__mcp_ctx)?;)
+        });
     quote!(#(#lets)*)
 }
 
@@ -126,19 +130,34 @@ fn return_type(item: &ItemDef) -> Type {
 /// The value of `#[arg(default = EXPR)]` for a parameter of type `ty`: an integer literal becomes
 /// a float for `f32`/`f64`, a string literal is `.into()`-ed unless the type is `&str`.
 fn default_value(expr: &Expr, ty: &Type) -> TokenStream {
-    if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(_), .. }) = expr {
-        if !crate::ty::is_str_ref(ty) {
-            return quote_spanned!(expr.span()=> ::core::convert::Into::into(#expr));
-        }
+    if let Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(_),
+        ..
+    }) = expr
+        && !crate::ty::is_str_ref(ty)
+    {
+        return quote_spanned!(expr.span()=> ::core::convert::Into::into(#expr));
     }
     if crate::ty::is_float(ty) {
         let (negative, inner) = match expr {
-            Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => (true, &**expr),
+            Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) => (true, &**expr),
             other => (false, other),
         };
-        if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(int), .. }) = inner {
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int),
+            ..
+        }) = inner
+        {
             let float = syn::LitFloat::new(&format!("{}.0", int.base10_digits()), int.span());
-            return if negative { quote!(-#float) } else { quote!(#float) };
+            return if negative {
+                quote!(-#float)
+            } else {
+                quote!(#float)
+            };
         }
     }
     quote!(#expr)
@@ -147,7 +166,11 @@ fn default_value(expr: &Expr, ty: &Type) -> TokenStream {
 /// `fn __mcp_default_<fn>_<param>() -> T { EXPR }` and its name, for parameters with a default.
 fn default_fn(item: &ItemDef, param: &Param) -> Option<(Ident, TokenStream)> {
     let expr = param.default.as_ref()?;
-    let name = format_ident!("__mcp_default_{}_{}", item.ident().unraw(), param.ident.unraw());
+    let name = format_ident!(
+        "__mcp_default_{}_{}",
+        item.ident().unraw(),
+        param.ident.unraw()
+    );
     let ty = &param.ty;
     let value = default_value(expr, ty);
     let item = quote! {
@@ -179,10 +202,19 @@ mod tests {
     fn defaults_fit_the_type() {
         let int: Expr = parse_quote!(5);
         assert_eq!(default_value(&int, &parse_quote!(f64)).to_string(), "5.0");
-        assert_eq!(default_value(&parse_quote!(-5), &parse_quote!(f32)).to_string(), "- 5.0");
+        assert_eq!(
+            default_value(&parse_quote!(-5), &parse_quote!(f32)).to_string(),
+            "- 5.0"
+        );
         assert_eq!(default_value(&int, &parse_quote!(u8)).to_string(), "5");
         let s: Expr = parse_quote!("x");
-        assert_eq!(default_value(&s, &parse_quote!(String)).to_string(), ":: core :: convert :: Into :: into (\"x\")");
-        assert_eq!(default_value(&s, &parse_quote!(&'static str)).to_string(), "\"x\"");
+        assert_eq!(
+            default_value(&s, &parse_quote!(String)).to_string(),
+            ":: core :: convert :: Into :: into (\"x\")"
+        );
+        assert_eq!(
+            default_value(&s, &parse_quote!(&'static str)).to_string(),
+            "\"x\""
+        );
     }
 }

@@ -14,18 +14,30 @@ use crate::model::ItemDef;
 /// ```
 ///
 /// `#[cfg]` attributes of the function are repeated on each, so they come and go together.
-pub(crate) fn register(item: &ItemDef, konst: &str, record_type: TokenStream, record: TokenStream) -> TokenStream {
+pub(crate) fn register(
+    item: &ItemDef,
+    konst: &str,
+    record_type: TokenStream,
+    record: TokenStream,
+) -> TokenStream {
     let ident = item.ident();
     let vis = &item.func.vis;
     let konst = Ident::new(konst, Span::call_site());
-    let cfgs: Vec<_> = item.func.attrs.iter().filter(|attr| attr.path().is_ident("cfg")).collect();
+    let cfgs: Vec<_> = item
+        .func
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"))
+        .collect();
     let what = match item.kind {
         crate::parse::Kind::Tool => "tool",
         crate::parse::Kind::Resource => "resource",
         crate::parse::Kind::Prompt => "prompt",
     };
-    let struct_doc = format!("Registration of the `{ident}` {what}; its record is `{ident}::{konst}`.");
-    let const_doc = format!("The record of the `{ident}` {what}, for `Server::builder().{what}(..)`.");
+    let struct_doc =
+        format!("Registration of the `{ident}` {what}; its record is `{ident}::{konst}`.");
+    let const_doc =
+        format!("The record of the `{ident}` {what}, for `Server::builder().{what}(..)`.");
     quote! {
         #(#cfgs)*
         #[doc = #struct_doc]

@@ -4,7 +4,10 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{call, completions, icons, injections, local, location, private, register, return_type, some_lit, some_str};
+use super::{
+    call, completions, icons, injections, local, location, private, register, return_type,
+    some_lit, some_str,
+};
 use crate::model::ResourceDef;
 
 pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
@@ -37,7 +40,11 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
     let icons = icons(item);
     let meta = some_lit(item.meta.as_ref());
     let completions = completions(item);
-    let server = item.server.as_ref().map(syn::LitStr::value).unwrap_or_default();
+    let server = item
+        .server
+        .as_ref()
+        .map(syn::LitStr::value)
+        .unwrap_or_default();
     let location = location(item);
 
     let record = quote! {{

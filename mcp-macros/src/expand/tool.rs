@@ -6,7 +6,10 @@ use syn::LitBool;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use super::{call, default_fn, icons, injections, local, location, private, register, return_type, some_lit, some_str};
+use super::{
+    call, default_fn, icons, injections, local, location, private, register, return_type, some_lit,
+    some_str,
+};
 use crate::model::ToolDef;
 
 pub(crate) fn expand(def: &ToolDef) -> TokenStream {
@@ -14,7 +17,11 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
     let item = &def.item;
     let func = &item.func;
     let ret = return_type(item);
-    let Arguments { items: glue, read, schema: input_schema } = match &def.input_schema {
+    let Arguments {
+        items: glue,
+        read,
+        schema: input_schema,
+    } = match &def.input_schema {
         Some(schema) => raw_arguments(def, schema),
         None => generated_arguments(def),
     };
@@ -28,11 +35,19 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
         Some(flag) => quote!(::core::option::Option::Some(#flag)),
         None => quote!(::core::option::Option::None),
     };
-    let (read_only, destructive, idempotent, open_world) =
-        (hint(&def.read_only), hint(&def.destructive), hint(&def.idempotent), hint(&def.open_world));
+    let (read_only, destructive, idempotent, open_world) = (
+        hint(&def.read_only),
+        hint(&def.destructive),
+        hint(&def.idempotent),
+        hint(&def.open_world),
+    );
     let icons = icons(item);
     let meta = some_lit(item.meta.as_ref());
-    let server = item.server.as_ref().map(syn::LitStr::value).unwrap_or_default();
+    let server = item
+        .server
+        .as_ref()
+        .map(syn::LitStr::value)
+        .unwrap_or_default();
     let timeout_ms = match &def.timeout_ms {
         Some(ms) => quote!(::core::option::Option::Some(#ms)),
         None => quote!(::core::option::Option::None),
@@ -148,8 +163,13 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
                 None => quote!(::core::option::Option::None),
             };
             let (min, max) = (bound(param.min.as_ref()), bound(param.max.as_ref()));
-            let span = param.min.as_ref().or(param.max.as_ref()).map_or_else(|| ident.span(), |n| n.span);
-            checks.push(quote_spanned!(span=> #p::check_range(&__mcp_a.#ident, #path, #min, #max)?;));
+            let span = param
+                .min
+                .as_ref()
+                .or(param.max.as_ref())
+                .map_or_else(|| ident.span(), |n| n.span);
+            checks
+                .push(quote_spanned!(span=> #p::check_range(&__mcp_a.#ident, #path, #min, #max)?;));
         }
         if let Some(pattern) = &param.pattern {
             attrs.push(quote!(#[schemars(regex(pattern = #pattern))]));
@@ -195,7 +215,11 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
         #(#unpack)*
     };
     let schema = quote!(#p::InputSchema::Generated(#p::schema_for::<#args_ident>));
-    Arguments { items, read, schema }
+    Arguments {
+        items,
+        read,
+        schema,
+    }
 }
 
 /// `input_schema = ".."`: the schema is used verbatim and the one argument parameter (if any)
