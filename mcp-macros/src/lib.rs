@@ -1,7 +1,107 @@
 //! The `#[tool]`, `#[resource]` and `#[prompt]` attribute macros of `mcp-runtime`.
 //!
-//! Use them through `mcp_runtime` (`use mcp_runtime::prelude::*;`): the code they generate names
-//! `::mcp_runtime` paths only.
+//! Depend on `mcp-runtime`, not on this crate: it re-exports the macros
+//! (`use mcp_runtime::prelude::*;`), and the code they generate names `::mcp_runtime` paths only.
+//!
+//! Each macro turns a plain function into a registered MCP item. The function stays as written
+//! (only the helper attributes `#[arg]`, `#[ctx]` and the parameters' doc comments are removed),
+//! so it can be called and unit-tested directly. Next to it the macro emits:
+//!
+//! - a hidden struct with the function's name whose associated const (`TOOL`, `RESOURCE` or
+//!   `PROMPT`) is the item's record, for explicit registration:
+//!   `Server::builder(info).tool(add::TOOL)`;
+//! - one `inventory::submit!` of that record, so `Server::from_registry` finds it at start-up;
+//! - for tools, a hidden argument struct deriving `Deserialize` and `JsonSchema`, from which the
+//!   input schema is generated and into which the JSON `arguments` are deserialised in one pass.
+//!
+//! ```
+//! use mcp_runtime::prelude::*;
+//!
+//! /// Adds two numbers.
+//! #[tool(read_only)]
+//! async fn add(
+//!     /// The first number
+//!     a: f64,
+//!     /// The second number
+//!     b: f64,
+//! ) -> String {
+//!     (a + b).to_string()
+//! }
+//!
+//! assert_eq!(add::TOOL.name, "add");
+//! assert_eq!(add::TOOL.description, Some("Adds two numbers."));
+//! # let _ = Server::builder(server_info!()).tool(add::TOOL);
+//! ```
+//!
+//! # Checked at compile time
+//!
+//! Whatever can be checked while compiling is: the tool name (1 to 128 of `A-Za-z0-9_-.`), the
+//! attribute keys and their values, URI template syntax and its variables against the
+//! parameters, parameter types that can never be arguments (`&str`, `impl Trait`, a `Vec` as a
+//! prompt argument), return types, methods, generic functions and destructuring patterns. Each
+//! error lands on the offending token, and trait errors (a parameter type that is not
+//! `Deserialize`, a return type the runtime cannot turn into a result) land on the type. When a
+//! rule is broken, the function is still emitted (without registration), so the rest of the crate
+//! keeps compiling and no second wave of errors follows.
+//!
+//! ```compile_fail
+//! use mcp_runtime::prelude::*;
+//!
+//! #[tool(name = "get weather")] // error: tool name `get weather` contains a space (U+0020) ...
+//! async fn weather(city: String) -> String {
+//!     city
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! # Parameters
+//!
+//! A parameter is either *injected* or an *argument*. Injected parameters are those whose type's
+//! last path segment is `Context` or `State`, and any parameter marked `#[ctx]` (a type
+//! implementing `FromContext`); they never appear in schemas. Every other parameter is an
+//! argument: a tool argument (a property of the input schema), a URI template variable of a
+//! resource, or a prompt argument. Patterns must be plain identifiers (`name` or `mut name`):
+//! the identifier is the argument's name.
+//!
+//! `#[arg(..)]` refines an argument:
+//!
+//! | key | tool | resource | prompt | effect |
+//! |---|---|---|---|---|
+//! | `rename = "jsonName"` | yes | yes | yes | the name clients use |
+//! | `title = "…"` | yes | | yes | the argument's title |
+//! | `default = EXPR` | yes | | yes | optional, with this value when absent (schema `default`) |
+//! | `min = N`, `max = N` | yes | | | schema `minimum`/`maximum`, checked after parsing |
+//! | `pattern = "regex"` | yes | | | schema `pattern`, checked after parsing |
+//! | `header = "Name"` | yes | | | schema extension `x-mcp-header` |
+//! | `complete = path` | | yes | yes | completion hook, `fn(&CompletionRequest) -> Vec<String>` |
+//!
+//! A parameter's `///` doc comment is its description. `Option<T>` arguments are optional.
+//!
+//! # Results
+//!
+//! Tools return anything implementing `IntoToolResult` (`String`, `Json<T>`, content blocks,
+//! `()`, `Result<T, E>` of these …), resources `IntoResourceContents`, prompts
+//! `IntoPromptResult`. Functions may be `async` or not; an `async` function's future must be
+//! `Send`.
+//!
+//! # Items inside functions
+//!
+//! The macros work on functions declared inside another function's body too, which is handy in
+//! tests:
+//!
+//! ```
+//! use mcp_runtime::prelude::*;
+//!
+//! fn build() -> Server {
+//!     /// Says hello.
+//!     #[tool]
+//!     fn hello() -> &'static str {
+//!         "hello"
+//!     }
+//!     Server::builder(server_info!()).tool(hello::TOOL).build().unwrap()
+//! }
+//! # let _ = build;
+//! ```
 
 mod ctxt;
 mod docs;
@@ -24,18 +124,139 @@ use proc_macro::TokenStream;
 use crate::parse::Kind;
 
 /// Turns a function into an MCP tool.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// #[serde(rename_all = "lowercase")]
+/// enum Unit {
+///     Celsius,
+///     Fahrenheit,
+/// }
+///
+/// /// Current temperature of a city.
+/// #[tool(title = "Weather", read_only, open_world)]
+/// async fn weather(
+///     /// City name, e.g. Paris
+///     #[arg(pattern = "^[A-Za-z ]+$")]
+///     city: String,
+///     /// Unit of the result
+///     unit: Option<Unit>,
+///     /// How many days ahead
+///     #[arg(default = 0, min = 0, max = 7)]
+///     days: u8,
+///     ctx: Context,
+/// ) -> Result<String, ToolError> {
+///     let _ = (unit, ctx);
+///     Ok(format!("{city} in {days} days: 21"))
+/// }
+///
+/// assert_eq!(weather::TOOL.title, Some("Weather"));
+/// assert_eq!(weather::TOOL.hints.read_only, Some(true));
+/// ```
+///
+/// # Arguments of `#[tool(..)]`
+///
+/// All are optional.
+///
+/// - `name = "…"`: the tool's name; defaults to the function's name. 1 to 128 of
+///   `A-Za-z0-9_-.`.
+/// - `title = "…"`, `description = "…"`: the description defaults to the function's doc comment.
+/// - `read_only`, `destructive`, `idempotent`, `open_world`: behaviour hints; each is a flag or
+///   `= true`/`= false`.
+/// - `icon = "https://…"` or `icon(src = "…", mime = "image/png", sizes = ["48x48"], theme =
+///   "dark")`, repeatable.
+/// - `meta = r#"{"key": 1}"#`: the `_meta` object, as JSON text (checked at compile time).
+/// - `server = "name"`: the named registry this tool belongs to; `""` (the default server) when
+///   absent.
+/// - `timeout_ms = 5000`, `max_concurrency = 4`: per-call timeout and the most calls in flight.
+/// - `input_schema = r#"{…}"#`: a hand-written JSON Schema used verbatim. The function then takes
+///   the whole arguments object as its one argument parameter, of type `serde_json::Value` or any
+///   `Deserialize` type (or takes none).
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Echoes its arguments.
+/// #[tool(input_schema = r#"{"type": "object", "additionalProperties": true}"#)]
+/// fn echo(arguments: serde_json::Value) -> String {
+///     arguments.to_string()
+/// }
+/// # let _ = echo::TOOL;
+/// ```
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Tool, attr.into(), item.into()).into()
 }
 
-/// Turns a function into an MCP resource or resource template.
+/// Turns a function into an MCP resource, or a resource template when its URI has variables.
+///
+/// Each variable of the URI template binds the parameter of the same name (or `rename`); its
+/// type is parsed from the matched text with `FromStr`. An `Option<T>` parameter is optional
+/// (for query variables such as `{?lang}`). Every variable needs a parameter and every
+/// non-injected parameter must be a variable; a fixed URI takes no arguments.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// fn complete_id(_req: &CompletionRequest) -> Vec<String> {
+///     vec!["1".into(), "2".into()]
+/// }
+///
+/// /// One gift by id
+/// #[resource(uri = "gifts://item/{id}{?lang}", mime = "text/plain")]
+/// async fn gift(#[arg(complete = complete_id)] id: u32, lang: Option<String>) -> Result<String, ResourceError> {
+///     Ok(format!("gift {id} ({})", lang.as_deref().unwrap_or("en")))
+/// }
+///
+/// assert_eq!(gift::RESOURCE.uri, "gifts://item/{id}{?lang}");
+/// assert_eq!(gift::RESOURCE.completions[0].argument, "id");
+/// ```
+///
+/// # Arguments of `#[resource(..)]`
+///
+/// - `uri = "…"` (required): a URI, or an RFC 6570 template (checked at compile time).
+/// - `name = "…"` (defaults to the function's name), `title = "…"`, `description = "…"`
+///   (defaults to the doc comment), `mime = "…"`, `icon`, `meta`, `server`: as for
+///   [`macro@tool`].
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Resource, attr.into(), item.into()).into()
 }
 
 /// Turns a function into an MCP prompt.
+///
+/// Each argument parameter is a declared prompt argument: its doc comment is the description,
+/// and it is required unless it is an `Option<T>` or has `#[arg(default = …)]`. Prompt arguments
+/// arrive as strings, so their types implement `FromStr`.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Congratulations in a given tone
+/// #[prompt(title = "Congratulations")]
+/// async fn congrats(
+///     /// Who is congratulated
+///     name: String,
+///     /// How many sentences
+///     #[arg(default = 2)]
+///     sentences: u8,
+///     tone: Option<String>,
+/// ) -> Vec<PromptMessage> {
+///     let tone = tone.unwrap_or_else(|| "warm".into());
+///     vec![PromptMessage::user(format!("Congratulate {name} in {sentences} {tone} sentences."))]
+/// }
+///
+/// let args: Vec<_> = congrats::PROMPT.arguments.iter().map(|a| (a.name, a.required)).collect();
+/// assert_eq!(args, [("name", true), ("sentences", false), ("tone", false)]);
+/// ```
+///
+/// # Arguments of `#[prompt(..)]`
+///
+/// `name`, `title`, `description`, `icon`, `meta` and `server`, as for [`macro@tool`].
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Prompt, attr.into(), item.into()).into()
