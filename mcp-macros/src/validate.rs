@@ -443,3 +443,115 @@ mod tests {
         assert!(tool_name("").is_err());
     }
 }
+
+#[cfg(test)]
+mod pipeline_tests {
+    //! The rules through the whole front half of the pipeline (parse, model, validate), as pure
+    //! functions of tokens.
+
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    use crate::ctxt::Ctxt;
+    use crate::model;
+    use crate::parse::{ItemArgs, Kind};
+
+    fn errors(kind: Kind, attr: TokenStream, item: TokenStream) -> Vec<String> {
+        let func: syn::ItemFn = syn::parse2(item).expect("a function");
+        let cx = Ctxt::new();
+        let args = ItemArgs::parse(kind, attr, |e| cx.syn_error(e));
+        let def = model::build(&cx, kind, args, &func);
+        super::check(&cx, &def);
+        match cx.check() {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_valid_tool_has_no_error() {
+        let found = errors(
+            Kind::Tool,
+            quote!(name = "add", read_only),
+            quote!(
+                async fn add(#[arg(min = 0)] a: f64, b: Option<String>, ctx: Context) -> String {
+                    todo!()
+                }
+            ),
+        );
+        assert_eq!(found, Vec::<String>::new());
+    }
+
+    #[test]
+    fn template_variables_and_parameters_must_match() {
+        let found = errors(
+            Kind::Resource,
+            quote!(uri = "x://{a}/{b}"),
+            quote!(
+                fn r(a: String, c: String, ctx: Context) -> String {
+                    todo!()
+                }
+            ),
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("URI template variable `b` has no parameter"));
+        assert!(found[1].starts_with("parameter `c` is not a variable of the URI template"));
+        let renamed = errors(
+            Kind::Resource,
+            quote!(uri = "x://{itemId}"),
+            quote!(
+                fn r(#[arg(rename = "itemId")] id: u32) -> String {
+                    todo!()
+                }
+            ),
+        );
+        assert_eq!(renamed, Vec::<String>::new());
+    }
+
+    #[test]
+    fn every_error_of_a_build_is_reported() {
+        let found = errors(
+            Kind::Tool,
+            quote!(name = "bad name", nmae = "x", meta = "[]"),
+            quote!(
+                fn t<T>(&self, (a, b): (u8, u8), s: &str, #[arg(complete = f)] c: String) {}
+            ),
+        );
+        assert_eq!(found.len(), 8, "{found:#?}");
+    }
+
+    #[test]
+    fn prompt_arguments_must_come_from_strings() {
+        let found = errors(
+            Kind::Prompt,
+            quote!(),
+            quote!(
+                fn p(
+                    a: Vec<String>,
+                    b: Option<HashMap<String, u8>>,
+                    c: Option<u8>,
+                    d: serde_json::Value,
+                ) -> String {
+                    todo!()
+                }
+            ),
+        );
+        assert_eq!(found.len(), 3, "{found:#?}");
+        assert!(found[1].contains("`HashMap<String, u8>`"));
+    }
+
+    #[test]
+    fn a_resource_without_uri_is_reported_once() {
+        let found = errors(
+            Kind::Resource,
+            quote!(mime = "text/plain"),
+            quote!(
+                fn r() -> String {
+                    todo!()
+                }
+            ),
+        );
+        assert_eq!(found.len(), 1);
+        assert!(found[0].starts_with("`#[resource]` needs a URI"));
+    }
+}

@@ -15,6 +15,8 @@ fn nothing() {}
 fn main() {
     assert_eq!(add(2, 3), "5");
     assert_eq!(add::TOOL.name, "add");
+    // The declaration site is the function's name.
+    assert_eq!((add::TOOL.location.line, add::TOOL.location.column), (7, 4));
     assert_eq!(nothing::TOOL.name, "noop");
     nothing();
 }
