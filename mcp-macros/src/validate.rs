@@ -27,6 +27,24 @@ pub(crate) fn check(cx: &Ctxt, def: &Def) {
 fn signature(cx: &Ctxt, kind: Kind, func: &ItemFn) {
     let attr = kind.attr();
     let sig = &func.sig;
+    for other in &func.attrs {
+        let path = other.path();
+        let is_ours = path
+            .segments
+            .last()
+            .is_some_and(|s| ["tool", "resource", "prompt"].iter().any(|k| s.ident == k))
+            && (path.segments.len() == 1
+                || path
+                    .segments
+                    .first()
+                    .is_some_and(|s| s.ident == "mcp_runtime"));
+        if is_ours {
+            cx.error_spanned_by(
+                other,
+                format!("a function carries only one of `#[tool]`, `#[resource]` and `#[prompt]`, and this one already has {attr}; to expose the same code twice, call it from a second annotated function"),
+            );
+        }
+    }
     if !sig.generics.params.is_empty() {
         cx.error_spanned_by(
             &sig.generics,

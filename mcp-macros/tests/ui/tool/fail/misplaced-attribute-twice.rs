@@ -1,0 +1,9 @@
+use mcp_runtime::prelude::*;
+
+#[tool]
+#[prompt]
+async fn greet(name: String) -> String {
+    name
+}
+
+fn main() {}
