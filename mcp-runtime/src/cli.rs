@@ -91,11 +91,17 @@ impl Server {
         }
     }
 
+    #[cfg(feature = "http")]
+    async fn serve_http_cli(&self, addr: &str) -> Result<(), Error> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        eprintln!("serving MCP over Streamable HTTP at http://{}/mcp", listener.local_addr()?);
+        self.serve_http_on(listener).await
+    }
+
+    #[cfg(not(feature = "http"))]
     #[allow(clippy::unused_async)]
     async fn serve_http_cli(&self, addr: &str) -> Result<(), Error> {
-        Err(Error::Usage(format!(
-            "HTTP serving ({addr}) is not available in this build yet; use `stdio`"
-        )))
+        Err(Error::Usage(format!("HTTP serving ({addr}) needs the `http` feature of mcp-runtime")))
     }
 
     /// The four lists exactly as a client of the newest handshake revision receives them.

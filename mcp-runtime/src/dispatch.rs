@@ -981,6 +981,25 @@ impl Connection {
         Ok(wire::response(id, &serde_json::json!({ "resultType": "complete", "_meta": meta })))
     }
 
+    /// The connection's outbound queue (server-initiated messages).
+    #[cfg(feature = "http")]
+    pub(crate) fn out(&self) -> Sink {
+        self.out.clone()
+    }
+
+    /// Cancels everything running on the connection at once (HTTP session ended).
+    #[cfg(feature = "http")]
+    pub(crate) fn drain_now(&self) {
+        self.closing.cancel();
+        for (_, f) in self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).drain() {
+            f.cancel.cancel();
+            if let Some(abort) = f.abort {
+                abort.abort();
+            }
+        }
+        self.pending.clear();
+    }
+
     /// Waits for handlers still running (up to the drain timeout), then aborts the rest.
     pub(crate) async fn drain(&self) {
         self.closing.cancel();

@@ -1,0 +1,187 @@
+//! Where SSE events of handshake-era sessions are kept, so that a client can resume a broken
+//! stream with `GET` + `Last-Event-ID`.
+
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+
+use bytes::Bytes;
+
+/// A boxed future borrowing from the store.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The events of one stream after a given event, as [`EventStore::replay`] returns them.
+///
+/// ```
+/// use mcp_runtime::http::Replay;
+/// let r = Replay::new(vec![(2, bytes::Bytes::from_static(b"id: 1-2\ndata: {}\n\n"))], true);
+/// assert!(r.finished);
+/// ```
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Replay {
+    /// `(sequence number, SSE frame)` in order.
+    pub events: Vec<(u64, Bytes)>,
+    /// Whether the stream ended (its final response is among the events, or was before).
+    pub finished: bool,
+}
+
+impl Replay {
+    /// A replay of these events.
+    pub fn new(events: Vec<(u64, Bytes)>, finished: bool) -> Self {
+        Self { events, finished }
+    }
+}
+
+/// Storage of SSE events for resumption (handshake era, 2025-03-26 to 2025-11-25).
+///
+/// Streams are numbered within a session (0 is the session's `GET` stream); events are numbered
+/// from 1 within a stream. Implementations must be bounded: dropping old events is fine, the
+/// client then simply misses them. [`InMemoryEventStore`] is the default; a deployment with
+/// several replicas plugs in a shared store (Redis streams, say) through
+/// [`HttpOptions::event_store`](crate::http::HttpOptions::event_store).
+///
+/// ```
+/// use mcp_runtime::http::{EventStore, InMemoryEventStore};
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let store = InMemoryEventStore::new(100, 10);
+/// store.append("s", 1, 1, bytes::Bytes::from_static(b"a")).await;
+/// store.append("s", 1, 2, bytes::Bytes::from_static(b"b")).await;
+/// let replay = store.replay("s", 1, 1).await.unwrap();
+/// assert_eq!(replay.events.len(), 1);
+/// # });
+/// ```
+pub trait EventStore: Send + Sync + 'static {
+    /// Stores event `seq` (an SSE frame) of stream `stream` of `session`.
+    fn append<'a>(&'a self, session: &'a str, stream: u64, seq: u64, frame: Bytes) -> StoreFuture<'a, ()>;
+    /// Marks a stream as ended.
+    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> StoreFuture<'a, ()>;
+    /// The events of a stream after `after`; `None` when the stream is unknown.
+    fn replay<'a>(&'a self, session: &'a str, stream: u64, after: u64) -> StoreFuture<'a, Option<Replay>>;
+    /// Forgets everything of a session.
+    fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()>;
+}
+
+#[derive(Default)]
+struct Log {
+    events: VecDeque<(u64, Bytes)>,
+    finished: bool,
+}
+
+#[derive(Default)]
+struct Logs {
+    streams: HashMap<(String, u64), Log>,
+    /// Streams in creation order, for eviction.
+    order: VecDeque<(String, u64)>,
+}
+
+/// A bounded in-memory [`EventStore`]: at most `per_stream` events per stream and `streams`
+/// streams in all; the oldest go first.
+///
+/// ```
+/// use mcp_runtime::http::InMemoryEventStore;
+/// let store = InMemoryEventStore::new(256, 4096);
+/// # let _ = store;
+/// ```
+pub struct InMemoryEventStore {
+    per_stream: usize,
+    max_streams: usize,
+    logs: Mutex<Logs>,
+}
+
+impl std::fmt::Debug for InMemoryEventStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InMemoryEventStore").field("per_stream", &self.per_stream).field("max_streams", &self.max_streams).finish()
+    }
+}
+
+impl Default for InMemoryEventStore {
+    fn default() -> Self {
+        Self::new(256, 4096)
+    }
+}
+
+impl InMemoryEventStore {
+    /// A store keeping `per_stream` events per stream and `max_streams` streams.
+    pub fn new(per_stream: usize, max_streams: usize) -> Self {
+        Self { per_stream: per_stream.max(1), max_streams: max_streams.max(1), logs: Mutex::new(Logs::default()) }
+    }
+
+    fn with_logs<T>(&self, f: impl FnOnce(&mut Logs) -> T) -> T {
+        f(&mut self.logs.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+impl EventStore for InMemoryEventStore {
+    fn append<'a>(&'a self, session: &'a str, stream: u64, seq: u64, frame: Bytes) -> StoreFuture<'a, ()> {
+        self.with_logs(|logs| {
+            let key = (session.to_owned(), stream);
+            if !logs.streams.contains_key(&key) {
+                while logs.order.len() >= self.max_streams {
+                    if let Some(old) = logs.order.pop_front() {
+                        logs.streams.remove(&old);
+                    }
+                }
+                logs.order.push_back(key.clone());
+            }
+            let log = logs.streams.entry(key).or_default();
+            if log.events.len() >= self.per_stream {
+                log.events.pop_front();
+            }
+            log.events.push_back((seq, frame));
+        });
+        Box::pin(std::future::ready(()))
+    }
+
+    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> StoreFuture<'a, ()> {
+        self.with_logs(|logs| {
+            if let Some(log) = logs.streams.get_mut(&(session.to_owned(), stream)) {
+                log.finished = true;
+            }
+        });
+        Box::pin(std::future::ready(()))
+    }
+
+    fn replay<'a>(&'a self, session: &'a str, stream: u64, after: u64) -> StoreFuture<'a, Option<Replay>> {
+        let replay = self.with_logs(|logs| {
+            logs.streams.get(&(session.to_owned(), stream)).map(|log| Replay {
+                events: log.events.iter().filter(|(seq, _)| *seq > after).cloned().collect(),
+                finished: log.finished,
+            })
+        });
+        Box::pin(std::future::ready(replay))
+    }
+
+    fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()> {
+        self.with_logs(|logs| {
+            logs.streams.retain(|(s, _), _| s != session);
+            logs.order.retain(|(s, _)| s != session);
+        });
+        Box::pin(std::future::ready(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn bounded_per_stream_and_in_streams() {
+        let store = InMemoryEventStore::new(2, 2);
+        for seq in 1..=3 {
+            store.append("a", 1, seq, Bytes::from(seq.to_string())).await;
+        }
+        let r = store.replay("a", 1, 0).await.unwrap();
+        assert_eq!(r.events.iter().map(|e| e.0).collect::<Vec<_>>(), [2, 3]);
+        assert!(!r.finished);
+        store.finish("a", 1).await;
+        assert!(store.replay("a", 1, 2).await.unwrap().finished);
+        store.append("a", 2, 1, Bytes::new()).await;
+        store.append("b", 1, 1, Bytes::new()).await;
+        assert!(store.replay("a", 1, 0).await.is_none(), "oldest stream evicted");
+        store.remove_session("b").await;
+        assert!(store.replay("b", 1, 0).await.is_none());
+        assert!(store.replay("a", 2, 0).await.is_some());
+    }
+}

@@ -1,0 +1,98 @@
+//! The deprecated HTTP+SSE transport of 2024-11-05, for old clients: `GET /sse` opens a stream
+//! whose first event (`endpoint`) names the URL to POST messages to; every server message is a
+//! `message` event on that stream.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{OriginalUri, Query, State};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use http::{HeaderMap, StatusCode};
+use mcp_core::ErrorObject;
+use tokio::sync::mpsc;
+
+use super::sse::{self, SseBody};
+use super::{Http, SSE_QUEUE, rpc_error, sse_response};
+use crate::dispatch::Connection;
+
+/// Most legacy SSE connections at once.
+const MAX_LEGACY: usize = 1024;
+
+/// Open legacy connections by session id.
+#[derive(Default)]
+pub(crate) struct LegacySessions(Mutex<HashMap<String, Arc<Connection>>>);
+
+/// Forgets a legacy session when its stream closes.
+struct Closer(Arc<Http>, String);
+
+impl Drop for Closer {
+    fn drop(&mut self) {
+        let conn = self.0.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.1);
+        if let Some(conn) = conn {
+            conn.drain_now();
+        }
+    }
+}
+
+pub(crate) fn routes(router: Router<Arc<Http>>) -> Router<Arc<Http>> {
+    router.route("/sse", axum::routing::get(open)).route("/messages", axum::routing::post(message))
+}
+
+async fn open(State(h): State<Arc<Http>>, OriginalUri(uri): OriginalUri, headers: HeaderMap) -> Response {
+    if let Err(r) = h.guard(&headers) {
+        return r;
+    }
+    if h.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).len() >= MAX_LEGACY {
+        return rpc_error(StatusCode::SERVICE_UNAVAILABLE, None, &ErrorObject::new(-32000, "too many connections"));
+    }
+    let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(h.server.inner.options.outbound_queue);
+    let conn = Connection::new(h.server.clone(), out_tx);
+    let id = crate::random::token();
+    h.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), conn);
+    let base = uri.path().strip_suffix("/sse").unwrap_or_default();
+    let endpoint = format!("{base}/messages?sessionId={id}");
+    let (tx, rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
+    let _ = tx.try_send(sse::frame(Some("endpoint"), None, endpoint.as_bytes()));
+    let period = h.opts.keep_alive;
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+        loop {
+            tokio::select! {
+                msg = out_rx.recv() => {
+                    let Some(msg) = msg else { break };
+                    // A client that cannot keep up is cut off.
+                    if tx.try_send(sse::frame(Some("message"), None, &msg)).is_err() {
+                        break;
+                    }
+                }
+                _ = ticks.tick() => {
+                    if tx.try_send(Bytes::from_static(sse::KEEPALIVE)).is_err() {
+                        break;
+                    }
+                }
+                () = tx.closed() => break,
+            }
+        }
+    });
+    sse_response(SseBody::new(rx, None).holding(Closer(Arc::clone(&h), id)))
+}
+
+async fn message(State(h): State<Arc<Http>>, Query(q): Query<HashMap<String, String>>, headers: HeaderMap, body: Body) -> Response {
+    if let Err(r) = h.guard(&headers) {
+        return r;
+    }
+    let Some(conn) = q.get("sessionId").and_then(|id| h.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()) else {
+        return rpc_error(StatusCode::NOT_FOUND, None, &ErrorObject::new(-32001, "Session not found"));
+    };
+    let limit = h.server.inner.options.max_message_bytes;
+    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+        return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, &err);
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    tokio::spawn(async move { conn.handle_text(&text).await });
+    StatusCode::ACCEPTED.into_response()
+}
