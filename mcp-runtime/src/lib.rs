@@ -55,6 +55,9 @@
 //! binary uses that crate; if a library's items are missing from the lists, add
 //! `use the_library as _;` to the binary.
 
+// The generated code names `::mcp_runtime`; this makes it resolve inside the crate too.
+extern crate self as mcp_runtime;
+
 pub mod completion;
 mod cli;
 mod context;

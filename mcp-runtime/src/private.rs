@@ -89,11 +89,10 @@ impl LazyPattern {
         Self { source, compiled: OnceLock::new() }
     }
 
-    fn is_match(&self, text: &str) -> bool {
-        match self.compiled.get_or_init(|| regex_lite::Regex::new(self.source).ok()) {
-            Some(re) => re.is_match(text),
-            None => true,
-        }
+    /// `None` when the pattern itself is not a valid regular expression (a server bug).
+    fn is_match(&self, text: &str) -> Option<bool> {
+        let compiled = self.compiled.get_or_init(|| regex_lite::Regex::new(self.source).ok());
+        compiled.as_ref().map(|re| re.is_match(text))
     }
 }
 
@@ -117,12 +116,17 @@ impl AsText for Option<String> {
 
 /// Checks a `#[arg(pattern)]`.
 pub fn check_pattern<S: AsText>(value: &S, path: &'static str, pattern: &LazyPattern) -> Result<(), HandlerError> {
-    match value.as_text() {
-        Some(text) if !pattern.is_match(text) => Err(HandlerError::InvalidArguments(format!(
+    let Some(text) = value.as_text() else { return Ok(()) };
+    match pattern.is_match(text) {
+        Some(true) => Ok(()),
+        Some(false) => Err(HandlerError::InvalidArguments(format!(
             "property '{path}': {text:?} does not match the pattern {:?}",
             pattern.source
         ))),
-        _ => Ok(()),
+        None => Err(HandlerError::internal(format!(
+            "the `pattern` of parameter '{path}' is not a valid regular expression: {:?}",
+            pattern.source
+        ))),
     }
 }
 

@@ -37,27 +37,24 @@ fn phrase(path: &str, msg: &str) -> String {
         let full = if at.is_empty() { field.to_owned() } else { format!("{path}.{field}") };
         return format!("missing required property '{full}'");
     }
-    if let Some(rest) = msg.strip_prefix("unknown variant `") {
-        if let Some((value, allowed)) = rest.split_once("`, expected ") {
+    if let Some(rest) = msg.strip_prefix("unknown variant `")
+        && let Some((value, allowed)) = rest.split_once("`, expected ") {
             let allowed = allowed
                 .trim_start_matches("one of ")
                 .replace('`', "'");
             return format!("{at}'{value}' is not an allowed value; expected {allowed}");
         }
-    }
-    if let Some(rest) = msg.strip_prefix("invalid type: ") {
-        if let Some((got, expected)) = rest.split_once(", expected ") {
+    if let Some(rest) = msg.strip_prefix("invalid type: ")
+        && let Some((got, expected)) = rest.split_once(", expected ") {
             if path.is_empty() && expected.starts_with("struct ") {
                 return format!("arguments must be a JSON object, got {got}");
             }
             return format!("{at}expected {}, got {got}", friendly_type(expected));
         }
-    }
-    if let Some(rest) = msg.strip_prefix("invalid value: ") {
-        if let Some((got, expected)) = rest.split_once(", expected ") {
+    if let Some(rest) = msg.strip_prefix("invalid value: ")
+        && let Some((got, expected)) = rest.split_once(", expected ") {
             return format!("{at}expected {}, got {}", friendly_type(expected), got.replace('`', ""));
         }
-    }
     format!("{at}{msg}")
 }
 

@@ -111,11 +111,10 @@ pub(crate) fn read_lines<R: BufRead>(mut input: R, max: usize, tx: &mpsc::Sender
                 let trimmed = text.trim_end_matches('\r');
                 (!trimmed.trim().is_empty()).then(|| Inbound::Message(trimmed.to_owned()))
             };
-            if let Some(msg) = msg {
-                if tx.blocking_send(Ok(msg)).is_err() {
+            if let Some(msg) = msg
+                && tx.blocking_send(Ok(msg)).is_err() {
                     return;
                 }
-            }
         }
     }
     // EOF: a last line without a newline still counts.
