@@ -80,28 +80,39 @@ impl Server {
                 drop(out);
                 let value = self.call_from_cli(name, json).await?;
                 let mut out = std::io::stdout().lock();
-                writeln!(out, "{}", serde_json::to_string_pretty(&value).unwrap_or_default())?;
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
+                )?;
                 Ok(())
             }
             Some("help" | "-h" | "--help") => {
                 writeln!(out, "{USAGE}")?;
                 Ok(())
             }
-            Some(other) => Err(Error::Usage(format!("unknown command `{other}`\n\n{USAGE}"))),
+            Some(other) => Err(Error::Usage(format!(
+                "unknown command `{other}`\n\n{USAGE}"
+            ))),
         }
     }
 
     #[cfg(feature = "http")]
     async fn serve_http_cli(&self, addr: &str) -> Result<(), Error> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
-        eprintln!("serving MCP over Streamable HTTP at http://{}/mcp", listener.local_addr()?);
+        eprintln!(
+            "serving MCP over Streamable HTTP at http://{}/mcp",
+            listener.local_addr()?
+        );
         self.serve_http_on(listener).await
     }
 
     #[cfg(not(feature = "http"))]
     #[allow(clippy::unused_async)]
     async fn serve_http_cli(&self, addr: &str) -> Result<(), Error> {
-        Err(Error::Usage(format!("HTTP serving ({addr}) needs the `http` feature of mcp-runtime")))
+        Err(Error::Usage(format!(
+            "HTTP serving ({addr}) needs the `http` feature of mcp-runtime"
+        )))
     }
 
     /// The four lists exactly as a client of the newest handshake revision receives them.
@@ -125,8 +136,7 @@ impl Server {
                 ListKind::Prompts => "prompts",
             };
             let mut cursor: Option<String> = None;
-            loop {
-                let Some(page) = catalog.page(v, kind, cursor.as_deref()) else { break };
+            while let Some(page) = catalog.page(v, kind, cursor.as_deref()) {
                 let page: serde_json::Value = serde_json::from_slice(page).unwrap_or_default();
                 if let Some(list) = page.get(field).and_then(serde_json::Value::as_array) {
                     items.extend(list.iter().cloned());
@@ -146,7 +156,9 @@ impl Server {
         let args: serde_json::Value = serde_json::from_str(json)
             .map_err(|e| Error::Usage(format!("arguments are not valid JSON: {e}")))?;
         let mut client = self.connect_in_memory();
-        client.initialize(ProtocolVersion::LATEST_HANDSHAKE.as_str()).await;
+        client
+            .initialize(ProtocolVersion::LATEST_HANDSHAKE.as_str())
+            .await;
         let response = client.call_tool(name, args).await;
         if let Some(err) = response.get("error") {
             return Err(Error::Usage(format!(

@@ -37,7 +37,11 @@ pub struct CompletionRequest {
 impl CompletionRequest {
     /// A request to complete `argument` from `value`.
     pub fn new(argument: impl Into<String>, value: impl Into<String>) -> Self {
-        Self { argument: argument.into(), value: value.into(), context: BTreeMap::new() }
+        Self {
+            argument: argument.into(),
+            value: value.into(),
+            context: BTreeMap::new(),
+        }
     }
 
     /// Adds an already-given argument.

@@ -128,9 +128,15 @@ impl Context {
     /// Reports progress. Sent only when the client sent a progress token, and only when
     /// `progress` is greater than the last value reported (the spec requires it to increase).
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        let Some(token) = &self.inner.progress_token else { return };
+        let Some(token) = &self.inner.progress_token else {
+            return;
+        };
         {
-            let mut last = self.inner.last_progress.lock().unwrap_or_else(|e| e.into_inner());
+            let mut last = self
+                .inner
+                .last_progress
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             if !progress.is_finite() || last.is_some_and(|prev| progress <= prev) {
                 return;
             }
@@ -161,7 +167,9 @@ impl Context {
             LogGate::Request(Some(min)) => level >= *min,
             LogGate::Request(None) => false,
         };
-        let (true, Some(peer)) = (allowed, &self.inner.peer) else { return };
+        let (true, Some(peer)) = (allowed, &self.inner.peer) else {
+            return;
+        };
         let data = match serde_json::to_value(data) {
             Ok(v) => v,
             Err(_) => return,
@@ -197,7 +205,11 @@ impl Context {
 
     /// Takes the recorded protocol error, if any.
     pub(crate) fn take_fault(&self) -> Option<mcp_core::ErrorObject> {
-        self.inner.fault.lock().unwrap_or_else(|e| e.into_inner()).take()
+        self.inner
+            .fault
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 
     /// Reads application state given to the builder with `.state(value)`.

@@ -25,13 +25,14 @@ use std::task::{Context as TaskContext, Poll};
 use std::time::{Duration, Instant};
 
 use mcp_core::jsonrpc::{EnvelopeError, Message, Parsed, error_codes};
-use mcp_core::{
-    CallToolResult, ClientCapabilities, CompleteResult, CompletionReference, DiscoverResult,
-    EmptyResult, ErrorObject, ForVersion, Implementation, InitializeResult, InputRequiredResult, LoggingLevel, Meta,
-    ProtocolVersion, ReadResourceResult, RequestId, RequestMeta, ResultType, SubscriptionFilter,
-};
 use mcp_core::subscriptions::{
     SubscriptionsAcknowledgedNotificationParams, SubscriptionsListenRequestParams,
+};
+use mcp_core::{
+    CallToolResult, ClientCapabilities, CompleteResult, CompletionReference, DiscoverResult,
+    EmptyResult, ErrorObject, ForVersion, Implementation, InitializeResult, InputRequiredResult,
+    LoggingLevel, Meta, ProtocolVersion, ReadResourceResult, RequestId, RequestMeta, ResultType,
+    SubscriptionFilter,
 };
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -201,7 +202,10 @@ const HANDSHAKE_ONLY: &[&str] = &[
 impl Connection {
     pub(crate) fn new(server: Server, out: mpsc::Sender<Vec<u8>>) -> Arc<Self> {
         let options = &server.inner.options;
-        let pending = Arc::new(Pending::new(options.max_in_flight, options.client_request_timeout));
+        let pending = Arc::new(Pending::new(
+            options.max_in_flight,
+            options.client_request_timeout,
+        ));
         Arc::new(Self {
             server,
             out,
@@ -220,7 +224,11 @@ impl Connection {
     /// A connection whose handshake happened elsewhere (HTTP without sessions): it serves
     /// handshake-era requests at `version`, with no client capabilities known.
     #[cfg(feature = "http")]
-    pub(crate) fn with_session(server: Server, out: mpsc::Sender<Vec<u8>>, version: ProtocolVersion) -> Arc<Self> {
+    pub(crate) fn with_session(
+        server: Server,
+        out: mpsc::Sender<Vec<u8>>,
+        version: ProtocolVersion,
+    ) -> Arc<Self> {
         let conn = Self::new(server, out);
         *conn.session.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(Session {
             version,
@@ -259,7 +267,10 @@ impl Connection {
     }
 
     fn session(&self) -> Option<Arc<Session>> {
-        self.session.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.session
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Handles one inbound message (one JSON text); replies go to the connection's outbound queue.
@@ -287,11 +298,16 @@ impl Connection {
 
     /// Reports a message that was too large to read.
     pub(crate) async fn reject_oversized(&self, limit: usize) {
-        let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+        let err =
+            ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
         self.send(&self.out, wire::error(None, &err)).await;
     }
 
-    async fn handle_batch(self: &Arc<Self>, items: Vec<Result<Message<'_>, EnvelopeError>>, sink: &Sink) {
+    async fn handle_batch(
+        self: &Arc<Self>,
+        items: Vec<Result<Message<'_>, EnvelopeError>>,
+        sink: &Sink,
+    ) {
         let allowed = self.session().is_some_and(|s| s.version.allows_batches());
         if !allowed || items.is_empty() {
             let msg = if items.is_empty() {
@@ -299,7 +315,8 @@ impl Connection {
             } else {
                 "JSON-RPC batches are only accepted in protocol revision 2025-03-26"
             };
-            self.send(sink, wire::error(None, &ErrorObject::invalid_request(msg))).await;
+            self.send(sink, wire::error(None, &ErrorObject::invalid_request(msg)))
+                .await;
             return;
         }
         let mut replies = Vec::new();
@@ -317,7 +334,8 @@ impl Connection {
         if replies.is_empty() {
             return;
         }
-        let mut buf = Vec::with_capacity(replies.iter().map(Vec::len).sum::<usize>() + replies.len() + 1);
+        let mut buf =
+            Vec::with_capacity(replies.iter().map(Vec::len).sum::<usize>() + replies.len() + 1);
         buf.push(b'[');
         for (i, r) in replies.iter().enumerate() {
             if i > 0 {
@@ -334,18 +352,29 @@ impl Connection {
     /// already read it. Returns the reply, if any; notifications and requests to the client go to
     /// `sink` meanwhile.
     #[cfg(feature = "http")]
-    pub(crate) async fn dispatch(self: &Arc<Self>, msg: Message<'_>, meta: Option<RequestMeta>, sink: &Sink) -> Option<Vec<u8>> {
-        if self.raw_log {
-            if let Some(m) = msg.method() {
-                eprintln!("--> ({m})");
-            }
+    pub(crate) async fn dispatch(
+        self: &Arc<Self>,
+        msg: Message<'_>,
+        meta: Option<RequestMeta>,
+        sink: &Sink,
+    ) -> Option<Vec<u8>> {
+        if self.raw_log
+            && let Some(m) = msg.method()
+        {
+            eprintln!("--> ({m})");
         }
         self.handle_message(msg, meta, true, sink).await
     }
 
     /// Handles a parsed message; returns the reply to send now, if any. With `wait`, handler
     /// methods run to completion here (batches, HTTP); otherwise they get their own task.
-    async fn handle_message(self: &Arc<Self>, msg: Message<'_>, meta: Option<RequestMeta>, wait: bool, sink: &Sink) -> Option<Vec<u8>> {
+    async fn handle_message(
+        self: &Arc<Self>,
+        msg: Message<'_>,
+        meta: Option<RequestMeta>,
+        wait: bool,
+        sink: &Sink,
+    ) -> Option<Vec<u8>> {
         match msg {
             Message::Notification(n) => {
                 self.handle_notification(&n.method, n.params);
@@ -381,17 +410,37 @@ impl Connection {
 
     /// Runs a handler method in the calling task, registered so that `notifications/cancelled`
     /// can stop it.
-    async fn run_here(self: &Arc<Self>, method: Method, id: RequestId, params: Option<Box<RawValue>>, scope: Scope) -> Option<Vec<u8>> {
+    async fn run_here(
+        self: &Arc<Self>,
+        method: Method,
+        id: RequestId,
+        params: Option<Box<RawValue>>,
+        scope: Scope,
+    ) -> Option<Vec<u8>> {
         let cancel = CancellationToken::new();
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         {
             let mut flights = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
             if flights.contains_key(&id) {
-                return Some(wire::error(Some(&id), &ErrorObject::invalid_request("a request with this id is already in flight")));
+                return Some(wire::error(
+                    Some(&id),
+                    &ErrorObject::invalid_request("a request with this id is already in flight"),
+                ));
             }
-            flights.insert(id.clone(), Flight { abort: None, cancel: cancel.clone(), seq });
+            flights.insert(
+                id.clone(),
+                Flight {
+                    abort: None,
+                    cancel: cancel.clone(),
+                    seq,
+                },
+            );
         }
-        let _unregister = Unregister { conn: self, id: &id, seq };
+        let _unregister = Unregister {
+            conn: self,
+            id: &id,
+            seq,
+        };
         tokio::select! {
             reply = self.run_handler(method, id.clone(), params, scope, cancel.clone()) => reply,
             () = cancel.cancelled() => None,
@@ -400,9 +449,15 @@ impl Connection {
 
     fn handle_notification(&self, method: &str, params: Option<&RawValue>) {
         if method == "notifications/cancelled" {
-            let Ok(p) = parse_params::<CancelParams>(params) else { return };
+            let Ok(p) = parse_params::<CancelParams>(params) else {
+                return;
+            };
             let Some(id) = p.request_id else { return };
-            let flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            let flight = self
+                .in_flight
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&id);
             if let Some(f) = flight {
                 tracing::debug!(%id, "request cancelled by the client");
                 f.cancel.cancel();
@@ -416,7 +471,13 @@ impl Connection {
     }
 
     /// Picks the era and revision of a request.
-    fn resolve(&self, method: &str, params: Option<&RawValue>, pre: Option<RequestMeta>, sink: &Sink) -> Result<Scope, ErrorObject> {
+    fn resolve(
+        &self,
+        method: &str,
+        params: Option<&RawValue>,
+        pre: Option<RequestMeta>,
+        sink: &Sink,
+    ) -> Result<Scope, ErrorObject> {
         if method == "initialize" {
             return Ok(Scope {
                 version: ProtocolVersion::LATEST_HANDSHAKE,
@@ -430,8 +491,9 @@ impl Connection {
         }
         let meta = match pre {
             Some(meta) => meta,
-            None => RequestMeta::from_params(params)
-                .map_err(|e| ErrorObject::invalid_params(format!("invalid `_meta`: {}", strip_pos(&e))))?,
+            None => RequestMeta::from_params(params).map_err(|e| {
+                ErrorObject::invalid_params(format!("invalid `_meta`: {}", strip_pos(&e)))
+            })?,
         };
         if let Some(requested) = meta.protocol_version.as_deref() {
             return self.resolve_stateless(method, requested, meta.clone(), sink);
@@ -467,7 +529,13 @@ impl Connection {
         )))
     }
 
-    fn resolve_stateless(&self, method: &str, requested: &str, meta: RequestMeta, sink: &Sink) -> Result<Scope, ErrorObject> {
+    fn resolve_stateless(
+        &self,
+        method: &str,
+        requested: &str,
+        meta: RequestMeta,
+        sink: &Sink,
+    ) -> Result<Scope, ErrorObject> {
         let supported = [ProtocolVersion::V2026_07_28.as_str()];
         let version = match ProtocolVersion::parse(requested) {
             Some(v) if v.is_stateless() => v,
@@ -497,7 +565,13 @@ impl Connection {
     }
 
     /// Methods answered in order, without a task.
-    fn handle_inline(self: &Arc<Self>, method: &str, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Vec<u8> {
+    fn handle_inline(
+        self: &Arc<Self>,
+        method: &str,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        scope: Scope,
+    ) -> Vec<u8> {
         let inner = &self.server.inner;
         let v = scope.version;
         let live = inner.live();
@@ -519,8 +593,11 @@ impl Connection {
             "initialize" => self.initialize(id, params),
             "ping" => wire::response_raw(id, b"{}"),
             "server/discover" => {
-                let mut r = DiscoverResult::new(vec![ProtocolVersion::V2026_07_28.as_str().to_owned()], caps.clone())
-                    .with_cache(inner.options.ttl_ms, mcp_core::CacheScope::Public);
+                let mut r = DiscoverResult::new(
+                    vec![ProtocolVersion::V2026_07_28.as_str().to_owned()],
+                    caps.clone(),
+                )
+                .with_cache(inner.options.ttl_ms, mcp_core::CacheScope::Public);
                 r.instructions.clone_from(&inner.instructions);
                 r.meta = Some(inner.server_info_meta.clone());
                 r.for_version(v);
@@ -541,7 +618,12 @@ impl Connection {
                 match parse_params::<UriParams<'_>>(params) {
                     Ok(p) if method == "resources/subscribe" => {
                         if !self.subscriptions.add(&p.uri) {
-                            return wire::error(Some(id), &ErrorObject::invalid_params("too many resource subscriptions on this session"));
+                            return wire::error(
+                                Some(id),
+                                &ErrorObject::invalid_params(
+                                    "too many resource subscriptions on this session",
+                                ),
+                            );
                         }
                         wire::response(id, &EmptyResult::new().into_version(v))
                     }
@@ -566,7 +648,11 @@ impl Connection {
             .filter(|v| !v.is_stateless())
             .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
         let inner = &self.server.inner;
-        let mut result = InitializeResult::new(version, inner.live().capabilities.clone(), inner.info.clone());
+        let mut result = InitializeResult::new(
+            version,
+            inner.live().capabilities.clone(),
+            inner.info.clone(),
+        );
         result.instructions.clone_from(&inner.instructions);
         result.for_version(version);
         tracing::info!(client = %p.client_info.name, version = %version, "session initialized");
@@ -595,13 +681,18 @@ impl Connection {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let mut flights = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
         if flights.contains_key(&id) {
-            return Some(wire::error(Some(&id), &ErrorObject::invalid_request("a request with this id is already in flight")));
+            return Some(wire::error(
+                Some(&id),
+                &ErrorObject::invalid_request("a request with this id is already in flight"),
+            ));
         }
         let limit = self.server.inner.options.max_in_flight;
         if flights.len() >= limit {
             return Some(wire::error(
                 Some(&id),
-                &ErrorObject::internal(format!("server busy: {limit} requests already in flight on this connection")),
+                &ErrorObject::internal(format!(
+                    "server busy: {limit} requests already in flight on this connection"
+                )),
             ));
         }
         let conn = Arc::clone(self);
@@ -609,7 +700,9 @@ impl Connection {
         let task_id = id.clone();
         let task_cancel = cancel.clone();
         let handle = tokio::spawn(async move {
-            let reply = conn.run_handler(method, task_id.clone(), params, scope, task_cancel).await;
+            let reply = conn
+                .run_handler(method, task_id.clone(), params, scope, task_cancel)
+                .await;
             let finished = {
                 let mut flights = conn.in_flight.lock().unwrap_or_else(|e| e.into_inner());
                 match flights.get(&task_id) {
@@ -622,7 +715,14 @@ impl Connection {
                 conn.send(&peer, reply).await;
             }
         });
-        flights.insert(id, Flight { abort: Some(handle.abort_handle()), cancel, seq });
+        flights.insert(
+            id,
+            Flight {
+                abort: Some(handle.abort_handle()),
+                cancel,
+                seq,
+            },
+        );
         None
     }
 
@@ -653,11 +753,22 @@ impl Connection {
         }
         .instrument(span.clone())
         .await;
-        span.in_scope(|| tracing::debug!(elapsed_us = started.elapsed().as_micros() as u64, "request done"));
+        span.in_scope(|| {
+            tracing::debug!(
+                elapsed_us = started.elapsed().as_micros() as u64,
+                "request done"
+            )
+        });
         Some(reply)
     }
 
-    fn context(&self, id: &RequestId, scope: Scope, cancel: CancellationToken, interact: Interact) -> Context {
+    fn context(
+        &self,
+        id: &RequestId,
+        scope: Scope,
+        cancel: CancellationToken,
+        interact: Interact,
+    ) -> Context {
         Context {
             inner: Arc::new(ContextInner {
                 request_id: Some(id.clone()),
@@ -680,7 +791,12 @@ impl Connection {
 
     /// The round of a stateless-era request that may answer `input_required`, or the peer of a
     /// handshake-era one.
-    fn interaction(&self, method: Method, params: Option<&RawValue>, v: ProtocolVersion) -> Result<Interact, ErrorObject> {
+    fn interaction(
+        &self,
+        method: Method,
+        params: Option<&RawValue>,
+        v: ProtocolVersion,
+    ) -> Result<Interact, ErrorObject> {
         if v.is_stateless() {
             let round = Round::from_request(&self.server.inner.state_key, method.name(), params)?;
             Ok(Interact::Rounds(Arc::new(round)))
@@ -690,7 +806,12 @@ impl Connection {
     }
 
     /// Runs a handler future under its round and timeout.
-    async fn drive<T>(&self, interact: &Interact, timeout_ms: Option<u64>, fut: BoxFuture<Result<T, HandlerError>>) -> Driven<T> {
+    async fn drive<T>(
+        &self,
+        interact: &Interact,
+        timeout_ms: Option<u64>,
+        fut: BoxFuture<Result<T, HandlerError>>,
+    ) -> Driven<T> {
         let round = match interact {
             Interact::Rounds(r) => Some(&**r),
             _ => None,
@@ -711,9 +832,18 @@ impl Connection {
     }
 
     /// The `input_required` result of a round: its requests, and its answers sealed.
-    fn input_required(&self, id: &RequestId, method: Method, params: Option<&RawValue>, interact: &Interact) -> Vec<u8> {
+    fn input_required(
+        &self,
+        id: &RequestId,
+        method: Method,
+        params: Option<&RawValue>,
+        interact: &Interact,
+    ) -> Vec<u8> {
         let Interact::Rounds(round) = interact else {
-            return wire::error(Some(id), &ErrorObject::internal("input required outside a round"));
+            return wire::error(
+                Some(id),
+                &ErrorObject::internal("input required outside a round"),
+            );
         };
         let inner = &self.server.inner;
         let (missing, used) = round.finish();
@@ -721,8 +851,13 @@ impl Connection {
         result.input_requests = Some(missing);
         if !used.is_empty() {
             let digest = crate::mrtr::params_digest(params);
-            result.request_state =
-                Some(crate::mrtr::seal(&inner.state_key, method.name(), &digest, used, inner.options.request_state_ttl));
+            result.request_state = Some(crate::mrtr::seal(
+                &inner.state_key,
+                method.name(),
+                &digest,
+                used,
+                inner.options.request_state_ttl,
+            ));
         }
         wire::response(id, &result)
     }
@@ -741,7 +876,10 @@ impl Connection {
         }
         let p: NameParams<'_> = parse_params(params)?;
         let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
-            return Err(ErrorObject::invalid_params(format!("unknown tool '{}'", p.name)));
+            return Err(ErrorObject::invalid_params(format!(
+                "unknown tool '{}'",
+                p.name
+            )));
         };
         tracing::Span::current().record("item", p.name.as_ref());
         let entry = &live.catalog.tools[index];
@@ -754,17 +892,19 @@ impl Connection {
         };
         let fut = (entry.record.call)(ctx.clone(), p.arguments.map(RawValue::to_owned));
         let outcome = match self.drive(&interact, entry.record.timeout_ms, fut).await {
-            Driven::NeedsInput => return Ok(self.input_required(id, Method::CallTool, params, &interact)),
+            Driven::NeedsInput => {
+                return Ok(self.input_required(id, Method::CallTool, params, &interact));
+            }
             Driven::TimedOut(ms) => Err(HandlerError::Tool(crate::ToolError::new(format!(
                 "tool '{}' timed out after {ms} ms",
                 entry.record.name
             )))),
             Driven::Done(r) => r,
         };
-        if outcome.is_err() {
-            if let Some(fault) = ctx.take_fault() {
-                return Err(fault);
-            }
+        // A failure after an interaction the client could not serve is that protocol error.
+        let failed = outcome.as_ref().map_or(true, |r| r.is_error == Some(true));
+        if let Some(fault) = ctx.take_fault().filter(|_| failed) {
+            return Err(fault);
         }
         let mut result = match outcome {
             Ok(r) => r,
@@ -795,7 +935,12 @@ impl Connection {
     }
 
     /// Adds the stateless era's `resultType` and `serverInfo`.
-    fn stamp(&self, result_type: &mut Option<ResultType>, meta: &mut Option<Meta>, v: ProtocolVersion) {
+    fn stamp(
+        &self,
+        result_type: &mut Option<ResultType>,
+        meta: &mut Option<Meta>,
+        v: ProtocolVersion,
+    ) {
         if v.has_result_type() {
             *result_type = Some(ResultType::Complete);
             let m = meta.get_or_insert_with(Meta::new);
@@ -805,7 +950,13 @@ impl Connection {
         }
     }
 
-    fn handler_error(&self, what: &str, err: HandlerError, uri: Option<&str>, v: ProtocolVersion) -> ErrorObject {
+    fn handler_error(
+        &self,
+        what: &str,
+        err: HandlerError,
+        uri: Option<&str>,
+        v: ProtocolVersion,
+    ) -> ErrorObject {
         match err {
             HandlerError::InvalidArguments(msg) => ErrorObject::invalid_params(msg),
             HandlerError::Tool(err) => ErrorObject::invalid_params(err.message()),
@@ -838,12 +989,19 @@ impl Connection {
         tracing::Span::current().record("item", record.name);
         let interact = self.interaction(Method::ReadResource, params, v)?;
         let ctx = self.context(id, scope, cancel, interact.clone());
-        let contents = match self.drive(&interact, None, (record.read)(ctx.clone(), request)).await {
-            Driven::NeedsInput => return Ok(self.input_required(id, Method::ReadResource, params, &interact)),
+        let contents = match self
+            .drive(&interact, None, (record.read)(ctx.clone(), request))
+            .await
+        {
+            Driven::NeedsInput => {
+                return Ok(self.input_required(id, Method::ReadResource, params, &interact));
+            }
             Driven::Done(Ok(c)) if c.is_empty() => return Err(not_found(&p.uri, v)),
             Driven::Done(Ok(c)) => c,
             Driven::Done(Err(err)) => {
-                return Err(ctx.take_fault().unwrap_or_else(|| self.handler_error(record.name, err, Some(&p.uri), v)));
+                return Err(ctx
+                    .take_fault()
+                    .unwrap_or_else(|| self.handler_error(record.name, err, Some(&p.uri), v)));
             }
             Driven::TimedOut(_) => return Err(ErrorObject::internal("timed out")),
         };
@@ -870,7 +1028,10 @@ impl Connection {
         }
         let p: PromptParams<'_> = parse_params(params)?;
         let Some(&index) = live.catalog.prompt_index.get(p.name.as_ref()) else {
-            return Err(ErrorObject::invalid_params(format!("unknown prompt '{}'", p.name)));
+            return Err(ErrorObject::invalid_params(format!(
+                "unknown prompt '{}'",
+                p.name
+            )));
         };
         tracing::Span::current().record("item", p.name.as_ref());
         let record = &live.catalog.prompts[index].record;
@@ -886,11 +1047,18 @@ impl Connection {
         let v = scope.version;
         let interact = self.interaction(Method::GetPrompt, params, v)?;
         let ctx = self.context(id, scope, cancel, interact.clone());
-        let mut result = match self.drive(&interact, None, (record.get)(ctx.clone(), args)).await {
-            Driven::NeedsInput => return Ok(self.input_required(id, Method::GetPrompt, params, &interact)),
+        let mut result = match self
+            .drive(&interact, None, (record.get)(ctx.clone(), args))
+            .await
+        {
+            Driven::NeedsInput => {
+                return Ok(self.input_required(id, Method::GetPrompt, params, &interact));
+            }
             Driven::Done(Ok(r)) => r,
             Driven::Done(Err(err)) => {
-                return Err(ctx.take_fault().unwrap_or_else(|| self.handler_error(record.name, err, None, v)));
+                return Err(ctx
+                    .take_fault()
+                    .unwrap_or_else(|| self.handler_error(record.name, err, None, v)));
             }
             Driven::TimedOut(_) => return Err(ErrorObject::internal("timed out")),
         };
@@ -902,7 +1070,12 @@ impl Connection {
         Ok(wire::response(id, &result))
     }
 
-    fn complete(&self, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Result<Vec<u8>, ErrorObject> {
+    fn complete(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        scope: Scope,
+    ) -> Result<Vec<u8>, ErrorObject> {
         let live = self.server.inner.live();
         if live.capabilities.completions.is_none() {
             return Err(ErrorObject::method_not_found("completion/complete"));
@@ -910,19 +1083,33 @@ impl Connection {
         let catalog = &live.catalog;
         let p: mcp_core::CompleteRequestParams = parse_params(params)?;
         let hooks = match &p.r#ref {
-            CompletionReference::Prompt { name, .. } => match catalog.prompt_index.get(name.as_str()) {
-                Some(&i) => catalog.prompts[i].record.completions,
-                None => return Err(ErrorObject::invalid_params(format!("unknown prompt '{name}'"))),
-            },
+            CompletionReference::Prompt { name, .. } => {
+                match catalog.prompt_index.get(name.as_str()) {
+                    Some(&i) => catalog.prompts[i].record.completions,
+                    None => {
+                        return Err(ErrorObject::invalid_params(format!(
+                            "unknown prompt '{name}'"
+                        )));
+                    }
+                }
+            }
             CompletionReference::Resource { uri } => {
                 match catalog.templates.iter().find(|t| t.record.uri == uri) {
                     Some(t) => t.record.completions,
                     None if catalog.resource_index.contains_key(uri.as_str()) => &[],
-                    None => return Err(ErrorObject::invalid_params(format!("unknown resource template '{uri}'"))),
+                    None => {
+                        return Err(ErrorObject::invalid_params(format!(
+                            "unknown resource template '{uri}'"
+                        )));
+                    }
                 }
             }
             #[allow(unreachable_patterns)]
-            _ => return Err(ErrorObject::invalid_params("unsupported completion reference")),
+            _ => {
+                return Err(ErrorObject::invalid_params(
+                    "unsupported completion reference",
+                ));
+            }
         };
         let mut request = CompletionRequest::new(p.argument.name.clone(), p.argument.value.clone());
         if let Some(args) = p.context.and_then(|c| c.arguments) {
@@ -932,7 +1119,12 @@ impl Connection {
             Some(hook) => match std::panic::catch_unwind(|| (hook.complete)(&request)) {
                 Ok(values) => values,
                 Err(_) => {
-                    return Err(self.handler_error("completion", HandlerError::internal("completion hook panicked"), None, scope.version));
+                    return Err(self.handler_error(
+                        "completion",
+                        HandlerError::internal("completion hook panicked"),
+                        None,
+                        scope.version,
+                    ));
                 }
             },
             None => Vec::new(),
@@ -945,7 +1137,12 @@ impl Connection {
 
     /// `subscriptions/listen`: acknowledges, then streams the requested notifications until the
     /// client closes the stream (HTTP), cancels the request (stdio) or the connection closes.
-    async fn listen(&self, id: &RequestId, params: Option<&RawValue>, scope: Scope) -> Result<Vec<u8>, ErrorObject> {
+    async fn listen(
+        &self,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        scope: Scope,
+    ) -> Result<Vec<u8>, ErrorObject> {
         let p: SubscriptionsListenRequestParams = parse_params(params)?;
         let live = self.server.inner.live();
         let caps = &live.capabilities;
@@ -968,17 +1165,33 @@ impl Connection {
         }
         drop(live);
         let mut meta = Meta::new();
-        meta.insert(mcp_core::meta::SUBSCRIPTION_ID_KEY.to_owned(), serde_json::to_value(id).unwrap_or_default());
-        let ack = SubscriptionsAcknowledgedNotificationParams::new(honoured.clone()).with_meta(meta.clone());
-        self.send(&scope.peer, wire::notification("notifications/subscriptions/acknowledged", &ack)).await;
-        let Some(_listener) = self.server.inner.hub.add_listener(honoured, id, scope.peer.clone()) else {
+        meta.insert(
+            mcp_core::meta::SUBSCRIPTION_ID_KEY.to_owned(),
+            serde_json::to_value(id).unwrap_or_default(),
+        );
+        let ack = SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
+            .with_meta(meta.clone());
+        self.send(
+            &scope.peer,
+            wire::notification("notifications/subscriptions/acknowledged", &ack),
+        )
+        .await;
+        let Some(_listener) = self
+            .server
+            .inner
+            .hub
+            .add_listener(honoured, id, scope.peer.clone())
+        else {
             return Err(ErrorObject::internal("too many open subscriptions"));
         };
         tokio::select! {
             () = scope.peer.closed() => {}
             () = self.closing.cancelled() => {}
         }
-        Ok(wire::response(id, &serde_json::json!({ "resultType": "complete", "_meta": meta })))
+        Ok(wire::response(
+            id,
+            &serde_json::json!({ "resultType": "complete", "_meta": meta }),
+        ))
     }
 
     /// The connection's outbound queue (server-initiated messages).
@@ -991,7 +1204,12 @@ impl Connection {
     #[cfg(feature = "http")]
     pub(crate) fn drain_now(&self) {
         self.closing.cancel();
-        for (_, f) in self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).drain() {
+        for (_, f) in self
+            .in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain()
+        {
             f.cancel.cancel();
             if let Some(abort) = f.abort {
                 abort.abort();
@@ -1005,13 +1223,22 @@ impl Connection {
         self.closing.cancel();
         let deadline = Instant::now() + self.server.inner.options.drain_timeout;
         loop {
-            let empty = self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+            let empty = self
+                .in_flight
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_empty();
             if empty || Instant::now() >= deadline {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        for (_, f) in self.in_flight.lock().unwrap_or_else(|e| e.into_inner()).drain() {
+        for (_, f) in self
+            .in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain()
+        {
             f.cancel.cancel();
             if let Some(abort) = f.abort {
                 abort.abort();
@@ -1046,7 +1273,11 @@ struct Unregister<'a> {
 
 impl Drop for Unregister<'_> {
     fn drop(&mut self) {
-        let mut flights = self.conn.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        let mut flights = self
+            .conn
+            .in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if flights.get(self.id).is_some_and(|f| f.seq == self.seq) {
             flights.remove(self.id);
         }
@@ -1067,7 +1298,8 @@ impl Method {
 
 fn strip_pos(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    msg.rfind(" at line ").map_or(msg.clone(), |i| msg[..i].to_owned())
+    msg.rfind(" at line ")
+        .map_or(msg.clone(), |i| msg[..i].to_owned())
 }
 
 fn missing_meta(key: &str) -> ErrorObject {
@@ -1087,7 +1319,11 @@ fn not_found(uri: &str, v: ProtocolVersion) -> ErrorObject {
     if v.is_stateless() {
         ErrorObject::invalid_params(format!("resource not found: {uri}")).with_data(data)
     } else {
-        ErrorObject::new(error_codes::RESOURCE_NOT_FOUND, format!("resource not found: {uri}")).with_data(data)
+        ErrorObject::new(
+            error_codes::RESOURCE_NOT_FOUND,
+            format!("resource not found: {uri}"),
+        )
+        .with_data(data)
     }
 }
 

@@ -28,7 +28,10 @@ pub struct ToolError {
 impl ToolError {
     /// A tool error with this text.
     pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
-        Self { message: message.into(), structured: None }
+        Self {
+            message: message.into(),
+            structured: None,
+        }
     }
 
     /// Attaches structured details, sent as `structuredContent` where the revision has it.

@@ -17,8 +17,9 @@ use std::time::Duration;
 
 use mcp_core::jsonrpc::{Response, error_codes};
 use mcp_core::{
-    CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams, ElicitResult, ErrorObject, ForVersion,
-    InputRequest, ListRootsResult, ProtocolVersion, RequestId, Root,
+    CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams,
+    ElicitResult, ErrorObject, ForVersion, InputRequest, ListRootsResult, ProtocolVersion,
+    RequestId, Root,
 };
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -44,7 +45,12 @@ pub(crate) struct Pending {
 
 impl Pending {
     pub(crate) fn new(limit: usize, timeout: Duration) -> Self {
-        Self { next: AtomicI64::new(1), map: Mutex::new(HashMap::new()), limit, timeout }
+        Self {
+            next: AtomicI64::new(1),
+            map: Mutex::new(HashMap::new()),
+            limit,
+            timeout,
+        }
     }
 
     fn register(&self) -> Result<(RequestId, oneshot::Receiver<Answer>), InteractionError> {
@@ -59,13 +65,20 @@ impl Pending {
     }
 
     fn forget(&self, id: &RequestId) {
-        self.map.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        self.map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
     }
 
     /// Routes a response from the client to the request waiting for it.
     pub(crate) fn complete(&self, response: Response<'_>) {
         let Some(id) = response.id else { return };
-        let waiter = self.map.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        let waiter = self
+            .map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
         if let Some(tx) = waiter {
             let _ = tx.send(response.outcome.map(RawValue::to_owned));
         } else {
@@ -135,7 +148,9 @@ pub enum InteractionError {
 impl fmt::Display for InteractionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Unsupported { capability } => write!(f, "the client does not support `{capability}`"),
+            Self::Unsupported { capability } => {
+                write!(f, "the client does not support `{capability}`")
+            }
             Self::NotAvailable => f.write_str("this request cannot ask the client for input"),
             Self::Rejected(err) => write!(f, "the client refused: {} ({})", err.message, err.code),
             Self::InvalidResponse(msg) => write!(f, "invalid answer from the client: {msg}"),
@@ -154,7 +169,9 @@ impl From<InteractionError> for ToolError {
 impl IntoHandlerError for InteractionError {
     fn into_handler_error(self) -> HandlerError {
         match self {
-            Self::Unsupported { capability } => HandlerError::Protocol(missing_capability(capability)),
+            Self::Unsupported { capability } => {
+                HandlerError::Protocol(missing_capability(capability))
+            }
             Self::InvalidResponse(msg) => HandlerError::Protocol(ErrorObject::invalid_params(msg)),
             other => HandlerError::Tool(other.into()),
         }
@@ -206,12 +223,22 @@ fn check(ctx: &Context, what: Need) -> Result<(), InteractionError> {
     let caps = ctx.client_capabilities();
     let v = ctx.protocol_version();
     let ok = match what {
-        Need::ElicitForm => v.has_elicitation() && caps.and_then(|c| c.elicitation.as_ref()).is_some_and(|e| e.supports_form()),
+        Need::ElicitForm => {
+            v.has_elicitation()
+                && caps
+                    .and_then(|c| c.elicitation.as_ref())
+                    .is_some_and(|e| e.supports_form())
+        }
         Need::ElicitUrl => {
-            v >= ProtocolVersion::V2025_11_25 && caps.and_then(|c| c.elicitation.as_ref()).is_some_and(|e| e.supports_url())
+            v >= ProtocolVersion::V2025_11_25
+                && caps
+                    .and_then(|c| c.elicitation.as_ref())
+                    .is_some_and(|e| e.supports_url())
         }
         Need::Sampling => caps.is_some_and(|c| c.sampling.is_some()),
-        Need::SamplingTools => caps.and_then(|c| c.sampling.as_ref()).is_some_and(|s| s.tools.is_some()),
+        Need::SamplingTools => caps
+            .and_then(|c| c.sampling.as_ref())
+            .is_some_and(|s| s.tools.is_some()),
         Need::Roots => caps.is_some_and(|c| c.roots.is_some()),
     };
     if ok {
@@ -246,14 +273,26 @@ impl Need {
 impl Context {
     /// Sends one request to the client (or finds its answer in this round) and returns the raw
     /// result.
-    async fn ask(&self, kind: Kind, key: Option<String>, method: &'static str, params: Value) -> Result<Box<RawValue>, InteractionError> {
+    async fn ask(
+        &self,
+        kind: Kind,
+        key: Option<String>,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Box<RawValue>, InteractionError> {
         match &self.inner.interact {
             Interact::None => Err(InteractionError::NotAvailable),
             Interact::Peer(pending) => {
-                let Some(peer) = &self.inner.peer else { return Err(InteractionError::NotAvailable) };
+                let Some(peer) = &self.inner.peer else {
+                    return Err(InteractionError::NotAvailable);
+                };
                 let (id, rx) = pending.register()?;
                 let _forget = Forget(pending, id.clone());
-                if peer.send(crate::wire::request(&id, method, &params)).await.is_err() {
+                if peer
+                    .send(crate::wire::request(&id, method, &params))
+                    .await
+                    .is_err()
+                {
                     return Err(InteractionError::Disconnected);
                 }
                 match tokio::time::timeout(pending.timeout, rx).await {
@@ -276,9 +315,16 @@ impl Context {
     }
 
     /// Parses an answer; in the stateless era a malformed answer fails the request with -32602.
-    fn parse_answer<T: DeserializeOwned>(&self, raw: &RawValue, what: &str) -> Result<T, InteractionError> {
+    fn parse_answer<T: DeserializeOwned>(
+        &self,
+        raw: &RawValue,
+        what: &str,
+    ) -> Result<T, InteractionError> {
         serde_json::from_str(raw.get()).map_err(|e| {
-            let msg = format!("the client's {what} result is invalid: {}", strip_position(&e));
+            let msg = format!(
+                "the client's {what} result is invalid: {}",
+                strip_position(&e)
+            );
             if matches!(self.inner.interact, Interact::Rounds(_)) {
                 self.record_fault(ErrorObject::invalid_params(msg.clone()));
             }
@@ -313,8 +359,17 @@ impl Context {
     /// }
     /// # fn main() {}
     /// ```
-    pub fn elicit<T: DeserializeOwned + JsonSchema + Send + 'static>(&self, message: impl Into<String>) -> Elicit<'_, T> {
-        Elicit { ctx: self, message: message.into(), schema: None, key: None, _t: PhantomData }
+    pub fn elicit<T: DeserializeOwned + JsonSchema + Send + 'static>(
+        &self,
+        message: impl Into<String>,
+    ) -> Elicit<'_, T> {
+        Elicit {
+            ctx: self,
+            message: message.into(),
+            schema: None,
+            key: None,
+            _t: PhantomData,
+        }
     }
 
     /// Sends the user to a URL (URL-mode elicitation, 2025-11-25+): for credentials, payments and
@@ -334,7 +389,12 @@ impl Context {
     /// # fn main() {}
     /// ```
     pub fn elicit_url(&self, message: impl Into<String>, url: impl Into<String>) -> ElicitUrl<'_> {
-        ElicitUrl { ctx: self, message: message.into(), url: url.into(), key: None }
+        ElicitUrl {
+            ctx: self,
+            message: message.into(),
+            url: url.into(),
+            key: None,
+        }
     }
 
     /// Asks the client's model for a completion (`sampling/createMessage`). Needs the client's
@@ -354,7 +414,11 @@ impl Context {
     /// # fn main() {}
     /// ```
     pub fn sample(&self, request: CreateMessageRequestParams) -> Sample<'_> {
-        Sample { ctx: self, request, key: None }
+        Sample {
+            ctx: self,
+            request,
+            key: None,
+        }
     }
 
     /// Asks the client for its roots (`roots/list`). Needs the client's `roots` capability.
@@ -370,20 +434,28 @@ impl Context {
     /// # fn main() {}
     /// ```
     pub fn roots(&self) -> Roots<'_> {
-        Roots { ctx: self, key: None }
+        Roots {
+            ctx: self,
+            key: None,
+        }
     }
 }
 
 fn strip_position(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    msg.rfind(" at line ").map_or(msg.clone(), |i| msg[..i].to_owned())
+    msg.rfind(" at line ")
+        .map_or(msg.clone(), |i| msg[..i].to_owned())
 }
 
 /// The `requestedSchema` of `T`, generated once per type.
 fn form_schema<T: JsonSchema + 'static>() -> Arc<Value> {
     static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Value>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(s) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&TypeId::of::<T>()) {
+    if let Some(s) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&TypeId::of::<T>())
+    {
         return Arc::clone(s);
     }
     let profile = SchemaProfile::Portable;
@@ -394,7 +466,10 @@ fn form_schema<T: JsonSchema + 'static>() -> Arc<Value> {
         map.remove("$defs");
     }
     let value = Arc::new(value);
-    cache.lock().unwrap_or_else(|e| e.into_inner()).insert(TypeId::of::<T>(), Arc::clone(&value));
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(TypeId::of::<T>(), Arc::clone(&value));
     value
 }
 
@@ -410,7 +485,10 @@ pub struct Elicit<'a, T> {
 
 impl<T> fmt::Debug for Elicit<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Elicit").field("message", &self.message).field("key", &self.key).finish_non_exhaustive()
+        f.debug_struct("Elicit")
+            .field("message", &self.message)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
     }
 }
 
@@ -460,13 +538,21 @@ impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elici
             let mut params = ElicitRequestParams::form(self.message, schema);
             params.for_version(ctx.protocol_version());
             let params = serde_json::to_value(params).unwrap_or_default();
-            let raw = ctx.ask(Kind::Elicit, self.key, mcp_core::client::ELICIT_METHOD, params).await?;
+            let raw = ctx
+                .ask(
+                    Kind::Elicit,
+                    self.key,
+                    mcp_core::client::ELICIT_METHOD,
+                    params,
+                )
+                .await?;
             let result: ElicitResult = ctx.parse_answer(&raw, "elicitation")?;
             match result.action {
                 ElicitAction::Accept => {
                     let content = Value::Object(result.content.unwrap_or_default());
                     let value = T::deserialize(content).map_err(|e| {
-                        let msg = format!("the submitted form does not fit: {}", strip_position(&e));
+                        let msg =
+                            format!("the submitted form does not fit: {}", strip_position(&e));
                         if matches!(ctx.inner.interact, Interact::Rounds(_)) {
                             ctx.record_fault(ErrorObject::invalid_params(msg.clone()));
                         }
@@ -514,10 +600,18 @@ impl<'a> IntoFuture for ElicitUrl<'a> {
         Box::pin(async move {
             let ctx = self.ctx;
             check(ctx, Need::ElicitUrl)?;
-            let mut params = ElicitRequestParams::url(self.message, self.url, crate::random::token());
+            let mut params =
+                ElicitRequestParams::url(self.message, self.url, crate::random::token());
             params.for_version(ctx.protocol_version());
             let params = serde_json::to_value(params).unwrap_or_default();
-            let raw = ctx.ask(Kind::Elicit, self.key, mcp_core::client::ELICIT_METHOD, params).await?;
+            let raw = ctx
+                .ask(
+                    Kind::Elicit,
+                    self.key,
+                    mcp_core::client::ELICIT_METHOD,
+                    params,
+                )
+                .await?;
             let result: ElicitResult = ctx.parse_answer(&raw, "elicitation")?;
             Ok(result.action)
         })
@@ -564,7 +658,14 @@ impl<'a> IntoFuture for Sample<'a> {
             }
             request.for_version(ctx.protocol_version());
             let params = serde_json::to_value(request).unwrap_or_default();
-            let raw = ctx.ask(Kind::Sample, self.key, mcp_core::client::CREATE_MESSAGE_METHOD, params).await?;
+            let raw = ctx
+                .ask(
+                    Kind::Sample,
+                    self.key,
+                    mcp_core::client::CREATE_MESSAGE_METHOD,
+                    params,
+                )
+                .await?;
             ctx.parse_answer(&raw, "sampling")
         })
     }
@@ -601,7 +702,14 @@ impl<'a> IntoFuture for Roots<'a> {
         Box::pin(async move {
             let ctx = self.ctx;
             check(ctx, Need::Roots)?;
-            let raw = ctx.ask(Kind::Roots, self.key, mcp_core::client::LIST_ROOTS_METHOD, serde_json::json!({})).await?;
+            let raw = ctx
+                .ask(
+                    Kind::Roots,
+                    self.key,
+                    mcp_core::client::LIST_ROOTS_METHOD,
+                    serde_json::json!({}),
+                )
+                .await?;
             let result: ListRootsResult = ctx.parse_answer(&raw, "roots")?;
             Ok(result.roots)
         })
@@ -634,9 +742,15 @@ mod tests {
     fn missing_capability_names_it() {
         let e = missing_capability("sampling");
         assert_eq!(e.code, -32021);
-        assert_eq!(e.data.unwrap()["requiredCapabilities"], serde_json::json!({"sampling": {}}));
+        assert_eq!(
+            e.data.unwrap()["requiredCapabilities"],
+            serde_json::json!({"sampling": {}})
+        );
         let e = missing_capability("elicitation.url");
-        assert_eq!(e.data.unwrap()["requiredCapabilities"], serde_json::json!({"elicitation": {"url": {}}}));
+        assert_eq!(
+            e.data.unwrap()["requiredCapabilities"],
+            serde_json::json!({"elicitation": {"url": {}}})
+        );
     }
 
     #[test]
@@ -644,8 +758,15 @@ mod tests {
         let pending = Pending::new(1, Duration::from_secs(1));
         let (id, mut rx) = pending.register().unwrap();
         assert!(pending.register().is_err());
-        let text = format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"roots":[]}}}}"#, serde_json::to_string(&id).unwrap());
-        let mcp_core::jsonrpc::Message::Response(r) = mcp_core::jsonrpc::parse_message(&text).unwrap() else { panic!() };
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":{},"result":{{"roots":[]}}}}"#,
+            serde_json::to_string(&id).unwrap()
+        );
+        let mcp_core::jsonrpc::Message::Response(r) =
+            mcp_core::jsonrpc::parse_message(&text).unwrap()
+        else {
+            panic!()
+        };
         pending.complete(r);
         assert_eq!(rx.try_recv().unwrap().unwrap().get(), r#"{"roots":[]}"#);
         assert!(pending.register().is_ok());

@@ -58,8 +58,8 @@
 // The generated code names `::mcp_runtime`; this makes it resolve inside the crate too.
 extern crate self as mcp_runtime;
 
-pub mod completion;
 mod cli;
+pub mod completion;
 mod context;
 mod dispatch;
 mod error;
@@ -84,11 +84,13 @@ pub mod __private;
 
 pub use completion::CompletionRequest;
 pub use context::{CancellationToken, Context, FromContext, State};
-pub use error::{BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError};
+pub use error::{
+    BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError,
+};
 pub use interact::{Elicit, ElicitUrl, Elicitation, InteractionError, Roots, Sample};
-pub use notify::ListChanged;
 pub use mcp_core as protocol;
 pub use mcp_macros::{prompt, resource, tool};
+pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
 pub use schema::SchemaProfile;
 pub use server::{Server, ServerBuilder, ValidationErrors};
@@ -99,7 +101,7 @@ pub mod prelude {
         ContentBlock, LoggingLevel, PromptMessage, ProtocolVersion, ResourceContents, Role,
     };
     pub use crate::{
-        CompletionRequest, Context, Elicitation, InteractionError, Json, PromptError, ResourceError, Server, State,
-        ToolError, prompt, resource, server_info, tool,
+        CompletionRequest, Context, Elicitation, InteractionError, Json, PromptError,
+        ResourceError, Server, State, ToolError, prompt, resource, server_info, tool,
     };
 }

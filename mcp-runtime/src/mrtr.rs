@@ -62,7 +62,9 @@ struct Payload<'a> {
 }
 
 fn now_secs() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// Writes `value` with object keys sorted at every level, so equal params digest equally.
@@ -100,7 +102,9 @@ fn canonical(value: &Value, out: &mut Vec<u8>) {
 
 /// Hex SHA-256 of the params without `inputResponses`, `requestState` and `_meta`.
 pub(crate) fn params_digest(params: Option<&RawValue>) -> String {
-    let mut value: Value = params.and_then(|p| serde_json::from_str(p.get()).ok()).unwrap_or(Value::Null);
+    let mut value: Value = params
+        .and_then(|p| serde_json::from_str(p.get()).ok())
+        .unwrap_or(Value::Null);
     if let Value::Object(map) = &mut value {
         map.remove("inputResponses");
         map.remove("requestState");
@@ -113,8 +117,19 @@ pub(crate) fn params_digest(params: Option<&RawValue>) -> String {
 }
 
 /// Seals the answers of a round.
-pub(crate) fn seal(key: &StateKey, method: &str, digest: &str, answers: BTreeMap<String, Box<RawValue>>, ttl: Duration) -> String {
-    let payload = Payload { m: method.into(), d: digest.into(), x: now_secs() + ttl.as_secs(), a: answers };
+pub(crate) fn seal(
+    key: &StateKey,
+    method: &str,
+    digest: &str,
+    answers: BTreeMap<String, Box<RawValue>>,
+    ttl: Duration,
+) -> String {
+    let payload = Payload {
+        m: method.into(),
+        d: digest.into(),
+        x: now_secs() + ttl.as_secs(),
+        a: answers,
+    };
     let json = serde_json::to_vec(&payload).unwrap_or_default();
     let body = URL_SAFE_NO_PAD.encode(json);
     let mut mac = HmacSha256::new_from_slice(&key.0).expect("HMAC takes any key length");
@@ -128,13 +143,23 @@ fn tampered(why: &str) -> ErrorObject {
 }
 
 /// Verifies a sealed state for this method and params; returns its answers.
-pub(crate) fn open(key: &StateKey, token: &str, method: &str, digest: &str) -> Result<HashMap<String, Box<RawValue>>, ErrorObject> {
+pub(crate) fn open(
+    key: &StateKey,
+    token: &str,
+    method: &str,
+    digest: &str,
+) -> Result<HashMap<String, Box<RawValue>>, ErrorObject> {
     let (body, tag) = token.split_once('.').ok_or_else(|| tampered("malformed"))?;
-    let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| tampered("malformed"))?;
+    let tag = URL_SAFE_NO_PAD
+        .decode(tag)
+        .map_err(|_| tampered("malformed"))?;
     let mut mac = HmacSha256::new_from_slice(&key.0).expect("HMAC takes any key length");
     mac.update(body.as_bytes());
-    mac.verify_slice(&tag).map_err(|_| tampered("integrity check failed"))?;
-    let json = URL_SAFE_NO_PAD.decode(body).map_err(|_| tampered("malformed"))?;
+    mac.verify_slice(&tag)
+        .map_err(|_| tampered("integrity check failed"))?;
+    let json = URL_SAFE_NO_PAD
+        .decode(body)
+        .map_err(|_| tampered("malformed"))?;
     let payload: Payload<'_> = serde_json::from_slice(&json).map_err(|_| tampered("malformed"))?;
     if payload.m != method || payload.d != digest {
         return Err(tampered("it belongs to another request"));
@@ -174,7 +199,9 @@ pub(crate) struct Round {
 
 impl std::fmt::Debug for Round {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Round").field("answers", &self.answers.len()).finish_non_exhaustive()
+        f.debug_struct("Round")
+            .field("answers", &self.answers.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -189,9 +216,14 @@ pub(crate) struct RetryParams<'a> {
 
 impl Round {
     /// A round from a request's params: verifies `requestState`, merges `inputResponses`.
-    pub(crate) fn from_request(key: &StateKey, method: &str, params: Option<&RawValue>) -> Result<Self, ErrorObject> {
+    pub(crate) fn from_request(
+        key: &StateKey,
+        method: &str,
+        params: Option<&RawValue>,
+    ) -> Result<Self, ErrorObject> {
         let retry: RetryParams<'_> = match params {
-            Some(p) => serde_json::from_str(p.get()).map_err(|_| ErrorObject::invalid_params("invalid params"))?,
+            Some(p) => serde_json::from_str(p.get())
+                .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
             None => RetryParams::default(),
         };
         let mut answers = match &retry.request_state {
@@ -199,13 +231,20 @@ impl Round {
             None => HashMap::new(),
         };
         if let Some(raw) = retry.input_responses {
-            let given: HashMap<String, Box<RawValue>> = serde_json::from_str(raw.get())
-                .map_err(|_| ErrorObject::invalid_params("`inputResponses` must be an object of client results"))?;
+            let given: HashMap<String, Box<RawValue>> =
+                serde_json::from_str(raw.get()).map_err(|_| {
+                    ErrorObject::invalid_params(
+                        "`inputResponses` must be an object of client results",
+                    )
+                })?;
             for (k, v) in given {
                 answers.entry(k).or_insert(v);
             }
         }
-        Ok(Self { answers, ..Self::default() })
+        Ok(Self {
+            answers,
+            ..Self::default()
+        })
     }
 
     /// The key of the next interaction of `kind`, unless the handler named it.
@@ -219,21 +258,36 @@ impl Round {
     /// The answer under `key`, marking it used.
     pub(crate) fn answer(&self, key: &str) -> Option<Box<RawValue>> {
         let raw = self.answers.get(key)?.clone();
-        self.used.lock().unwrap_or_else(|e| e.into_inner()).insert(key.to_owned(), raw.clone());
+        self.used
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.to_owned(), raw.clone());
         Some(raw)
     }
 
     /// Records a request the client must answer before the handler can go on.
     pub(crate) fn ask(&self, key: String, request: InputRequest) {
-        self.missing.lock().unwrap_or_else(|e| e.into_inner()).insert(key, request);
+        self.missing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, request);
     }
 
     fn has_missing(&self) -> bool {
-        !self.missing.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
+        !self
+            .missing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
     }
 
     /// The requests to send and the answers to seal.
-    pub(crate) fn finish(&self) -> (BTreeMap<String, InputRequest>, BTreeMap<String, Box<RawValue>>) {
+    pub(crate) fn finish(
+        &self,
+    ) -> (
+        BTreeMap<String, InputRequest>,
+        BTreeMap<String, Box<RawValue>>,
+    ) {
         let missing = std::mem::take(&mut *self.missing.lock().unwrap_or_else(|e| e.into_inner()));
         let used = std::mem::take(&mut *self.used.lock().unwrap_or_else(|e| e.into_inner()));
         (missing, used)
@@ -267,7 +321,9 @@ impl<F: Future + Unpin> Future for UntilInput<'_, F> {
     fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
         match Pin::new(&mut self.fut).poll(cx) {
             Poll::Ready(v) => Poll::Ready(Outcome::Done(v)),
-            Poll::Pending if self.round.is_some_and(Round::has_missing) => Poll::Ready(Outcome::NeedsInput),
+            Poll::Pending if self.round.is_some_and(Round::has_missing) => {
+                Poll::Ready(Outcome::NeedsInput)
+            }
             Poll::Pending => Poll::Pending,
         }
     }
@@ -284,7 +340,9 @@ mod tests {
     #[test]
     fn digest_ignores_key_order_and_mrtr_members() {
         let a = raw(r#"{"name":"t","arguments":{"x":1,"y":[1,{"b":2,"a":1}]}}"#);
-        let b = raw(r#"{"arguments":{"y":[1,{"a":1,"b":2}],"x":1},"name":"t","requestState":"s","inputResponses":{},"_meta":{"k":1}}"#);
+        let b = raw(
+            r#"{"arguments":{"y":[1,{"a":1,"b":2}],"x":1},"name":"t","requestState":"s","inputResponses":{},"_meta":{"k":1}}"#,
+        );
         assert_eq!(params_digest(Some(&a)), params_digest(Some(&b)));
         let c = raw(r#"{"name":"t","arguments":{"x":2}}"#);
         assert_ne!(params_digest(Some(&a)), params_digest(Some(&c)));
@@ -294,14 +352,29 @@ mod tests {
     fn sealed_state_round_trips_and_rejects_tampering() {
         let key = StateKey([7; 32]);
         let mut answers = BTreeMap::new();
-        answers.insert("elicit-0".to_owned(), raw(r#"{"action":"accept","content":{"name":"Ada"}}"#));
+        answers.insert(
+            "elicit-0".to_owned(),
+            raw(r#"{"action":"accept","content":{"name":"Ada"}}"#),
+        );
         let token = seal(&key, "tools/call", "d1", answers, Duration::from_secs(60));
         let opened = open(&key, &token, "tools/call", "d1").unwrap();
-        assert_eq!(opened["elicit-0"].get(), r#"{"action":"accept","content":{"name":"Ada"}}"#);
+        assert_eq!(
+            opened["elicit-0"].get(),
+            r#"{"action":"accept","content":{"name":"Ada"}}"#
+        );
 
-        assert!(open(&key, &token, "prompts/get", "d1").is_err(), "other method");
-        assert!(open(&key, &token, "tools/call", "d2").is_err(), "other params");
-        assert!(open(&StateKey([8; 32]), &token, "tools/call", "d1").is_err(), "other key");
+        assert!(
+            open(&key, &token, "prompts/get", "d1").is_err(),
+            "other method"
+        );
+        assert!(
+            open(&key, &token, "tools/call", "d2").is_err(),
+            "other params"
+        );
+        assert!(
+            open(&StateKey([8; 32]), &token, "tools/call", "d1").is_err(),
+            "other key"
+        );
         let (body, tag) = token.split_once('.').unwrap();
         let mut bytes = URL_SAFE_NO_PAD.decode(body).unwrap();
         let i = bytes.iter().position(|b| *b == b'A').unwrap();
@@ -316,18 +389,32 @@ mod tests {
     #[test]
     fn expired_state_is_rejected() {
         let key = StateKey([1; 32]);
-        let payload = Payload { m: "tools/call".into(), d: "d".into(), x: 1, a: BTreeMap::new() };
+        let payload = Payload {
+            m: "tools/call".into(),
+            d: "d".into(),
+            x: 1,
+            a: BTreeMap::new(),
+        };
         let body = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).unwrap());
         let mut mac = HmacSha256::new_from_slice(&key.0).unwrap();
         mac.update(body.as_bytes());
-        let token = format!("{body}.{}", URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes()));
-        assert!(open(&key, &token, "tools/call", "d").unwrap_err().message.contains("expired"));
+        let token = format!(
+            "{body}.{}",
+            URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+        );
+        assert!(
+            open(&key, &token, "tools/call", "d")
+                .unwrap_err()
+                .message
+                .contains("expired")
+        );
     }
 
     #[test]
     fn round_keys_and_answers() {
         let key = StateKey([2; 32]);
-        let params = raw(r#"{"name":"t","inputResponses":{"elicit-0":{"action":"decline"},"junk":1}}"#);
+        let params =
+            raw(r#"{"name":"t","inputResponses":{"elicit-0":{"action":"decline"},"junk":1}}"#);
         let round = Round::from_request(&key, "tools/call", Some(&params)).unwrap();
         assert_eq!(round.key(Kind::Elicit, None), "elicit-0");
         assert_eq!(round.key(Kind::Elicit, None), "elicit-1");
@@ -341,8 +428,18 @@ mod tests {
         assert_eq!(used.keys().collect::<Vec<_>>(), ["elicit-0"]);
 
         let bad = raw(r#"{"name":"t","inputResponses":[1]}"#);
-        assert_eq!(Round::from_request(&key, "tools/call", Some(&bad)).unwrap_err().code, -32602);
+        assert_eq!(
+            Round::from_request(&key, "tools/call", Some(&bad))
+                .unwrap_err()
+                .code,
+            -32602
+        );
         let forged = raw(r#"{"name":"t","requestState":"x.y"}"#);
-        assert_eq!(Round::from_request(&key, "tools/call", Some(&forged)).unwrap_err().code, -32602);
+        assert_eq!(
+            Round::from_request(&key, "tools/call", Some(&forged))
+                .unwrap_err()
+                .code,
+            -32602
+        );
     }
 }

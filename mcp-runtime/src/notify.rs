@@ -70,7 +70,10 @@ pub(crate) struct ListenerGuard {
 impl Drop for ListenerGuard {
     fn drop(&mut self) {
         if let Some(hub) = self.hub.upgrade() {
-            hub.listeners.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.key);
+            hub.listeners
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&self.key);
         }
     }
 }
@@ -115,12 +118,18 @@ impl Hub {
 
     /// Registers a handshake-era connection (after `initialize`).
     pub(crate) fn add_connection(&self, key: u64, conn: Weak<Connection>) {
-        self.connections.lock().unwrap_or_else(|e| e.into_inner()).insert(key, conn);
+        self.connections
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, conn);
     }
 
     /// Forgets a connection.
     pub(crate) fn remove_connection(&self, key: u64) {
-        self.connections.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+        self.connections
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&key);
     }
 
     /// Registers a `subscriptions/listen` stream; `None` when too many are open.
@@ -135,9 +144,21 @@ impl Hub {
             return None;
         }
         let key = self.key();
-        let sub_id = serde_json::to_string(sub_id).unwrap_or_else(|_| "null".into()).into_boxed_str();
-        listeners.insert(key, Listener { filter, sub_id, sink });
-        Some(ListenerGuard { hub: Arc::downgrade(self), key })
+        let sub_id = serde_json::to_string(sub_id)
+            .unwrap_or_else(|_| "null".into())
+            .into_boxed_str();
+        listeners.insert(
+            key,
+            Listener {
+                filter,
+                sub_id,
+                sink,
+            },
+        );
+        Some(ListenerGuard {
+            hub: Arc::downgrade(self),
+            key,
+        })
     }
 
     fn connections(&self) -> Vec<Arc<Connection>> {
@@ -173,7 +194,11 @@ impl Hub {
         let rest = format!(r#","uri":{uri_json}"#);
         let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
         for l in listeners.values() {
-            let subscribed = l.filter.resource_subscriptions.as_ref().is_some_and(|s| s.iter().any(|u| u == uri));
+            let subscribed = l
+                .filter
+                .resource_subscriptions
+                .as_ref()
+                .is_some_and(|s| s.iter().any(|u| u == uri));
             if subscribed {
                 let _ = l.sink.try_send(with_subscription(method, &l.sub_id, &rest));
             }
@@ -207,7 +232,10 @@ impl Subscriptions {
     }
 
     pub(crate) fn contains(&self, uri: &str) -> bool {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).contains(uri)
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(uri)
     }
 }
 
@@ -223,7 +251,10 @@ mod tests {
         assert_eq!(v["params"]["uri"], "a://b");
         let buf = with_subscription("notifications/tools/list_changed", "\"s\"", "");
         let v: serde_json::Value = serde_json::from_slice(&buf).unwrap();
-        assert_eq!(v["params"]["_meta"][mcp_core::meta::SUBSCRIPTION_ID_KEY], "s");
+        assert_eq!(
+            v["params"]["_meta"][mcp_core::meta::SUBSCRIPTION_ID_KEY],
+            "s"
+        );
     }
 
     #[test]

@@ -31,7 +31,9 @@ pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, Hand
     let text = raw.map_or("{}", RawValue::get);
     match serde_json::from_str::<T>(text) {
         Ok(v) => Ok(v),
-        Err(_) => Err(HandlerError::InvalidArguments(crate::validation::describe::<T>(text))),
+        Err(_) => Err(HandlerError::InvalidArguments(
+            crate::validation::describe::<T>(text),
+        )),
     }
 }
 
@@ -58,8 +60,15 @@ impl<T: AsNumber> AsNumber for Option<T> {
 }
 
 /// Checks a `#[arg(min, max)]` range.
-pub fn check_range<N: AsNumber>(value: &N, path: &'static str, min: Option<f64>, max: Option<f64>) -> Result<(), HandlerError> {
-    let Some(v) = value.as_number() else { return Ok(()) };
+pub fn check_range<N: AsNumber>(
+    value: &N,
+    path: &'static str,
+    min: Option<f64>,
+    max: Option<f64>,
+) -> Result<(), HandlerError> {
+    let Some(v) = value.as_number() else {
+        return Ok(());
+    };
     let below = min.is_some_and(|m| v < m);
     let above = max.is_some_and(|m| v > m);
     if below || above {
@@ -86,12 +95,17 @@ pub struct LazyPattern {
 impl LazyPattern {
     /// A pattern from its source.
     pub const fn new(source: &'static str) -> Self {
-        Self { source, compiled: OnceLock::new() }
+        Self {
+            source,
+            compiled: OnceLock::new(),
+        }
     }
 
     /// `None` when the pattern itself is not a valid regular expression (a server bug).
     fn is_match(&self, text: &str) -> Option<bool> {
-        let compiled = self.compiled.get_or_init(|| regex_lite::Regex::new(self.source).ok());
+        let compiled = self
+            .compiled
+            .get_or_init(|| regex_lite::Regex::new(self.source).ok());
         compiled.as_ref().map(|re| re.is_match(text))
     }
 }
@@ -115,8 +129,14 @@ impl AsText for Option<String> {
 }
 
 /// Checks a `#[arg(pattern)]`.
-pub fn check_pattern<S: AsText>(value: &S, path: &'static str, pattern: &LazyPattern) -> Result<(), HandlerError> {
-    let Some(text) = value.as_text() else { return Ok(()) };
+pub fn check_pattern<S: AsText>(
+    value: &S,
+    path: &'static str,
+    pattern: &LazyPattern,
+) -> Result<(), HandlerError> {
+    let Some(text) = value.as_text() else {
+        return Ok(());
+    };
     match pattern.is_match(text) {
         Some(true) => Ok(()),
         Some(false) => Err(HandlerError::InvalidArguments(format!(
@@ -140,7 +160,10 @@ fn parse_str<T: FromStr>(what: &str, name: &str, raw: &str) -> Result<T, Handler
 }
 
 /// A required URI template variable.
-pub fn required_var<T: FromStr>(req: &ResourceRequest, name: &'static str) -> Result<T, HandlerError> {
+pub fn required_var<T: FromStr>(
+    req: &ResourceRequest,
+    name: &'static str,
+) -> Result<T, HandlerError> {
     match req.var(name) {
         Some(raw) => parse_str("variable", name, raw).map_err(|_| HandlerError::ResourceNotFound),
         None => Err(HandlerError::ResourceNotFound),
@@ -148,21 +171,36 @@ pub fn required_var<T: FromStr>(req: &ResourceRequest, name: &'static str) -> Re
 }
 
 /// An optional URI template variable (query parameters).
-pub fn optional_var<T: FromStr>(req: &ResourceRequest, name: &'static str) -> Result<Option<T>, HandlerError> {
-    req.var(name).map(|raw| parse_str("variable", name, raw)).transpose()
+pub fn optional_var<T: FromStr>(
+    req: &ResourceRequest,
+    name: &'static str,
+) -> Result<Option<T>, HandlerError> {
+    req.var(name)
+        .map(|raw| parse_str("variable", name, raw))
+        .transpose()
 }
 
 /// A required prompt argument.
-pub fn required_prompt_arg<T: FromStr>(args: &PromptArguments, name: &'static str) -> Result<T, HandlerError> {
+pub fn required_prompt_arg<T: FromStr>(
+    args: &PromptArguments,
+    name: &'static str,
+) -> Result<T, HandlerError> {
     match args.get(name) {
         Some(raw) => parse_str("argument", name, raw),
-        None => Err(HandlerError::InvalidArguments(format!("missing required argument '{name}'"))),
+        None => Err(HandlerError::InvalidArguments(format!(
+            "missing required argument '{name}'"
+        ))),
     }
 }
 
 /// An optional prompt argument.
-pub fn optional_prompt_arg<T: FromStr>(args: &PromptArguments, name: &'static str) -> Result<Option<T>, HandlerError> {
-    args.get(name).map(|raw| parse_str("argument", name, raw)).transpose()
+pub fn optional_prompt_arg<T: FromStr>(
+    args: &PromptArguments,
+    name: &'static str,
+) -> Result<Option<T>, HandlerError> {
+    args.get(name)
+        .map(|raw| parse_str("argument", name, raw))
+        .transpose()
 }
 
 /// Tool parameters: deserialisable and describable.

@@ -6,9 +6,14 @@ pub(crate) fn bytes() -> [u8; 32] {
     if getrandom::fill(&mut buf).is_err() {
         // No OS randomness: fall back to a hash of time and address-space noise; still unique.
         use sha2::Digest;
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
         let noise = &buf as *const _ as usize;
-        buf.copy_from_slice(&sha2::Sha256::digest(format!("{t}:{noise}:{:?}", std::thread::current().id())));
+        buf.copy_from_slice(&sha2::Sha256::digest(format!(
+            "{t}:{noise}:{:?}",
+            std::thread::current().id()
+        )));
     }
     buf
 }

@@ -47,7 +47,10 @@ fn wraps<T: JsonSchema + 'static>() -> bool {
     }
     let schema = T::json_schema(&mut SchemaGenerator::default());
     let wrap = !crate::schema::is_object_schema(&schema);
-    cache.write().unwrap_or_else(|e| e.into_inner()).insert(id, wrap);
+    cache
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id, wrap);
     wrap
 }
 
@@ -165,45 +168,79 @@ fn text_contents(uri: &str, mime: &str, text: String) -> ResourceContents {
 }
 
 impl IntoResourceContents for String {
-    fn into_resource_contents(self, uri: &str, mime: Option<&'static str>) -> Result<Vec<ResourceContents>, HandlerError> {
+    fn into_resource_contents(
+        self,
+        uri: &str,
+        mime: Option<&'static str>,
+    ) -> Result<Vec<ResourceContents>, HandlerError> {
         Ok(vec![text_contents(uri, mime.unwrap_or("text/plain"), self)])
     }
 }
 
 impl IntoResourceContents for &'static str {
-    fn into_resource_contents(self, uri: &str, mime: Option<&'static str>) -> Result<Vec<ResourceContents>, HandlerError> {
+    fn into_resource_contents(
+        self,
+        uri: &str,
+        mime: Option<&'static str>,
+    ) -> Result<Vec<ResourceContents>, HandlerError> {
         self.to_owned().into_resource_contents(uri, mime)
     }
 }
 
 impl IntoResourceContents for Vec<u8> {
-    fn into_resource_contents(self, uri: &str, mime: Option<&'static str>) -> Result<Vec<ResourceContents>, HandlerError> {
+    fn into_resource_contents(
+        self,
+        uri: &str,
+        mime: Option<&'static str>,
+    ) -> Result<Vec<ResourceContents>, HandlerError> {
         let blob = base64::engine::general_purpose::STANDARD.encode(self);
-        Ok(vec![ResourceContents::blob(uri, blob).with_mime_type(mime.unwrap_or("application/octet-stream"))])
+        Ok(vec![ResourceContents::blob(uri, blob).with_mime_type(
+            mime.unwrap_or("application/octet-stream"),
+        )])
     }
 }
 
 impl<T: Serialize> IntoResourceContents for Json<T> {
-    fn into_resource_contents(self, uri: &str, mime: Option<&'static str>) -> Result<Vec<ResourceContents>, HandlerError> {
+    fn into_resource_contents(
+        self,
+        uri: &str,
+        mime: Option<&'static str>,
+    ) -> Result<Vec<ResourceContents>, HandlerError> {
         let text = serde_json::to_string(&self.0).map_err(internal)?;
-        Ok(vec![text_contents(uri, mime.unwrap_or("application/json"), text)])
+        Ok(vec![text_contents(
+            uri,
+            mime.unwrap_or("application/json"),
+            text,
+        )])
     }
 }
 
 impl IntoResourceContents for ResourceContents {
-    fn into_resource_contents(self, _uri: &str, _mime: Option<&'static str>) -> Result<Vec<ResourceContents>, HandlerError> {
+    fn into_resource_contents(
+        self,
+        _uri: &str,
+        _mime: Option<&'static str>,
+    ) -> Result<Vec<ResourceContents>, HandlerError> {
         Ok(vec![self])
     }
 }
 
 impl IntoResourceContents for Vec<ResourceContents> {
-    fn into_resource_contents(self, _uri: &str, _mime: Option<&'static str>) -> Result<Vec<ResourceContents>, HandlerError> {
+    fn into_resource_contents(
+        self,
+        _uri: &str,
+        _mime: Option<&'static str>,
+    ) -> Result<Vec<ResourceContents>, HandlerError> {
         Ok(self)
     }
 }
 
 impl<T: IntoResourceContents, E: IntoHandlerError> IntoResourceContents for Result<T, E> {
-    fn into_resource_contents(self, uri: &str, mime: Option<&'static str>) -> Result<Vec<ResourceContents>, HandlerError> {
+    fn into_resource_contents(
+        self,
+        uri: &str,
+        mime: Option<&'static str>,
+    ) -> Result<Vec<ResourceContents>, HandlerError> {
         match self {
             Ok(v) => v.into_resource_contents(uri, mime),
             Err(e) => Err(e.into_handler_error()),

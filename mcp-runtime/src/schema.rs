@@ -41,7 +41,11 @@ impl SchemaProfile {
         let mut value = schema.to_value();
         if let Value::Object(root) = &mut value {
             // schemars titles the root with the hidden struct's name: never useful to a client.
-            if root.get("title").and_then(Value::as_str).is_some_and(|t| t.starts_with("__mcp_")) {
+            if root
+                .get("title")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with("__mcp_"))
+            {
                 root.remove("title");
             }
         }
@@ -49,7 +53,10 @@ impl SchemaProfile {
             portable(&mut value);
             if let Value::Object(root) = &mut value {
                 root.remove("$schema");
-                if root.get("$defs").is_some_and(|d| d.as_object().is_some_and(Map::is_empty)) {
+                if root
+                    .get("$defs")
+                    .is_some_and(|d| d.as_object().is_some_and(Map::is_empty))
+                {
                     root.remove("$defs");
                 }
             }
@@ -93,7 +100,10 @@ fn portable(value: &mut Value) {
             drop_null_type(map);
             collapse_nullable_any_of(map);
             collapse_const_one_of(map);
-            if matches!(map.get("type").and_then(Value::as_str), Some("number" | "integer")) {
+            if matches!(
+                map.get("type").and_then(Value::as_str),
+                Some("number" | "integer")
+            ) {
                 map.remove("format");
             }
         }
@@ -122,13 +132,17 @@ fn drop_null_type(map: &mut Map<String, Value>) {
 /// `{"anyOf": [X, {"type": "null"}]}` → X (keeping sibling keys such as `description`).
 fn collapse_nullable_any_of(map: &mut Map<String, Value>) {
     for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(options)) = map.get(key) else { continue };
+        let Some(Value::Array(options)) = map.get(key) else {
+            continue;
+        };
         let non_null: Vec<&Value> = options
             .iter()
             .filter(|o| o.get("type").and_then(Value::as_str) != Some("null"))
             .collect();
         if non_null.len() == 1 && options.len() == 2 {
-            let Some(Value::Object(inner)) = non_null.first().map(|v| (*v).clone()) else { continue };
+            let Some(Value::Object(inner)) = non_null.first().map(|v| (*v).clone()) else {
+                continue;
+            };
             map.remove(key);
             for (k, v) in inner {
                 map.entry(k).or_insert(v);
@@ -140,12 +154,18 @@ fn collapse_nullable_any_of(map: &mut Map<String, Value>) {
 /// `{"oneOf": [{"const": "a"}, {"const": "b", "description": …}]}` → `{"type":"string","enum":["a","b"]}`.
 fn collapse_const_one_of(map: &mut Map<String, Value>) {
     for key in ["oneOf", "anyOf"] {
-        let Some(Value::Array(options)) = map.get(key) else { continue };
+        let Some(Value::Array(options)) = map.get(key) else {
+            continue;
+        };
         let mut values = Vec::with_capacity(options.len());
         for option in options {
-            let constant = option
-                .get("const")
-                .or_else(|| option.get("enum").and_then(Value::as_array).filter(|a| a.len() == 1).and_then(|a| a.first()));
+            let constant = option.get("const").or_else(|| {
+                option
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .filter(|a| a.len() == 1)
+                    .and_then(|a| a.first())
+            });
             match constant {
                 Some(Value::String(s)) => values.push(Value::String(s.clone())),
                 _ => return,
@@ -171,13 +191,20 @@ mod tests {
 
     #[test]
     fn option_becomes_plain_type() {
-        let out = portable_of(json!({"type":"object","properties":{"r":{"type":["string","null"],"default":null}}}));
-        assert_eq!(out, json!({"type":"object","properties":{"r":{"type":"string"}}}));
+        let out = portable_of(
+            json!({"type":"object","properties":{"r":{"type":["string","null"],"default":null}}}),
+        );
+        assert_eq!(
+            out,
+            json!({"type":"object","properties":{"r":{"type":"string"}}})
+        );
     }
 
     #[test]
     fn nullable_any_of_collapses() {
-        let out = portable_of(json!({"anyOf":[{"type":"integer","format":"uint32","minimum":0},{"type":"null"}],"description":"d"}));
+        let out = portable_of(
+            json!({"anyOf":[{"type":"integer","format":"uint32","minimum":0},{"type":"null"}],"description":"d"}),
+        );
         assert_eq!(out, json!({"type":"integer","minimum":0,"description":"d"}));
     }
 

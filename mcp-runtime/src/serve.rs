@@ -44,7 +44,8 @@ impl Server {
     /// Serves stdio until stdin closes.
     pub async fn serve_stdio(&self) -> Result<(), Error> {
         crate::cli::init_tracing();
-        self.serve(Stdio::new(self.inner.options.max_message_bytes)).await
+        self.serve(Stdio::new(self.inner.options.max_message_bytes))
+            .await
     }
 
     /// Serves this server on an in-memory pair in a background task and returns a client for it.

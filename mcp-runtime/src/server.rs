@@ -4,16 +4,16 @@ use std::any::{Any, TypeId};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use mcp_core::{
-    Implementation, Meta, ProtocolVersion, ServerCapabilities,
-};
+use mcp_core::{Implementation, Meta, ProtocolVersion, ServerCapabilities};
 use serde_json::Value;
 
 use crate::context::StateMap;
 use crate::error::Error;
 use crate::mrtr::StateKey;
 use crate::notify::{Hub, ListChanged};
-use crate::registry::{self, Catalog, CatalogSettings, ListKind, PromptRecord, ResourceRecord, ToolRecord};
+use crate::registry::{
+    self, Catalog, CatalogSettings, ListKind, PromptRecord, ResourceRecord, ToolRecord,
+};
 use crate::schema::SchemaProfile;
 
 /// How argument validation failures of tools are reported.
@@ -156,7 +156,10 @@ impl ServerBuilder {
 
     /// Application state, injected into handlers as `State<T>`.
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
-        self.state.insert(TypeId::of::<T>(), Arc::new(value) as Arc<dyn Any + Send + Sync>);
+        self.state.insert(
+            TypeId::of::<T>(),
+            Arc::new(value) as Arc<dyn Any + Send + Sync>,
+        );
         self
     }
 
@@ -256,14 +259,20 @@ impl ServerBuilder {
             return Err(Error::Config("page size must be at least 1".into()));
         }
         if self.options.max_in_flight == 0 || self.options.max_message_bytes < 1024 {
-            return Err(Error::Config("max_in_flight must be at least 1 and max_message_bytes at least 1024".into()));
+            return Err(Error::Config(
+                "max_in_flight must be at least 1 and max_message_bytes at least 1024".into(),
+            ));
         }
         let mut server_info_meta = Meta::new();
         server_info_meta.insert(
             mcp_core::meta::SERVER_INFO_KEY.to_owned(),
             serde_json::to_value(&self.info).unwrap_or(Value::Null),
         );
-        let records = Records { tools: self.tools, resources: self.resources, prompts: self.prompts };
+        let records = Records {
+            tools: self.tools,
+            resources: self.resources,
+            prompts: self.prompts,
+        };
         let live = Live::build(&records, &self.options, &server_info_meta)?;
         Ok(Server {
             inner: Arc::new(ServerInner {
@@ -307,7 +316,8 @@ pub(crate) struct Live {
     pub(crate) capabilities: ServerCapabilities,
     /// `x-mcp-header` parameters of each tool that has any.
     #[cfg(feature = "http")]
-    pub(crate) headers: std::collections::HashMap<&'static str, Vec<crate::http::headers::HeaderParam>>,
+    pub(crate) headers:
+        std::collections::HashMap<&'static str, Vec<crate::http::headers::HeaderParam>>,
 }
 
 impl Live {
@@ -318,7 +328,12 @@ impl Live {
             ttl_ms: options.ttl_ms,
             server_info_meta,
         };
-        let catalog = Catalog::build(records.tools.clone(), records.resources.clone(), records.prompts.clone(), &settings)?;
+        let catalog = Catalog::build(
+            records.tools.clone(),
+            records.resources.clone(),
+            records.prompts.clone(),
+            &settings,
+        )?;
         let has_completions = !catalog.prompts.is_empty() || !catalog.templates.is_empty();
         let mut caps = ServerCapabilities::default();
         if !catalog.tools.is_empty() {
@@ -399,7 +414,9 @@ pub struct Server {
 
 impl std::fmt::Debug for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Server").field("info", &self.inner.info).finish_non_exhaustive()
+        f.debug_struct("Server")
+            .field("info", &self.inner.info)
+            .finish_non_exhaustive()
     }
 }
 
@@ -433,9 +450,18 @@ impl Server {
     /// several servers in one binary apart.
     pub fn from_registry_named(name: &str, info: Implementation) -> ServerBuilder {
         let mut b = Self::builder(info);
-        b.tools = registry::tools().filter(|r| r.server == name).copied().collect();
-        b.resources = registry::resources().filter(|r| r.server == name).copied().collect();
-        b.prompts = registry::prompts().filter(|r| r.server == name).copied().collect();
+        b.tools = registry::tools()
+            .filter(|r| r.server == name)
+            .copied()
+            .collect();
+        b.resources = registry::resources()
+            .filter(|r| r.server == name)
+            .copied()
+            .collect();
+        b.prompts = registry::prompts()
+            .filter(|r| r.server == name)
+            .copied()
+            .collect();
         b
     }
 
@@ -446,7 +472,14 @@ impl Server {
 
     /// Tool names, sorted.
     pub fn tool_names(&self) -> impl Iterator<Item = &'static str> {
-        let names: Vec<&'static str> = self.inner.live().catalog.tools.iter().map(|t| t.record.name).collect();
+        let names: Vec<&'static str> = self
+            .inner
+            .live()
+            .catalog
+            .tools
+            .iter()
+            .map(|t| t.record.name)
+            .collect();
         names.into_iter()
     }
 
@@ -457,7 +490,11 @@ impl Server {
 
     /// Rebuilds the catalog with `change` applied to the records; on success swaps it in and
     /// tells every client that the list changed.
-    fn change(&self, kind: ListKind, change: impl FnOnce(&mut Records) -> bool) -> Result<bool, Error> {
+    fn change(
+        &self,
+        kind: ListKind,
+        change: impl FnOnce(&mut Records) -> bool,
+    ) -> Result<bool, Error> {
         let mut records = self.inner.records.lock().unwrap_or_else(|e| e.into_inner());
         let mut next = records.clone();
         if !change(&mut next) {

@@ -31,30 +31,43 @@ fn strip_position(msg: &str) -> String {
 
 /// Turns a serde message into the framework's wording.
 fn phrase(path: &str, msg: &str) -> String {
-    let at = if path.is_empty() || path == "." { String::new() } else { format!("property '{path}': ") };
+    let at = if path.is_empty() || path == "." {
+        String::new()
+    } else {
+        format!("property '{path}': ")
+    };
     if let Some(rest) = msg.strip_prefix("missing field `") {
         let field = rest.trim_end_matches('`');
-        let full = if at.is_empty() { field.to_owned() } else { format!("{path}.{field}") };
+        let full = if at.is_empty() {
+            field.to_owned()
+        } else {
+            format!("{path}.{field}")
+        };
         return format!("missing required property '{full}'");
     }
     if let Some(rest) = msg.strip_prefix("unknown variant `")
-        && let Some((value, allowed)) = rest.split_once("`, expected ") {
-            let allowed = allowed
-                .trim_start_matches("one of ")
-                .replace('`', "'");
-            return format!("{at}'{value}' is not an allowed value; expected {allowed}");
-        }
+        && let Some((value, allowed)) = rest.split_once("`, expected ")
+    {
+        let allowed = allowed.trim_start_matches("one of ").replace('`', "'");
+        return format!("{at}'{value}' is not an allowed value; expected {allowed}");
+    }
     if let Some(rest) = msg.strip_prefix("invalid type: ")
-        && let Some((got, expected)) = rest.split_once(", expected ") {
-            if path.is_empty() && expected.starts_with("struct ") {
-                return format!("arguments must be a JSON object, got {got}");
-            }
-            return format!("{at}expected {}, got {got}", friendly_type(expected));
+        && let Some((got, expected)) = rest.split_once(", expected ")
+    {
+        if path.is_empty() && expected.starts_with("struct ") {
+            return format!("arguments must be a JSON object, got {got}");
         }
+        return format!("{at}expected {}, got {got}", friendly_type(expected));
+    }
     if let Some(rest) = msg.strip_prefix("invalid value: ")
-        && let Some((got, expected)) = rest.split_once(", expected ") {
-            return format!("{at}expected {}, got {}", friendly_type(expected), got.replace('`', ""));
-        }
+        && let Some((got, expected)) = rest.split_once(", expected ")
+    {
+        return format!(
+            "{at}expected {}, got {}",
+            friendly_type(expected),
+            got.replace('`', "")
+        );
+    }
     format!("{at}{msg}")
 }
 
@@ -95,7 +108,10 @@ mod tests {
 
     #[test]
     fn missing_property() {
-        assert_eq!(describe::<Args>(r#"{"occasion":"birthday"}"#), "missing required property 'budget'");
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":"birthday"}"#),
+            "missing required property 'budget'"
+        );
     }
 
     #[test]
@@ -124,6 +140,9 @@ mod tests {
 
     #[test]
     fn not_an_object() {
-        assert_eq!(describe::<Args>("[1]"), "arguments must be a JSON object, got sequence");
+        assert_eq!(
+            describe::<Args>("[1]"),
+            "arguments must be a JSON object, got sequence"
+        );
     }
 }

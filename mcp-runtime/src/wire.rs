@@ -33,7 +33,10 @@ pub(crate) fn response<T: Serialize + ?Sized>(id: &RequestId, result: &T) -> Vec
     push_id(&mut buf, Some(id));
     buf.extend_from_slice(br#","result":"#);
     if serde_json::to_writer(&mut buf, result).is_err() {
-        return error(Some(id), &ErrorObject::internal("failed to serialise the result"));
+        return error(
+            Some(id),
+            &ErrorObject::internal("failed to serialise the result"),
+        );
     }
     buf.push(b'}');
     buf

@@ -54,11 +54,22 @@ impl Replay {
 /// ```
 pub trait EventStore: Send + Sync + 'static {
     /// Stores event `seq` (an SSE frame) of stream `stream` of `session`.
-    fn append<'a>(&'a self, session: &'a str, stream: u64, seq: u64, frame: Bytes) -> StoreFuture<'a, ()>;
+    fn append<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        seq: u64,
+        frame: Bytes,
+    ) -> StoreFuture<'a, ()>;
     /// Marks a stream as ended.
     fn finish<'a>(&'a self, session: &'a str, stream: u64) -> StoreFuture<'a, ()>;
     /// The events of a stream after `after`; `None` when the stream is unknown.
-    fn replay<'a>(&'a self, session: &'a str, stream: u64, after: u64) -> StoreFuture<'a, Option<Replay>>;
+    fn replay<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        after: u64,
+    ) -> StoreFuture<'a, Option<Replay>>;
     /// Forgets everything of a session.
     fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()>;
 }
@@ -92,7 +103,10 @@ pub struct InMemoryEventStore {
 
 impl std::fmt::Debug for InMemoryEventStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("InMemoryEventStore").field("per_stream", &self.per_stream).field("max_streams", &self.max_streams).finish()
+        f.debug_struct("InMemoryEventStore")
+            .field("per_stream", &self.per_stream)
+            .field("max_streams", &self.max_streams)
+            .finish()
     }
 }
 
@@ -105,7 +119,11 @@ impl Default for InMemoryEventStore {
 impl InMemoryEventStore {
     /// A store keeping `per_stream` events per stream and `max_streams` streams.
     pub fn new(per_stream: usize, max_streams: usize) -> Self {
-        Self { per_stream: per_stream.max(1), max_streams: max_streams.max(1), logs: Mutex::new(Logs::default()) }
+        Self {
+            per_stream: per_stream.max(1),
+            max_streams: max_streams.max(1),
+            logs: Mutex::new(Logs::default()),
+        }
     }
 
     fn with_logs<T>(&self, f: impl FnOnce(&mut Logs) -> T) -> T {
@@ -114,7 +132,13 @@ impl InMemoryEventStore {
 }
 
 impl EventStore for InMemoryEventStore {
-    fn append<'a>(&'a self, session: &'a str, stream: u64, seq: u64, frame: Bytes) -> StoreFuture<'a, ()> {
+    fn append<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        seq: u64,
+        frame: Bytes,
+    ) -> StoreFuture<'a, ()> {
         self.with_logs(|logs| {
             let key = (session.to_owned(), stream);
             if !logs.streams.contains_key(&key) {
@@ -143,12 +167,24 @@ impl EventStore for InMemoryEventStore {
         Box::pin(std::future::ready(()))
     }
 
-    fn replay<'a>(&'a self, session: &'a str, stream: u64, after: u64) -> StoreFuture<'a, Option<Replay>> {
+    fn replay<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        after: u64,
+    ) -> StoreFuture<'a, Option<Replay>> {
         let replay = self.with_logs(|logs| {
-            logs.streams.get(&(session.to_owned(), stream)).map(|log| Replay {
-                events: log.events.iter().filter(|(seq, _)| *seq > after).cloned().collect(),
-                finished: log.finished,
-            })
+            logs.streams
+                .get(&(session.to_owned(), stream))
+                .map(|log| Replay {
+                    events: log
+                        .events
+                        .iter()
+                        .filter(|(seq, _)| *seq > after)
+                        .cloned()
+                        .collect(),
+                    finished: log.finished,
+                })
         });
         Box::pin(std::future::ready(replay))
     }
@@ -170,7 +206,9 @@ mod tests {
     async fn bounded_per_stream_and_in_streams() {
         let store = InMemoryEventStore::new(2, 2);
         for seq in 1..=3 {
-            store.append("a", 1, seq, Bytes::from(seq.to_string())).await;
+            store
+                .append("a", 1, seq, Bytes::from(seq.to_string()))
+                .await;
         }
         let r = store.replay("a", 1, 0).await.unwrap();
         assert_eq!(r.events.iter().map(|e| e.0).collect::<Vec<_>>(), [2, 3]);
@@ -179,7 +217,10 @@ mod tests {
         assert!(store.replay("a", 1, 2).await.unwrap().finished);
         store.append("a", 2, 1, Bytes::new()).await;
         store.append("b", 1, 1, Bytes::new()).await;
-        assert!(store.replay("a", 1, 0).await.is_none(), "oldest stream evicted");
+        assert!(
+            store.replay("a", 1, 0).await.is_none(),
+            "oldest stream evicted"
+        );
         store.remove_session("b").await;
         assert!(store.replay("b", 1, 0).await.is_none());
         assert!(store.replay("a", 2, 0).await.is_some());

@@ -20,11 +20,16 @@ pub(crate) struct HeaderParam {
 /// Finds every `x-mcp-header` annotation reachable from the root through `properties` only.
 pub(crate) fn header_params(schema: &Value) -> Vec<HeaderParam> {
     fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<HeaderParam>) {
-        let Some(props) = schema.get("properties").and_then(Value::as_object) else { return };
+        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+            return;
+        };
         for (name, sub) in props {
             path.push(name.clone());
             if let Some(h) = sub.get("x-mcp-header").and_then(Value::as_str) {
-                out.push(HeaderParam { header: format!("mcp-param-{}", h.to_ascii_lowercase()), path: path.clone() });
+                out.push(HeaderParam {
+                    header: format!("mcp-param-{}", h.to_ascii_lowercase()),
+                    path: path.clone(),
+                });
             }
             walk(sub, path, out);
             path.pop();
@@ -44,19 +49,25 @@ pub(crate) fn mismatch(message: impl Into<String>) -> ErrorObject {
 pub(crate) fn text<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, ErrorObject> {
     match headers.get(name) {
         None => Ok(None),
-        Some(v) => v
-            .to_str()
-            .map(|s| Some(s.trim()))
-            .map_err(|_| mismatch(format!("Header mismatch: {name} contains invalid characters"))),
+        Some(v) => v.to_str().map(|s| Some(s.trim())).map_err(|_| {
+            mismatch(format!(
+                "Header mismatch: {name} contains invalid characters"
+            ))
+        }),
     }
 }
 
 /// Decodes a `=?base64?…?=` value; plain values are returned as they are.
 pub(crate) fn decode(value: &str) -> Result<std::borrow::Cow<'_, str>, ()> {
-    match value.strip_prefix("=?base64?").and_then(|v| v.strip_suffix("?=")) {
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    {
         Some(b64) => {
             let bytes = STANDARD.decode(b64).map_err(|_| ())?;
-            String::from_utf8(bytes).map(std::borrow::Cow::Owned).map_err(|_| ())
+            String::from_utf8(bytes)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|_| ())
         }
         None => Ok(std::borrow::Cow::Borrowed(value)),
     }
@@ -65,17 +76,26 @@ pub(crate) fn decode(value: &str) -> Result<std::borrow::Cow<'_, str>, ()> {
 /// Checks that `name`'s header (possibly Base64-encoded) equals `expected`.
 pub(crate) fn check_name(headers: &HeaderMap, expected: &str) -> Result<(), ErrorObject> {
     let Some(raw) = text(headers, "mcp-name")? else {
-        return Err(mismatch("Header mismatch: the Mcp-Name header is required for this method"));
+        return Err(mismatch(
+            "Header mismatch: the Mcp-Name header is required for this method",
+        ));
     };
-    let got = decode(raw).map_err(|()| mismatch("Header mismatch: Mcp-Name is not valid Base64"))?;
+    let got =
+        decode(raw).map_err(|()| mismatch("Header mismatch: Mcp-Name is not valid Base64"))?;
     if got != expected {
-        return Err(mismatch(format!("Header mismatch: Mcp-Name header value '{got}' does not match body value '{expected}'")));
+        return Err(mismatch(format!(
+            "Header mismatch: Mcp-Name header value '{got}' does not match body value '{expected}'"
+        )));
     }
     Ok(())
 }
 
 /// Checks the `Mcp-Param-*` headers of a tool call against its `arguments`.
-pub(crate) fn check_params(headers: &HeaderMap, params: &[HeaderParam], arguments: Option<&Value>) -> Result<(), ErrorObject> {
+pub(crate) fn check_params(
+    headers: &HeaderMap,
+    params: &[HeaderParam],
+    arguments: Option<&Value>,
+) -> Result<(), ErrorObject> {
     for p in params {
         let mut value = arguments;
         for key in &p.path {
@@ -86,9 +106,14 @@ pub(crate) fn check_params(headers: &HeaderMap, params: &[HeaderParam], argument
             Some(v) => v,
         };
         let Some(raw) = text(headers, &p.header)? else {
-            return Err(mismatch(format!("Header mismatch: header {} is required when `{}` is given", p.header, p.path.join("."))));
+            return Err(mismatch(format!(
+                "Header mismatch: header {} is required when `{}` is given",
+                p.header,
+                p.path.join(".")
+            )));
         };
-        let got = decode(raw).map_err(|()| mismatch(format!("Header mismatch: {} is not valid Base64", p.header)))?;
+        let got = decode(raw)
+            .map_err(|()| mismatch(format!("Header mismatch: {} is not valid Base64", p.header)))?;
         let equal = match value {
             Value::String(s) => got == s.as_str(),
             Value::Bool(b) => got == if *b { "true" } else { "false" },
@@ -116,7 +141,10 @@ mod tests {
     fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
         let mut h = HeaderMap::new();
         for (k, v) in pairs {
-            h.insert(http::HeaderName::from_bytes(k.as_bytes()).unwrap(), http::HeaderValue::from_str(v).unwrap());
+            h.insert(
+                http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                http::HeaderValue::from_str(v).unwrap(),
+            );
         }
         h
     }
@@ -130,29 +158,83 @@ mod tests {
         }});
         let found = header_params(&schema);
         assert_eq!(found.len(), 2);
-        assert!(found.contains(&HeaderParam { header: "mcp-param-region".into(), path: vec!["region".into()] }));
-        assert!(found.contains(&HeaderParam { header: "mcp-param-tenant".into(), path: vec!["opts".into(), "tenant".into()] }));
+        assert!(found.contains(&HeaderParam {
+            header: "mcp-param-region".into(),
+            path: vec!["region".into()]
+        }));
+        assert!(found.contains(&HeaderParam {
+            header: "mcp-param-tenant".into(),
+            path: vec!["opts".into(), "tenant".into()]
+        }));
     }
 
     #[test]
     fn decodes_base64_sentinel() {
         assert_eq!(decode("us-west1").unwrap(), "us-west1");
-        assert_eq!(decode("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(), "Hello, 世界");
-        assert!(decode("=?base64?SGVsbG8sIOS4lueVjA?=").is_err(), "bad padding");
+        assert_eq!(
+            decode("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(),
+            "Hello, 世界"
+        );
+        assert!(
+            decode("=?base64?SGVsbG8sIOS4lueVjA?=").is_err(),
+            "bad padding"
+        );
         assert!(decode("=?base64?***?=").is_err(), "not the alphabet");
     }
 
     #[test]
     fn checks_params_against_body() {
-        let params = vec![HeaderParam { header: "mcp-param-region".into(), path: vec!["region".into()] }];
+        let params = vec![HeaderParam {
+            header: "mcp-param-region".into(),
+            path: vec!["region".into()],
+        }];
         let args = json!({"region": "us-west1"});
-        assert!(check_params(&headers(&[("Mcp-Param-Region", " us-west1 ")]), &params, Some(&args)).is_ok());
-        assert!(check_params(&headers(&[("mcp-param-region", "=?base64?dXMtd2VzdDE=?=")]), &params, Some(&args)).is_ok());
-        assert_eq!(check_params(&headers(&[]), &params, Some(&args)).unwrap_err().code, -32020);
-        assert!(check_params(&headers(&[("mcp-param-region", "eu")]), &params, Some(&args)).is_err());
-        assert!(check_params(&headers(&[]), &params, Some(&json!({}))).is_ok(), "absent value: no header expected");
-        let n = vec![HeaderParam { header: "mcp-param-n".into(), path: vec!["n".into()] }];
-        assert!(check_params(&headers(&[("mcp-param-n", "42.0")]), &n, Some(&json!({"n": 42}))).is_ok());
+        assert!(
+            check_params(
+                &headers(&[("Mcp-Param-Region", " us-west1 ")]),
+                &params,
+                Some(&args)
+            )
+            .is_ok()
+        );
+        assert!(
+            check_params(
+                &headers(&[("mcp-param-region", "=?base64?dXMtd2VzdDE=?=")]),
+                &params,
+                Some(&args)
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            check_params(&headers(&[]), &params, Some(&args))
+                .unwrap_err()
+                .code,
+            -32020
+        );
+        assert!(
+            check_params(
+                &headers(&[("mcp-param-region", "eu")]),
+                &params,
+                Some(&args)
+            )
+            .is_err()
+        );
+        assert!(
+            check_params(&headers(&[]), &params, Some(&json!({}))).is_ok(),
+            "absent value: no header expected"
+        );
+        let n = vec![HeaderParam {
+            header: "mcp-param-n".into(),
+            path: vec!["n".into()],
+        }];
+        assert!(
+            check_params(
+                &headers(&[("mcp-param-n", "42.0")]),
+                &n,
+                Some(&json!({"n": 42}))
+            )
+            .is_ok()
+        );
     }
 
     #[test]

@@ -30,7 +30,13 @@ struct Closer(Arc<Http>, String);
 
 impl Drop for Closer {
     fn drop(&mut self) {
-        let conn = self.0.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.1);
+        let conn = self
+            .0
+            .legacy
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.1);
         if let Some(conn) = conn {
             conn.drain_now();
         }
@@ -38,20 +44,34 @@ impl Drop for Closer {
 }
 
 pub(crate) fn routes(router: Router<Arc<Http>>) -> Router<Arc<Http>> {
-    router.route("/sse", axum::routing::get(open)).route("/messages", axum::routing::post(message))
+    router
+        .route("/sse", axum::routing::get(open))
+        .route("/messages", axum::routing::post(message))
 }
 
-async fn open(State(h): State<Arc<Http>>, OriginalUri(uri): OriginalUri, headers: HeaderMap) -> Response {
-    if let Err(r) = h.guard(&headers) {
+async fn open(
+    State(h): State<Arc<Http>>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(r) = h.reject(&headers) {
         return r;
     }
     if h.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).len() >= MAX_LEGACY {
-        return rpc_error(StatusCode::SERVICE_UNAVAILABLE, None, &ErrorObject::new(-32000, "too many connections"));
+        return rpc_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            None,
+            &ErrorObject::new(-32000, "too many connections"),
+        );
     }
     let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(h.server.inner.options.outbound_queue);
     let conn = Connection::new(h.server.clone(), out_tx);
     let id = crate::random::token();
-    h.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), conn);
+    h.legacy
+        .0
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id.clone(), conn);
     let base = uri.path().strip_suffix("/sse").unwrap_or_default();
     let endpoint = format!("{base}/messages?sessionId={id}");
     let (tx, rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
@@ -80,16 +100,33 @@ async fn open(State(h): State<Arc<Http>>, OriginalUri(uri): OriginalUri, headers
     sse_response(SseBody::new(rx, None).holding(Closer(Arc::clone(&h), id)))
 }
 
-async fn message(State(h): State<Arc<Http>>, Query(q): Query<HashMap<String, String>>, headers: HeaderMap, body: Body) -> Response {
-    if let Err(r) = h.guard(&headers) {
+async fn message(
+    State(h): State<Arc<Http>>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    if let Some(r) = h.reject(&headers) {
         return r;
     }
-    let Some(conn) = q.get("sessionId").and_then(|id| h.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()) else {
-        return rpc_error(StatusCode::NOT_FOUND, None, &ErrorObject::new(-32001, "Session not found"));
+    let Some(conn) = q.get("sessionId").and_then(|id| {
+        h.legacy
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }) else {
+        return rpc_error(
+            StatusCode::NOT_FOUND,
+            None,
+            &ErrorObject::new(-32001, "Session not found"),
+        );
     };
     let limit = h.server.inner.options.max_message_bytes;
     let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
-        let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+        let err =
+            ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
         return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, &err);
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();

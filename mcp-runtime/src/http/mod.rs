@@ -180,7 +180,12 @@ impl HttpOptions {
     /// # let _ = o;
     /// ```
     pub fn allowed_hosts<I: IntoIterator<Item = S>, S: Into<String>>(mut self, hosts: I) -> Self {
-        self.hosts = Allow::List(hosts.into_iter().map(|h| h.into().to_ascii_lowercase()).collect());
+        self.hosts = Allow::List(
+            hosts
+                .into_iter()
+                .map(|h| h.into().to_ascii_lowercase())
+                .collect(),
+        );
         self
     }
 
@@ -203,8 +208,16 @@ impl HttpOptions {
     /// let o = HttpOptions::new().allowed_origins(["https://app.example.com"]);
     /// # let _ = o;
     /// ```
-    pub fn allowed_origins<I: IntoIterator<Item = S>, S: Into<String>>(mut self, origins: I) -> Self {
-        self.origins = Allow::List(origins.into_iter().map(|o| o.into().to_ascii_lowercase()).collect());
+    pub fn allowed_origins<I: IntoIterator<Item = S>, S: Into<String>>(
+        mut self,
+        origins: I,
+    ) -> Self {
+        self.origins = Allow::List(
+            origins
+                .into_iter()
+                .map(|o| o.into().to_ascii_lowercase())
+                .collect(),
+        );
         self
     }
 
@@ -337,7 +350,10 @@ impl Http {
             (Allow::Auto, Allow::Any | Allow::List(_)) => Allow::Any,
             (o, _) => resolve(o),
         };
-        let store = opts.event_store.clone().unwrap_or_else(|| Arc::new(InMemoryEventStore::default()));
+        let store = opts
+            .event_store
+            .clone()
+            .unwrap_or_else(|| Arc::new(InMemoryEventStore::default()));
         Self {
             sessions: Sessions::new(opts.max_sessions, opts.session_idle),
             server,
@@ -350,8 +366,8 @@ impl Http {
         }
     }
 
-    /// DNS-rebinding protection: `Host` and `Origin` (403).
-    fn guard(&self, headers: &HeaderMap) -> Result<(), Response> {
+    /// DNS-rebinding protection: the 403 for a bad `Host` or `Origin`, if any.
+    fn reject(&self, headers: &HeaderMap) -> Option<Response> {
         let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
         let host_ok = match &self.hosts {
             Allow::Any | Allow::Auto => true,
@@ -362,20 +378,20 @@ impl Http {
             }),
         };
         if !host_ok {
-            return Err(forbidden("Forbidden: Host header not allowed"));
+            return Some(forbidden("Forbidden: Host header not allowed"));
         }
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or_default().to_ascii_lowercase();
             let ok = match &self.origins {
                 Allow::Any | Allow::Auto => true,
                 Allow::Loopback => origin_is_loopback(&origin),
-                Allow::List(list) => list.iter().any(|a| *a == origin),
+                Allow::List(list) => list.contains(&origin),
             };
             if !ok {
-                return Err(forbidden("Forbidden: Origin not allowed"));
+                return Some(forbidden("Forbidden: Origin not allowed"));
             }
         }
-        Ok(())
+        None
     }
 
     fn retry_ms(&self) -> u64 {
@@ -399,16 +415,33 @@ fn is_loopback_host(host: &str) -> bool {
 }
 
 fn origin_is_loopback(origin: &str) -> bool {
-    let Some(rest) = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) else { return false };
+    let Some(rest) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
     is_loopback_host(rest.split('/').next().unwrap_or_default())
 }
 
 fn forbidden(message: &str) -> Response {
-    json_response(StatusCode::FORBIDDEN, wire::error(None, &ErrorObject::new(-32000, message)), None)
+    json_response(
+        StatusCode::FORBIDDEN,
+        wire::error(None, &ErrorObject::new(-32000, message)),
+        None,
+    )
 }
 
 fn json_response(status: StatusCode, body: Vec<u8>, session: Option<&str>) -> Response {
-    let mut r = (status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], body).into_response();
+    let mut r = (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response();
     if let Some(id) = session.and_then(|s| HeaderValue::from_str(s).ok()) {
         r.headers_mut().insert("mcp-session-id", id);
     }
@@ -422,7 +455,10 @@ fn rpc_error(status: StatusCode, id: Option<&RequestId>, err: &ErrorObject) -> R
 fn sse_response(body: SseBody) -> Response {
     let mut r = Response::new(Body::from_stream(body));
     let h = r.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     h.insert("x-accel-buffering", HeaderValue::from_static("no"));
     r
@@ -430,7 +466,9 @@ fn sse_response(body: SseBody) -> Response {
 
 /// What the client accepts: (JSON, SSE).
 fn accepts(headers: &HeaderMap) -> (bool, bool) {
-    let Some(accept) = headers.get(header::ACCEPT).and_then(|a| a.to_str().ok()) else { return (true, true) };
+    let Some(accept) = headers.get(header::ACCEPT).and_then(|a| a.to_str().ok()) else {
+        return (true, true);
+    };
     let any = accept.contains("*/*");
     let json = any || accept.contains("application/json") || accept.contains("application/*");
     let sse = any || accept.contains("text/event-stream") || accept.contains("text/*");
@@ -459,7 +497,9 @@ fn error_code(reply: &[u8]) -> Option<i32> {
         &rest[rest.iter().position(|c| *c == b',')?..]
     };
     let code = after_id.strip_prefix(br#","error":{"code":"#)?;
-    let end = code.iter().position(|c| !(c.is_ascii_digit() || *c == b'-'))?;
+    let end = code
+        .iter()
+        .position(|c| !(c.is_ascii_digit() || *c == b'-'))?;
     std::str::from_utf8(&code[..end]).ok()?.parse().ok()
 }
 
@@ -481,12 +521,19 @@ fn status_for(code: Option<i32>) -> StatusCode {
 
 /// Whether a protocol-version header names a handshake-era revision (a date up to 2025-11-25).
 fn is_legacy_date(v: &str) -> bool {
-    v.len() == 10 && v.as_bytes()[4] == b'-' && v.as_bytes()[7] == b'-' && v <= ProtocolVersion::LATEST_HANDSHAKE.as_str()
+    v.len() == 10
+        && v.as_bytes()[4] == b'-'
+        && v.as_bytes()[7] == b'-'
+        && v <= ProtocolVersion::LATEST_HANDSHAKE.as_str()
 }
 
 /// How a POST is answered, decided by its task.
 enum Head {
-    Json { status: StatusCode, body: Vec<u8>, session: Option<Arc<str>> },
+    Json {
+        status: StatusCode,
+        body: Vec<u8>,
+        session: Option<Arc<str>>,
+    },
     Accepted,
     Sse(mpsc::Receiver<Bytes>),
 }
@@ -502,7 +549,11 @@ impl HeadTx {
     }
 
     fn json(&mut self, status: StatusCode, body: Vec<u8>) {
-        self.send(Head::Json { status, body, session: None });
+        self.send(Head::Json {
+            status,
+            body,
+            session: None,
+        });
     }
 
     fn error(&mut self, status: StatusCode, id: Option<&RequestId>, err: &ErrorObject) {
@@ -514,7 +565,11 @@ impl HeadTx {
         match reply {
             None => self.send(Head::Accepted),
             Some(body) => {
-                let status = if modern { status_for(error_code(&body)) } else { StatusCode::OK };
+                let status = if modern {
+                    status_for(error_code(&body))
+                } else {
+                    StatusCode::OK
+                };
                 self.json(status, body);
             }
         }
@@ -535,32 +590,48 @@ struct Mirrored<'a> {
 }
 
 async fn handle_post(State(h): State<Arc<Http>>, headers: HeaderMap, body: Body) -> Response {
-    if let Err(r) = h.guard(&headers) {
+    if let Some(r) = h.reject(&headers) {
         return r;
     }
     let limit = h.server.inner.options.max_message_bytes;
     let too_large = || {
-        let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+        let err =
+            ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
         rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, &err)
     };
-    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
     if declared.is_some_and(|n| n > limit) {
         return too_large();
     }
-    let Ok(bytes) = axum::body::to_bytes(body, limit).await else { return too_large() };
+    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        return too_large();
+    };
     let Ok(text) = String::from_utf8(Vec::from(bytes)) else {
         return rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::parse_error());
     };
     let (head_tx, head_rx) = oneshot::channel();
     let armed = Arc::new(AtomicBool::new(false));
-    let task = tokio::spawn(post_task(Arc::clone(&h), headers, text, HeadTx(Some(head_tx)), Arc::clone(&armed)));
+    let task = tokio::spawn(post_task(
+        Arc::clone(&h),
+        headers,
+        text,
+        HeadTx(Some(head_tx)),
+        Arc::clone(&armed),
+    ));
     let mut guard = AbortOnDrop(Some(task.abort_handle()));
     let head = head_rx.await;
     if !armed.load(Ordering::Acquire) {
         guard.0 = None;
     }
     match head {
-        Ok(Head::Json { status, body, session }) => {
+        Ok(Head::Json {
+            status,
+            body,
+            session,
+        }) => {
             guard.0 = None;
             json_response(status, body, session.as_deref())
         }
@@ -574,7 +645,11 @@ async fn handle_post(State(h): State<Arc<Http>>, headers: HeaderMap, body: Body)
         }
         Err(_) => {
             guard.0 = None;
-            rpc_error(StatusCode::INTERNAL_SERVER_ERROR, None, &ErrorObject::internal("internal error"))
+            rpc_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                None,
+                &ErrorObject::internal("internal error"),
+            )
         }
     }
 }
@@ -586,7 +661,13 @@ enum Era {
     Unknown,
 }
 
-async fn post_task(h: Arc<Http>, headers: HeaderMap, text: String, mut head: HeadTx, armed: Arc<AtomicBool>) {
+async fn post_task(
+    h: Arc<Http>,
+    headers: HeaderMap,
+    text: String,
+    mut head: HeadTx,
+    armed: Arc<AtomicBool>,
+) {
     let parsed = match mcp_core::jsonrpc::parse_batch_or_message(&text) {
         Ok(p) => p,
         Err(err) => return head.error(StatusCode::BAD_REQUEST, err.id(), &err.to_error_object()),
@@ -595,7 +676,10 @@ async fn post_task(h: Arc<Http>, headers: HeaderMap, text: String, mut head: Hea
         Parsed::Single(m) => m,
         Parsed::Batch(_) => return batch(&h, &headers, &text, head).await,
     };
-    let sid = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::trim);
+    let sid = headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim);
     let hv = match headers::text(&headers, "mcp-protocol-version") {
         Ok(v) => v,
         Err(e) => return head.error(StatusCode::BAD_REQUEST, None, &e),
@@ -607,7 +691,10 @@ async fn post_task(h: Arc<Http>, headers: HeaderMap, text: String, mut head: Hea
     };
     let meta = RequestMeta::from_params(params).ok();
     let meta_version = meta.as_ref().and_then(|m| m.protocol_version.as_deref());
-    let era = if method == Some("initialize") || sid.is_some() || (meta_version.is_none() && hv.is_some_and(is_legacy_date)) {
+    let era = if method == Some("initialize")
+        || sid.is_some()
+        || (meta_version.is_none() && hv.is_some_and(is_legacy_date))
+    {
         Era::Handshake
     } else if meta_version.is_some() || hv.is_some() {
         Era::Stateless
@@ -627,7 +714,10 @@ async fn post_task(h: Arc<Http>, headers: HeaderMap, text: String, mut head: Hea
                 Message::Request(r) => Some(&r.id),
                 _ => None,
             };
-            let err = ErrorObject::new(-32000, "Bad Request: Mcp-Session-Id header is required (send `initialize` first), or give the request `_meta` with a protocol version");
+            let err = ErrorObject::new(
+                -32000,
+                "Bad Request: Mcp-Session-Id header is required (send `initialize` first), or give the request `_meta` with a protocol version",
+            );
             head.error(StatusCode::BAD_REQUEST, id, &err);
         }
     }
@@ -648,27 +738,39 @@ async fn handshake_post(
     mut head: HeadTx,
 ) {
     let server = &h.server;
-    if let Message::Request(r) = &msg {
-        if r.method == "initialize" {
-            if !h.opts.sessions {
-                let conn = Connection::new(server.clone(), nowhere());
-                let reply = conn.dispatch(msg, meta, &nowhere()).await;
-                return head.reply(reply, false);
-            }
-            let (out_tx, out_rx) = mpsc::channel(server.inner.options.outbound_queue);
-            let conn = Connection::new(server.clone(), out_tx);
-            let Some(reply) = conn.dispatch(msg, meta, &nowhere()).await else { return head.send(Head::Accepted) };
-            if error_code(&reply).is_some() {
-                return head.json(StatusCode::OK, reply);
-            }
-            let id: Arc<str> = crate::random::token().into();
-            let session = Session::new(Arc::clone(&id), conn, out_rx, Arc::clone(&h.store), h.opts.keep_alive);
-            if !h.sessions.insert(session) {
-                let err = ErrorObject::new(-32000, "Service Unavailable: too many sessions");
-                return head.error(StatusCode::SERVICE_UNAVAILABLE, None, &err);
-            }
-            return head.send(Head::Json { status: StatusCode::OK, body: reply, session: Some(id) });
+    if let Message::Request(r) = &msg
+        && r.method == "initialize"
+    {
+        if !h.opts.sessions {
+            let conn = Connection::new(server.clone(), nowhere());
+            let reply = conn.dispatch(msg, meta, &nowhere()).await;
+            return head.reply(reply, false);
         }
+        let (out_tx, out_rx) = mpsc::channel(server.inner.options.outbound_queue);
+        let conn = Connection::new(server.clone(), out_tx);
+        let Some(reply) = conn.dispatch(msg, meta, &nowhere()).await else {
+            return head.send(Head::Accepted);
+        };
+        if error_code(&reply).is_some() {
+            return head.json(StatusCode::OK, reply);
+        }
+        let id: Arc<str> = crate::random::token().into();
+        let session = Session::new(
+            Arc::clone(&id),
+            conn,
+            out_rx,
+            Arc::clone(&h.store),
+            h.opts.keep_alive,
+        );
+        if !h.sessions.insert(session) {
+            let err = ErrorObject::new(-32000, "Service Unavailable: too many sessions");
+            return head.error(StatusCode::SERVICE_UNAVAILABLE, None, &err);
+        }
+        return head.send(Head::Json {
+            status: StatusCode::OK,
+            body: reply,
+            session: Some(id),
+        });
     }
     let request_id = match &msg {
         Message::Request(r) => Some(r.id.clone()),
@@ -688,16 +790,33 @@ async fn handshake_post(
         None
     };
     let version = match hv.map(ProtocolVersion::parse) {
-        None => session.as_ref().and_then(|s| s.conn.session_version()).unwrap_or(ProtocolVersion::V2025_03_26),
+        None => session
+            .as_ref()
+            .and_then(|s| s.conn.session_version())
+            .unwrap_or(ProtocolVersion::V2025_03_26),
         Some(Some(v)) => v,
         Some(None) => {
-            let err = ErrorObject::new(-32000, format!("Bad Request: unsupported MCP-Protocol-Version {:?}", hv.unwrap_or_default()));
+            let err = ErrorObject::new(
+                -32000,
+                format!(
+                    "Bad Request: unsupported MCP-Protocol-Version {:?}",
+                    hv.unwrap_or_default()
+                ),
+            );
             return head.error(StatusCode::BAD_REQUEST, request_id.as_ref(), &err);
         }
     };
     let conn = match &session {
         Some(s) => Arc::clone(&s.conn),
-        None => Connection::with_session(server.clone(), nowhere(), if version.is_stateless() { ProtocolVersion::V2025_03_26 } else { version }),
+        None => Connection::with_session(
+            server.clone(),
+            nowhere(),
+            if version.is_stateless() {
+                ProtocolVersion::V2025_03_26
+            } else {
+                version
+            },
+        ),
     };
     match msg {
         Message::Request(_) => {
@@ -711,12 +830,21 @@ async fn handshake_post(
     }
 }
 
-async fn stateless_post(h: &Arc<Http>, headers: &HeaderMap, msg: Message<'_>, meta: Option<RequestMeta>, hv: Option<&str>, mut head: HeadTx) {
+async fn stateless_post(
+    h: &Arc<Http>,
+    headers: &HeaderMap,
+    msg: Message<'_>,
+    meta: Option<RequestMeta>,
+    hv: Option<&str>,
+    mut head: HeadTx,
+) {
     let (id, method, params) = match &msg {
         Message::Request(r) => (Some(r.id.clone()), &*r.method, r.params),
         Message::Notification(n) => (None, &*n.method, n.params),
         Message::Response(_) => {
-            let err = ErrorObject::invalid_request("clients must not send responses in protocol revision 2026-07-28");
+            let err = ErrorObject::invalid_request(
+                "clients must not send responses in protocol revision 2026-07-28",
+            );
             return head.error(StatusCode::BAD_REQUEST, None, &err);
         }
     };
@@ -727,7 +855,9 @@ async fn stateless_post(h: &Arc<Http>, headers: &HeaderMap, msg: Message<'_>, me
         return head.error(StatusCode::BAD_REQUEST, id, &err);
     };
     // 2. `_meta` with the version and the client's capabilities.
-    let meta_ok = meta.as_ref().is_some_and(|m| m.protocol_version.is_some() && m.client_capabilities.is_some());
+    let meta_ok = meta
+        .as_ref()
+        .is_some_and(|m| m.protocol_version.is_some() && m.client_capabilities.is_some());
     let Some(meta) = meta.filter(|_| meta_ok) else {
         let err = ErrorObject::invalid_params(format!(
             "missing required `_meta[\"{}\"]` and `_meta[\"{}\"]`",
@@ -746,14 +876,17 @@ async fn stateless_post(h: &Arc<Http>, headers: &HeaderMap, msg: Message<'_>, me
     }
     // 4. A revision served statelessly.
     if !ProtocolVersion::parse(requested).is_some_and(ProtocolVersion::is_stateless) {
-        let err = ErrorObject::unsupported_protocol_version(requested, [ProtocolVersion::V2026_07_28.as_str()]);
+        let err = ErrorObject::unsupported_protocol_version(
+            requested,
+            [ProtocolVersion::V2026_07_28.as_str()],
+        );
         return head.error(StatusCode::BAD_REQUEST, id, &err);
     }
     // 5. Standard and custom headers.
-    if id.is_some() {
-        if let Err(err) = check_headers(h, headers, method, params) {
-            return head.error(StatusCode::BAD_REQUEST, id, &err);
-        }
+    if id.is_some()
+        && let Err(err) = check_headers(h, headers, method, params)
+    {
+        return head.error(StatusCode::BAD_REQUEST, id, &err);
     }
     let conn = Connection::new(h.server.clone(), nowhere());
     if id.is_none() {
@@ -765,20 +898,33 @@ async fn stateless_post(h: &Arc<Http>, headers: &HeaderMap, msg: Message<'_>, me
 }
 
 /// Step 5 of the stateless era's validation: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`.
-fn check_headers(h: &Http, headers: &HeaderMap, method: &str, params: Option<&RawValue>) -> Result<(), ErrorObject> {
+fn check_headers(
+    h: &Http,
+    headers: &HeaderMap,
+    method: &str,
+    params: Option<&RawValue>,
+) -> Result<(), ErrorObject> {
     match headers::text(headers, "mcp-method")? {
-        None => return Err(headers::mismatch("Header mismatch: the Mcp-Method header is required")),
+        None => {
+            return Err(headers::mismatch(
+                "Header mismatch: the Mcp-Method header is required",
+            ));
+        }
         Some(m) if m != method => {
-            return Err(headers::mismatch(format!("Header mismatch: Mcp-Method header value '{m}' does not match body value '{method}'")));
+            return Err(headers::mismatch(format!(
+                "Header mismatch: Mcp-Method header value '{m}' does not match body value '{method}'"
+            )));
         }
         Some(_) => {}
     }
-    let named = matches!(method, "tools/call" | "prompts/get" | "resources/read") || method.starts_with("tasks/");
+    let named = matches!(method, "tools/call" | "prompts/get" | "resources/read")
+        || method.starts_with("tasks/");
     if !named {
         return Ok(());
     }
     let mirrored: Mirrored<'_> = match params {
-        Some(p) => serde_json::from_str(p.get()).map_err(|_| ErrorObject::invalid_params("invalid params"))?,
+        Some(p) => serde_json::from_str(p.get())
+            .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
         None => Mirrored::default(),
     };
     let body_name = match method {
@@ -789,12 +935,16 @@ fn check_headers(h: &Http, headers: &HeaderMap, method: &str, params: Option<&Ra
     if let Some(expected) = body_name {
         headers::check_name(headers, expected)?;
     } else if headers.get("mcp-name").is_none() {
-        return Err(headers::mismatch("Header mismatch: the Mcp-Name header is required for this method"));
+        return Err(headers::mismatch(
+            "Header mismatch: the Mcp-Name header is required for this method",
+        ));
     }
     if method == "tools/call" {
         let live = h.server.inner.live();
         if let Some(params) = mirrored.name.as_deref().and_then(|n| live.headers.get(n)) {
-            let arguments: Option<serde_json::Value> = mirrored.arguments.and_then(|a| serde_json::from_str(a.get()).ok());
+            let arguments: Option<serde_json::Value> = mirrored
+                .arguments
+                .and_then(|a| serde_json::from_str(a.get()).ok());
             headers::check_params(headers, params, arguments.as_ref())?;
         }
     }
@@ -914,9 +1064,14 @@ async fn run_request(
 
 /// A JSON-RPC batch (2025-03-26 only, in a session): answered with one JSON array.
 async fn batch(h: &Arc<Http>, headers: &HeaderMap, text: &str, mut head: HeadTx) {
-    let sid = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::trim);
+    let sid = headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim);
     let Some(session) = sid.and_then(|s| h.sessions.get(s)) else {
-        let err = ErrorObject::invalid_request("JSON-RPC batches are only accepted in a 2025-03-26 session");
+        let err = ErrorObject::invalid_request(
+            "JSON-RPC batches are only accepted in a 2025-03-26 session",
+        );
         return head.error(StatusCode::BAD_REQUEST, None, &err);
     };
     let (tx, mut rx) = mpsc::channel::<Vec<u8>>(REQUEST_QUEUE);
@@ -939,31 +1094,50 @@ async fn batch(h: &Arc<Http>, headers: &HeaderMap, text: &str, mut head: HeadTx)
 }
 
 async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Err(r) = h.guard(&headers) {
+    if let Some(r) = h.reject(&headers) {
         return r;
     }
-    let sid = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::trim);
+    let sid = headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim);
     let Some(sid) = sid.filter(|_| h.opts.sessions) else {
         return method_not_allowed();
     };
     let Some(session) = h.sessions.get(sid) else {
-        return rpc_error(StatusCode::NOT_FOUND, None, &ErrorObject::new(-32001, "Session not found"));
+        return rpc_error(
+            StatusCode::NOT_FOUND,
+            None,
+            &ErrorObject::new(-32001, "Session not found"),
+        );
     };
     if !accepts(&headers).1 {
-        let err = ErrorObject::new(-32000, "Not Acceptable: the client must accept text/event-stream");
+        let err = ErrorObject::new(
+            -32000,
+            "Not Acceptable: the client must accept text/event-stream",
+        );
         return rpc_error(StatusCode::NOT_ACCEPTABLE, None, &err);
     }
     let (tx, rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
     match headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
         Some(last) => {
             let Some((stream, seq)) = sse::parse_event_id(last) else {
-                return rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::new(-32000, "Bad Request: unknown Last-Event-ID"));
+                return rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    None,
+                    &ErrorObject::new(-32000, "Bad Request: unknown Last-Event-ID"),
+                );
             };
             match session.stream(stream) {
                 Some(open) => open.attach(Some(seq), tx, h.retry_ms()).await,
                 None => {
-                    let Some(replay) = session.store().replay(&session.id, stream, seq).await else {
-                        return rpc_error(StatusCode::BAD_REQUEST, None, &ErrorObject::new(-32000, "Bad Request: unknown Last-Event-ID"));
+                    let Some(replay) = session.store().replay(&session.id, stream, seq).await
+                    else {
+                        return rpc_error(
+                            StatusCode::BAD_REQUEST,
+                            None,
+                            &ErrorObject::new(-32000, "Bad Request: unknown Last-Event-ID"),
+                        );
                     };
                     let _ = tx.try_send(sse::priming(last, h.retry_ms()));
                     for (_, frame) in replay.events {
@@ -980,29 +1154,46 @@ async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -> Response 
 }
 
 async fn handle_delete(State(h): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Err(r) = h.guard(&headers) {
+    if let Some(r) = h.reject(&headers) {
         return r;
     }
-    let sid = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::trim);
+    let sid = headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim);
     let Some(sid) = sid.filter(|_| h.opts.sessions) else {
         return method_not_allowed();
     };
     if h.sessions.remove(sid) {
         StatusCode::OK.into_response()
     } else {
-        rpc_error(StatusCode::NOT_FOUND, None, &ErrorObject::new(-32001, "Session not found"))
+        rpc_error(
+            StatusCode::NOT_FOUND,
+            None,
+            &ErrorObject::new(-32001, "Session not found"),
+        )
     }
 }
 
 fn method_not_allowed() -> Response {
-    let mut r = rpc_error(StatusCode::METHOD_NOT_ALLOWED, None, &ErrorObject::new(-32000, "Method Not Allowed"));
-    r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+    let mut r = rpc_error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        None,
+        &ErrorObject::new(-32000, "Method Not Allowed"),
+    );
+    r.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
     r
 }
 
 fn build_router(server: Server, path: &str, loopback: bool) -> Router {
     let state = Arc::new(Http::new(server, loopback));
-    let router = Router::new().route(path, axum::routing::post(handle_post).get(handle_get).delete(handle_delete));
+    let router = Router::new().route(
+        path,
+        axum::routing::post(handle_post)
+            .get(handle_get)
+            .delete(handle_delete),
+    );
     #[cfg(feature = "legacy-sse")]
     let router = legacy::routes(router);
     router.with_state(state)
@@ -1095,7 +1286,10 @@ impl Server {
     /// Server::from_registry(server_info!()).build()?.serve_stdio_and_http("127.0.0.1:8000").await
     /// # }
     /// ```
-    pub async fn serve_stdio_and_http(&self, addr: impl tokio::net::ToSocketAddrs) -> Result<(), Error> {
+    pub async fn serve_stdio_and_http(
+        &self,
+        addr: impl tokio::net::ToSocketAddrs,
+    ) -> Result<(), Error> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         tokio::select! {
             r = self.serve_stdio() => r,
@@ -1110,7 +1304,13 @@ mod tests {
 
     #[test]
     fn loopback_names() {
-        for ok in ["localhost", "localhost:8000", "127.0.0.1:1", "[::1]:80", "LOCALHOST"] {
+        for ok in [
+            "localhost",
+            "localhost:8000",
+            "127.0.0.1:1",
+            "[::1]:80",
+            "LOCALHOST",
+        ] {
             assert!(is_loopback_host(ok), "{ok}");
         }
         for bad in ["evil.com", "127.0.0.2", "localhost.evil.com:80", ""] {
@@ -1125,9 +1325,21 @@ mod tests {
     #[test]
     fn error_codes_of_replies() {
         let id = RequestId::String("a\"b,".into());
-        assert_eq!(error_code(&wire::error(Some(&id), &ErrorObject::method_not_found("x"))), Some(-32601));
-        assert_eq!(error_code(&wire::error(None, &ErrorObject::invalid_params("x"))), Some(-32602));
-        assert_eq!(error_code(&wire::response_raw(&RequestId::Number(3), br#"{"error":{"code":1}}"#)), None);
+        assert_eq!(
+            error_code(&wire::error(Some(&id), &ErrorObject::method_not_found("x"))),
+            Some(-32601)
+        );
+        assert_eq!(
+            error_code(&wire::error(None, &ErrorObject::invalid_params("x"))),
+            Some(-32602)
+        );
+        assert_eq!(
+            error_code(&wire::response_raw(
+                &RequestId::Number(3),
+                br#"{"error":{"code":1}}"#
+            )),
+            None
+        );
         assert_eq!(status_for(Some(-32601)), StatusCode::NOT_FOUND);
         assert_eq!(status_for(Some(-32021)), StatusCode::BAD_REQUEST);
         assert_eq!(status_for(Some(-32603)), StatusCode::OK);
@@ -1147,7 +1359,10 @@ mod tests {
         assert_eq!(accepts(&h), (true, true));
         h.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
         assert_eq!(accepts(&h), (true, false));
-        h.insert(header::ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
+        h.insert(
+            header::ACCEPT,
+            HeaderValue::from_static("application/json, text/event-stream"),
+        );
         assert_eq!(accepts(&h), (true, true));
     }
 }

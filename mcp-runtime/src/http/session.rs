@@ -41,7 +41,8 @@ impl Session {
         let standalone = Arc::new(Resumable::new(Arc::clone(&id), 0, Arc::clone(&store)));
         let pumped = Arc::clone(&standalone);
         let pump = tokio::spawn(async move {
-            let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive);
+            let mut ticks =
+                tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive);
             loop {
                 tokio::select! {
                     msg = out.recv() => match msg {
@@ -70,18 +71,25 @@ impl Session {
     }
 
     fn idle_for(&self) -> Duration {
-        self.last_seen.lock().unwrap_or_else(|e| e.into_inner()).elapsed()
+        self.last_seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
     }
 
     /// A new resumable stream for a request.
     pub(crate) fn open_stream(&self) -> Arc<Resumable> {
         let n = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        let stream = Arc::new(Resumable::new(Arc::clone(&self.id), n, Arc::clone(&self.store)));
+        let stream = Arc::new(Resumable::new(
+            Arc::clone(&self.id),
+            n,
+            Arc::clone(&self.store),
+        ));
         let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
-        if streams.len() >= MAX_OPEN_STREAMS {
-            if let Some(&oldest) = streams.keys().min() {
-                streams.remove(&oldest);
-            }
+        if streams.len() >= MAX_OPEN_STREAMS
+            && let Some(&oldest) = streams.keys().min()
+        {
+            streams.remove(&oldest);
         }
         streams.insert(n, Arc::clone(&stream));
         stream
@@ -89,7 +97,10 @@ impl Session {
 
     /// Forgets a finished request stream (its events stay in the store).
     pub(crate) fn close_stream(&self, n: u64) {
-        self.streams.lock().unwrap_or_else(|e| e.into_inner()).remove(&n);
+        self.streams
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&n);
     }
 
     /// An open stream by number (0 is the `GET` stream).
@@ -97,7 +108,11 @@ impl Session {
         if n == 0 {
             return Some(Arc::clone(&self.standalone));
         }
-        self.streams.lock().unwrap_or_else(|e| e.into_inner()).get(&n).cloned()
+        self.streams
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&n)
+            .cloned()
     }
 
     /// The event store of the session.
@@ -124,11 +139,20 @@ pub(crate) struct Sessions {
 
 impl Sessions {
     pub(crate) fn new(max: usize, idle: Duration) -> Self {
-        Self { map: Mutex::new(HashMap::new()), max, idle }
+        Self {
+            map: Mutex::new(HashMap::new()),
+            max,
+            idle,
+        }
     }
 
     pub(crate) fn get(&self, id: &str) -> Option<Arc<Session>> {
-        let s = self.map.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()?;
+        let s = self
+            .map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()?;
         s.touch();
         Some(s)
     }
@@ -140,8 +164,11 @@ impl Sessions {
             let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
             if map.len() >= self.max {
                 let idle = self.idle;
-                let ids: Vec<Arc<str>> =
-                    map.values().filter(|s| s.idle_for() > idle && !s.standalone.is_live()).map(|s| Arc::clone(&s.id)).collect();
+                let ids: Vec<Arc<str>> = map
+                    .values()
+                    .filter(|s| s.idle_for() > idle && !s.standalone.is_live())
+                    .map(|s| Arc::clone(&s.id))
+                    .collect();
                 for id in ids {
                     expired.extend(map.remove(&id));
                 }
@@ -161,7 +188,11 @@ impl Sessions {
 
     /// Ends a session; `false` when unknown.
     pub(crate) fn remove(&self, id: &str) -> bool {
-        let s = self.map.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        let s = self
+            .map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
         match s {
             Some(s) => {
                 s.close();

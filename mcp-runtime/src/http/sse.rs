@@ -65,7 +65,11 @@ pub(crate) struct SseBody {
 
 impl SseBody {
     pub(crate) fn new(rx: mpsc::Receiver<Bytes>, guard: Option<AbortOnDrop>) -> Self {
-        Self { rx, _guard: guard, _extra: None }
+        Self {
+            rx,
+            _guard: guard,
+            _extra: None,
+        }
     }
 
     /// Keeps `value` alive as long as the body (a session guard, say).
@@ -100,7 +104,16 @@ pub(crate) struct Resumable {
 
 impl Resumable {
     pub(crate) fn new(session: Arc<str>, stream: u64, store: Arc<dyn EventStore>) -> Self {
-        Self { session, stream, store, state: tokio::sync::Mutex::new(WriterState { seq: 0, live: None, finished: false }) }
+        Self {
+            session,
+            stream,
+            store,
+            state: tokio::sync::Mutex::new(WriterState {
+                seq: 0,
+                live: None,
+                finished: false,
+            }),
+        }
     }
 
     /// Stores a message as the next event and forwards it.
@@ -109,8 +122,14 @@ impl Resumable {
         st.seq += 1;
         let id = format!("{}-{}", self.stream, st.seq);
         let frame = frame(None, Some(&id), msg);
-        self.store.append(&self.session, self.stream, st.seq, frame.clone()).await;
-        if st.live.as_ref().is_some_and(|live| live.try_send(frame).is_err()) {
+        self.store
+            .append(&self.session, self.stream, st.seq, frame.clone())
+            .await;
+        if st
+            .live
+            .as_ref()
+            .is_some_and(|live| live.try_send(frame).is_err())
+        {
             st.live = None;
         }
     }
@@ -118,7 +137,11 @@ impl Resumable {
     /// Sends a keep-alive comment to the attached connection.
     pub(crate) async fn keep_alive(&self) {
         let mut st = self.state.lock().await;
-        if st.live.as_ref().is_some_and(|live| live.try_send(Bytes::from_static(KEEPALIVE)).is_err()) {
+        if st
+            .live
+            .as_ref()
+            .is_some_and(|live| live.try_send(Bytes::from_static(KEEPALIVE)).is_err())
+        {
             st.live = None;
         }
     }
@@ -137,12 +160,12 @@ impl Resumable {
         let mut st = self.state.lock().await;
         let from = after.unwrap_or(st.seq);
         let _ = tx.try_send(priming(&format!("{}-{from}", self.stream), retry_ms));
-        if after.is_some() {
-            if let Some(replay) = self.store.replay(&self.session, self.stream, from).await {
-                for (_, frame) in replay.events {
-                    if tx.try_send(frame).is_err() {
-                        return;
-                    }
+        if after.is_some()
+            && let Some(replay) = self.store.replay(&self.session, self.stream, from).await
+        {
+            for (_, frame) in replay.events {
+                if tx.try_send(frame).is_err() {
+                    return;
                 }
             }
         }
@@ -153,7 +176,9 @@ impl Resumable {
 
     /// Whether a connection is attached.
     pub(crate) fn is_live(&self) -> bool {
-        self.state.try_lock().map_or(true, |st| st.live.as_ref().is_some_and(|l| !l.is_closed()))
+        self.state
+            .try_lock()
+            .map_or(true, |st| st.live.as_ref().is_some_and(|l| !l.is_closed()))
     }
 }
 
@@ -170,8 +195,14 @@ mod tests {
 
     #[test]
     fn frames_are_single_buffers_with_one_data_line_per_line() {
-        assert_eq!(&frame(None, Some("1-2"), b"{}")[..], b"id: 1-2\ndata: {}\n\n");
-        assert_eq!(&frame(Some("endpoint"), None, b"/m")[..], b"event: endpoint\ndata: /m\n\n");
+        assert_eq!(
+            &frame(None, Some("1-2"), b"{}")[..],
+            b"id: 1-2\ndata: {}\n\n"
+        );
+        assert_eq!(
+            &frame(Some("endpoint"), None, b"/m")[..],
+            b"event: endpoint\ndata: /m\n\n"
+        );
         assert_eq!(&frame(None, None, b"a\r\nb")[..], b"data: a\ndata: b\n\n");
         assert_eq!(&priming("3-0", 500)[..], b"id: 3-0\nretry: 500\ndata: \n\n");
         assert_eq!(parse_event_id("3-17"), Some((3, 17)));
@@ -185,17 +216,32 @@ mod tests {
         let (tx, mut rx) = mpsc::channel(16);
         s.attach(None, tx, 1000).await;
         s.push(b"{\"a\":1}").await;
-        assert_eq!(&rx.recv().await.unwrap()[..], b"id: 4-0\nretry: 1000\ndata: \n\n");
-        assert_eq!(&rx.recv().await.unwrap()[..], b"id: 4-1\ndata: {\"a\":1}\n\n");
+        assert_eq!(
+            &rx.recv().await.unwrap()[..],
+            b"id: 4-0\nretry: 1000\ndata: \n\n"
+        );
+        assert_eq!(
+            &rx.recv().await.unwrap()[..],
+            b"id: 4-1\ndata: {\"a\":1}\n\n"
+        );
         drop(rx);
         s.push(b"{\"b\":2}").await; // detached: stored only
         s.push(b"{\"c\":3}").await;
         s.finish().await;
         let (tx, mut rx) = mpsc::channel(16);
         s.attach(Some(1), tx, 1000).await;
-        assert_eq!(&rx.recv().await.unwrap()[..], b"id: 4-1\nretry: 1000\ndata: \n\n");
-        assert_eq!(&rx.recv().await.unwrap()[..], b"id: 4-2\ndata: {\"b\":2}\n\n");
-        assert_eq!(&rx.recv().await.unwrap()[..], b"id: 4-3\ndata: {\"c\":3}\n\n");
+        assert_eq!(
+            &rx.recv().await.unwrap()[..],
+            b"id: 4-1\nretry: 1000\ndata: \n\n"
+        );
+        assert_eq!(
+            &rx.recv().await.unwrap()[..],
+            b"id: 4-2\ndata: {\"b\":2}\n\n"
+        );
+        assert_eq!(
+            &rx.recv().await.unwrap()[..],
+            b"id: 4-3\ndata: {\"c\":3}\n\n"
+        );
         assert!(rx.recv().await.is_none(), "finished: the response ends");
     }
 }

@@ -111,7 +111,10 @@ pub(crate) struct Catalog {
 
 /// The index of a revision in per-version tables.
 pub(crate) fn version_slot(v: ProtocolVersion) -> usize {
-    ProtocolVersion::ALL.iter().position(|x| *x == v).unwrap_or(0)
+    ProtocolVersion::ALL
+        .iter()
+        .position(|x| *x == v)
+        .unwrap_or(0)
 }
 
 /// Settings that shape descriptors and pages.
@@ -135,14 +138,21 @@ fn icons(records: &[IconRecord]) -> Option<Vec<Icon>> {
                 if !r.sizes.is_empty() {
                     icon.sizes = Some(r.sizes.iter().map(|s| (*s).to_owned()).collect());
                 }
-                icon.theme = r.theme.and_then(|t| serde_json::from_value(Value::String(t.to_owned())).ok());
+                icon.theme = r
+                    .theme
+                    .and_then(|t| serde_json::from_value(Value::String(t.to_owned())).ok());
                 icon
             })
             .collect(),
     )
 }
 
-fn meta(kind: &'static str, name: &str, location: Location, text: Option<&str>) -> Result<Option<mcp_core::Meta>, Error> {
+fn meta(
+    kind: &'static str,
+    name: &str,
+    location: Location,
+    text: Option<&str>,
+) -> Result<Option<mcp_core::Meta>, Error> {
     let Some(text) = text else { return Ok(None) };
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(Some(map)),
@@ -171,7 +181,9 @@ fn tool_descriptor(record: &ToolRecord, profile: SchemaProfile) -> Result<Tool, 
             .map_err(|e| invalid(format!("raw input schema is not JSON: {e}")))?,
     };
     if input_schema.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(invalid("the input schema must have `\"type\": \"object\"` at its root".into()));
+        return Err(invalid(
+            "the input schema must have `\"type\": \"object\"` at its root".into(),
+        ));
     }
     let mut generator = profile.generator();
     let output_schema = (record.output_schema)(&mut generator).map(|s| profile.finish(s));
@@ -194,12 +206,24 @@ fn tool_descriptor(record: &ToolRecord, profile: SchemaProfile) -> Result<Tool, 
     Ok(tool)
 }
 
-fn check_unique<'a>(kind: &'static str, items: impl Iterator<Item = (&'a str, Location)>) -> Result<(), Error> {
+fn check_unique<'a>(
+    kind: &'static str,
+    items: impl Iterator<Item = (&'a str, Location)>,
+) -> Result<(), Error> {
     let mut seen: HashMap<&str, Location> = HashMap::new();
     for (name, location) in items {
         if let Some(first) = seen.insert(name, location) {
-            let (a, b) = if (first.file, first.line) <= (location.file, location.line) { (first, location) } else { (location, first) };
-            return Err(Error::Duplicate { kind, name: name.to_owned(), first: a.to_string(), second: b.to_string() });
+            let (a, b) = if (first.file, first.line) <= (location.file, location.line) {
+                (first, location)
+            } else {
+                (location, first)
+            };
+            return Err(Error::Duplicate {
+                kind,
+                name: name.to_owned(),
+                first: a.to_string(),
+                second: b.to_string(),
+            });
         }
     }
     Ok(())
@@ -223,8 +247,14 @@ impl Catalog {
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
             let descriptor = tool_descriptor(&record, settings.profile)?;
-            let limit = record.max_concurrency.map(|n| Arc::new(Semaphore::new(n.max(1) as usize)));
-            tool_entries.push(ToolEntry { record, descriptor, limit });
+            let limit = record
+                .max_concurrency
+                .map(|n| Arc::new(Semaphore::new(n.max(1) as usize)));
+            tool_entries.push(ToolEntry {
+                record,
+                descriptor,
+                limit,
+            });
         }
 
         let mut resource_entries = Vec::new();
@@ -244,7 +274,10 @@ impl Catalog {
                 d.mime_type = record.mime_type.map(str::to_owned);
                 d.icons = icons(record.icons);
                 d.meta = meta;
-                resource_entries.push(ResourceEntry { record, descriptor: d });
+                resource_entries.push(ResourceEntry {
+                    record,
+                    descriptor: d,
+                });
             } else {
                 let mut d = ResourceTemplate::new(record.uri, record.name);
                 d.title = record.title.map(str::to_owned);
@@ -252,7 +285,11 @@ impl Catalog {
                 d.mime_type = record.mime_type.map(str::to_owned);
                 d.icons = icons(record.icons);
                 d.meta = meta;
-                template_entries.push(TemplateEntry { record, template, descriptor: d });
+                template_entries.push(TemplateEntry {
+                    record,
+                    template,
+                    descriptor: d,
+                });
             }
         }
 
@@ -278,50 +315,101 @@ impl Catalog {
             }
             d.icons = icons(record.icons);
             d.meta = meta("prompt", record.name, record.location, record.meta)?;
-            prompt_entries.push(PromptEntry { record, descriptor: d });
+            prompt_entries.push(PromptEntry {
+                record,
+                descriptor: d,
+            });
         }
 
         let mut catalog = Catalog {
-            tool_index: tool_entries.iter().enumerate().map(|(i, t)| (t.record.name, i)).collect(),
+            tool_index: tool_entries
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.record.name, i))
+                .collect(),
             tools: tool_entries,
-            resource_index: resource_entries.iter().enumerate().map(|(i, r)| (r.record.uri, i)).collect(),
+            resource_index: resource_entries
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.record.uri, i))
+                .collect(),
             resources: resource_entries,
             templates: template_entries,
-            prompt_index: prompt_entries.iter().enumerate().map(|(i, p)| (p.record.name, i)).collect(),
+            prompt_index: prompt_entries
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.record.name, i))
+                .collect(),
             prompts: prompt_entries,
             pages: Vec::new(),
         };
-        catalog.pages = ProtocolVersion::ALL.iter().map(|v| catalog.pages_for(*v, settings)).collect();
+        catalog.pages = ProtocolVersion::ALL
+            .iter()
+            .map(|v| catalog.pages_for(*v, settings))
+            .collect();
         Ok(catalog)
     }
 
     fn pages_for(&self, v: ProtocolVersion, s: &CatalogSettings<'_>) -> Pages {
         Pages {
-            tools: paginate(&self.tools, s, v, |t| t.descriptor.clone(), |items, next| {
-                let mut r = ListToolsResult::new(items);
-                r.next_cursor = next;
-                r
-            }, stamp_tools),
-            resources: paginate(&self.resources, s, v, |r| r.descriptor.clone(), |items, next| {
-                let mut r = ListResourcesResult::new(items);
-                r.next_cursor = next;
-                r
-            }, stamp_resources),
-            templates: paginate(&self.templates, s, v, |t| t.descriptor.clone(), |items, next| {
-                let mut r = ListResourceTemplatesResult::new(items);
-                r.next_cursor = next;
-                r
-            }, stamp_templates),
-            prompts: paginate(&self.prompts, s, v, |p| p.descriptor.clone(), |items, next| {
-                let mut r = ListPromptsResult::new(items);
-                r.next_cursor = next;
-                r
-            }, stamp_prompts),
+            tools: paginate(
+                &self.tools,
+                s,
+                v,
+                |t| t.descriptor.clone(),
+                |items, next| {
+                    let mut r = ListToolsResult::new(items);
+                    r.next_cursor = next;
+                    r
+                },
+                stamp_tools,
+            ),
+            resources: paginate(
+                &self.resources,
+                s,
+                v,
+                |r| r.descriptor.clone(),
+                |items, next| {
+                    let mut r = ListResourcesResult::new(items);
+                    r.next_cursor = next;
+                    r
+                },
+                stamp_resources,
+            ),
+            templates: paginate(
+                &self.templates,
+                s,
+                v,
+                |t| t.descriptor.clone(),
+                |items, next| {
+                    let mut r = ListResourceTemplatesResult::new(items);
+                    r.next_cursor = next;
+                    r
+                },
+                stamp_templates,
+            ),
+            prompts: paginate(
+                &self.prompts,
+                s,
+                v,
+                |p| p.descriptor.clone(),
+                |items, next| {
+                    let mut r = ListPromptsResult::new(items);
+                    r.next_cursor = next;
+                    r
+                },
+                stamp_prompts,
+            ),
         }
     }
 
     /// The pre-serialised page for a cursor, or `None` for an invalid cursor.
-    pub(crate) fn page(&self, v: ProtocolVersion, kind: ListKind, cursor: Option<&str>) -> Option<&[u8]> {
+    pub(crate) fn page(
+        &self,
+        v: ProtocolVersion,
+        kind: ListKind,
+        cursor: Option<&str>,
+    ) -> Option<&[u8]> {
         let pages = &self.pages[version_slot(v)];
         let list = match kind {
             ListKind::Tools => &pages.tools,
@@ -340,10 +428,15 @@ impl Catalog {
     pub(crate) fn find_resource(&self, uri: &str) -> Option<(&ResourceRecord, ResourceRequest)> {
         if let Some(&i) = self.resource_index.get(uri) {
             let r = &self.resources[i];
-            return Some((&r.record, ResourceRequest::new(uri, std::iter::empty::<(String, String)>())));
+            return Some((
+                &r.record,
+                ResourceRequest::new(uri, std::iter::empty::<(String, String)>()),
+            ));
         }
         self.templates.iter().find_map(|t| {
-            t.template.match_uri(uri).map(|vars| (&t.record, ResourceRequest::new(uri, vars)))
+            t.template
+                .match_uri(uri)
+                .map(|vars| (&t.record, ResourceRequest::new(uri, vars)))
         })
     }
 }
@@ -364,7 +457,11 @@ fn stamp_resources(r: &mut ListResourcesResult, v: ProtocolVersion, s: &CatalogS
         r.meta = Some(s.server_info_meta.clone());
     }
 }
-fn stamp_templates(r: &mut ListResourceTemplatesResult, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+fn stamp_templates(
+    r: &mut ListResourceTemplatesResult,
+    v: ProtocolVersion,
+    s: &CatalogSettings<'_>,
+) {
     if v.has_cache_hints() {
         r.ttl_ms = Some(s.ttl_ms);
         r.cache_scope = Some(CacheScope::Public);
@@ -398,7 +495,11 @@ fn paginate<E, D, R: Serialize + ForVersion>(
     result: impl Fn(Vec<D>, Option<String>) -> R,
     stamp: impl Fn(&mut R, ProtocolVersion, &CatalogSettings<'_>),
 ) -> Vec<Box<[u8]>> {
-    let chunks: Vec<&[E]> = if items.is_empty() { vec![&[]] } else { items.chunks(s.page_size).collect() };
+    let chunks: Vec<&[E]> = if items.is_empty() {
+        vec![&[]]
+    } else {
+        items.chunks(s.page_size).collect()
+    };
     let count = chunks.len();
     chunks
         .into_iter()
@@ -408,7 +509,9 @@ fn paginate<E, D, R: Serialize + ForVersion>(
             let mut r = result(chunk.iter().map(&descriptor).collect(), next);
             r.for_version(v);
             stamp(&mut r, v, s);
-            serde_json::to_vec(&r).unwrap_or_default().into_boxed_slice()
+            serde_json::to_vec(&r)
+                .unwrap_or_default()
+                .into_boxed_slice()
         })
         .collect()
 }

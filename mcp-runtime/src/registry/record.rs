@@ -106,13 +106,16 @@ pub enum InputSchema {
 }
 
 /// The function behind a tool: JSON `arguments` in, a result out.
-pub type ToolCallFn = fn(Context, Option<Box<RawValue>>) -> BoxFuture<Result<CallToolResult, HandlerError>>;
+pub type ToolCallFn =
+    fn(Context, Option<Box<RawValue>>) -> BoxFuture<Result<CallToolResult, HandlerError>>;
 
 /// The function behind a resource or resource template.
-pub type ResourceReadFn = fn(Context, ResourceRequest) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>>;
+pub type ResourceReadFn =
+    fn(Context, ResourceRequest) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>>;
 
 /// The function behind a prompt.
-pub type PromptGetFn = fn(Context, PromptArguments) -> BoxFuture<Result<GetPromptResult, HandlerError>>;
+pub type PromptGetFn =
+    fn(Context, PromptArguments) -> BoxFuture<Result<GetPromptResult, HandlerError>>;
 
 /// A completion hook: the partial value in, candidate values out.
 pub type CompleteFn = fn(&crate::completion::CompletionRequest) -> Vec<String>;
@@ -240,10 +243,16 @@ pub struct ResourceRequest {
 
 impl ResourceRequest {
     /// A request for `uri` with the given variables.
-    pub fn new<K: Into<String>, V: Into<String>>(uri: impl Into<String>, vars: impl IntoIterator<Item = (K, V)>) -> Self {
+    pub fn new<K: Into<String>, V: Into<String>>(
+        uri: impl Into<String>,
+        vars: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
         Self {
             uri: uri.into(),
-            vars: vars.into_iter().map(|(k, v)| (k.into(), v.into())).collect(),
+            vars: vars
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
         }
     }
 
@@ -272,7 +281,11 @@ impl PromptArguments {
 
 impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for PromptArguments {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        Self(iter.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
+        Self(
+            iter.into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        )
     }
 }
 

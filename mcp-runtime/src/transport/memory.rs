@@ -25,7 +25,10 @@ pub struct MemoryTransport {
 pub fn pair(capacity: usize) -> (MemoryTransport, MemoryTransport) {
     let (a_tx, a_rx) = mpsc::channel(capacity);
     let (b_tx, b_rx) = mpsc::channel(capacity);
-    (MemoryTransport { rx: a_rx, tx: b_tx }, MemoryTransport { rx: b_rx, tx: a_tx })
+    (
+        MemoryTransport { rx: a_rx, tx: b_tx },
+        MemoryTransport { rx: b_rx, tx: a_tx },
+    )
 }
 
 /// Receiving half of a [`MemoryTransport`].
@@ -47,14 +50,19 @@ impl Transport for MemoryTransport {
 impl Inbox for MemoryRx {
     async fn receive(&mut self) -> Option<io::Result<Inbound>> {
         let bytes = self.0.recv().await?;
-        Some(Ok(Inbound::Message(String::from_utf8_lossy(&bytes).into_owned())))
+        Some(Ok(Inbound::Message(
+            String::from_utf8_lossy(&bytes).into_owned(),
+        )))
     }
 }
 
 impl Outbox for MemoryTx {
     async fn send(&mut self, message: Vec<u8>) -> io::Result<()> {
         match &self.0 {
-            Some(tx) => tx.send(message).await.map_err(|_| io::ErrorKind::BrokenPipe.into()),
+            Some(tx) => tx
+                .send(message)
+                .await
+                .map_err(|_| io::ErrorKind::BrokenPipe.into()),
             None => Err(io::ErrorKind::BrokenPipe.into()),
         }
     }
@@ -119,7 +127,9 @@ impl TestClient {
 
     /// The next message the server sends, whatever it is (`None` on close or after 10 s).
     pub async fn recv(&mut self) -> Option<Value> {
-        let bytes = tokio::time::timeout(self.timeout, self.rx.recv()).await.ok()??;
+        let bytes = tokio::time::timeout(self.timeout, self.rx.recv())
+            .await
+            .ok()??;
         serde_json::from_slice(&bytes).ok()
     }
 
@@ -182,7 +192,11 @@ impl TestClient {
 
     /// `tools/call` (handshake era); returns the whole response.
     pub async fn call_tool(&mut self, name: &str, arguments: Value) -> Value {
-        self.request("tools/call", serde_json::json!({"name": name, "arguments": arguments})).await
+        self.request(
+            "tools/call",
+            serde_json::json!({"name": name, "arguments": arguments}),
+        )
+        .await
     }
 
     /// A stateless-era (2026-07-28) request: `_meta` with the version and empty capabilities is

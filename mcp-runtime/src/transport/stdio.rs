@@ -39,7 +39,10 @@ pub struct StdinRx(mpsc::Receiver<io::Result<Inbound>>);
 
 /// Writing half of [`Stdio`].
 #[derive(Debug)]
-pub struct StdoutTx(Option<std::sync::mpsc::SyncSender<Vec<u8>>>, Option<std::thread::JoinHandle<()>>);
+pub struct StdoutTx(
+    Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
+    Option<std::thread::JoinHandle<()>>,
+);
 
 impl Transport for Stdio {
     type Rx = StdinRx;
@@ -71,7 +74,11 @@ impl Transport for Stdio {
 }
 
 /// Reads newline-delimited messages with a hard limit on the bytes held for one line.
-pub(crate) fn read_lines<R: BufRead>(mut input: R, max: usize, tx: &mpsc::Sender<io::Result<Inbound>>) {
+pub(crate) fn read_lines<R: BufRead>(
+    mut input: R,
+    max: usize,
+    tx: &mpsc::Sender<io::Result<Inbound>>,
+) {
     let mut line: Vec<u8> = Vec::new();
     let mut skipping = false;
     loop {
@@ -112,9 +119,10 @@ pub(crate) fn read_lines<R: BufRead>(mut input: R, max: usize, tx: &mpsc::Sender
                 (!trimmed.trim().is_empty()).then(|| Inbound::Message(trimmed.to_owned()))
             };
             if let Some(msg) = msg
-                && tx.blocking_send(Ok(msg)).is_err() {
-                    return;
-                }
+                && tx.blocking_send(Ok(msg)).is_err()
+            {
+                return;
+            }
         }
     }
     // EOF: a last line without a newline still counts.
@@ -136,7 +144,9 @@ impl Inbox for StdinRx {
 
 impl Outbox for StdoutTx {
     async fn send(&mut self, message: Vec<u8>) -> io::Result<()> {
-        let Some(tx) = &self.0 else { return Err(io::ErrorKind::BrokenPipe.into()) };
+        let Some(tx) = &self.0 else {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        };
         let tx = tx.clone();
         match tx.try_send(message) {
             Ok(()) => Ok(()),
@@ -146,7 +156,9 @@ impl Outbox for StdoutTx {
                     .map_err(io::Error::other)?
                     .map_err(|_| io::ErrorKind::BrokenPipe.into())
             }
-            Err(std::sync::mpsc::TrySendError::Disconnected(_)) => Err(io::ErrorKind::BrokenPipe.into()),
+            Err(std::sync::mpsc::TrySendError::Disconnected(_)) => {
+                Err(io::ErrorKind::BrokenPipe.into())
+            }
         }
     }
 
@@ -179,7 +191,10 @@ mod tests {
 
     #[test]
     fn splits_lines_and_skips_blank() {
-        assert_eq!(collect(b"{\"a\":1}\n\n{\"b\":2}\r\n{\"c\":3}", 100), ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}"]);
+        assert_eq!(
+            collect(b"{\"a\":1}\n\n{\"b\":2}\r\n{\"c\":3}", 100),
+            ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}"]
+        );
     }
 
     #[test]
