@@ -13,10 +13,14 @@
 //! | module | fixtures |
 //! | --- | --- |
 //! | [`tools`] | content, errors, progress, logging, JSON Schema 2020-12, custom header, diagnostics |
+//! | [`interactive`] | sampling and elicitation (form, defaults, every enum style) |
+//! | [`mrtr`] | `input_required` rounds of the stateless era: tools and a prompt |
 //! | [`resources`] | static text and binary resources, the watched resource, the template |
 //! | [`prompts`] | prompts with and without arguments, embedded resource, image; completion |
 
+mod interactive;
 mod media;
+mod mrtr;
 mod prompts;
 mod resources;
 mod tools;

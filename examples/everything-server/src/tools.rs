@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use mcp_runtime::HandlerError;
 use mcp_runtime::prelude::*;
 use mcp_runtime::protocol::ErrorObject;
 use mcp_runtime::protocol::jsonrpc::error_codes;
+use mcp_runtime::{HandlerError, ListChanged};
 
 use crate::media::{PNG_BASE64, WAV_BASE64};
 
@@ -185,4 +185,20 @@ async fn test_streaming_elicitation(ctx: Context) -> &'static str {
 async fn test_logging_tool(ctx: Context) -> &'static str {
     ctx.log(LoggingLevel::Info, "Logging tool executed").await;
     "Logging tool completed"
+}
+
+/// Announces a change of the tool list to every `subscriptions/listen` stream that asked for
+/// `toolsListChanged` (and to every handshake-era session).
+#[tool]
+async fn test_trigger_tool_change(ctx: Context) -> &'static str {
+    ctx.server().notify_list_changed(ListChanged::Tools);
+    "Sent notifications/tools/list_changed"
+}
+
+/// Announces a change of the prompt list to every `subscriptions/listen` stream that asked for
+/// `promptsListChanged` (and to every handshake-era session).
+#[tool]
+async fn test_trigger_prompt_change(ctx: Context) -> &'static str {
+    ctx.server().notify_list_changed(ListChanged::Prompts);
+    "Sent notifications/prompts/list_changed"
 }
