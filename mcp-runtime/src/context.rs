@@ -57,7 +57,7 @@ pub(crate) struct ContextInner {
 /// `#[prompt]` function; it is injected and never appears in the input schema. It is cheap to
 /// clone.
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_runtime::prelude::*;
 ///
 /// /// Counts to three, reporting progress.
@@ -182,7 +182,7 @@ impl Context {
 
     /// The server serving this request: register tools at run time, announce resource updates.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     ///
     /// /// Marks the report as changed.
@@ -318,7 +318,7 @@ impl FromContext for Context {
 
 /// Application state of type `T`, given to the builder with `.state(value)`.
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_runtime::prelude::*;
 ///
 /// struct Db { greeting: String }

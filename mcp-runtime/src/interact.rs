@@ -337,7 +337,7 @@ impl Context {
     ///
     /// Needs the client's `elicitation` capability (2025-06-18+, or 2026-07-28).
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     /// use mcp_runtime::Elicitation;
     ///
@@ -376,7 +376,7 @@ impl Context {
     /// anything that must not pass through the client. Resolves to the user's action (consent,
     /// not completion).
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     /// use mcp_runtime::protocol::ElicitAction;
     ///
@@ -400,7 +400,7 @@ impl Context {
     /// Asks the client's model for a completion (`sampling/createMessage`). Needs the client's
     /// `sampling` capability.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     /// use mcp_runtime::protocol::{CreateMessageRequestParams, SamplingMessage};
     ///
@@ -423,7 +423,7 @@ impl Context {
 
     /// Asks the client for its roots (`roots/list`). Needs the client's `roots` capability.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     ///
     /// /// Counts the client's roots.

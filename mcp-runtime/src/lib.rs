@@ -8,7 +8,7 @@
 //! protocol eras: the handshake era (`initialize`, revisions 2024-11-05 to 2025-11-25) and the
 //! stateless era (per-request `_meta`, revision 2026-07-28), on the same connection.
 //!
-//! ```no_run
+//! ```no_run,standalone_crate
 //! use mcp_runtime::prelude::*;
 //!
 //! /// Adds two numbers.

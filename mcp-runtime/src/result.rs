@@ -17,7 +17,7 @@ use crate::error::{HandlerError, IntoHandlerError};
 /// A `T` whose schema is not an object (a list, a number) is wrapped as `{"result": …}`, since
 /// revisions before 2026-07-28 require object-shaped structured content.
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_runtime::prelude::*;
 ///
 /// #[derive(serde::Serialize, schemars::JsonSchema)]

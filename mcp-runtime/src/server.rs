@@ -88,7 +88,7 @@ macro_rules! server_info {
 
 /// Builds a [`Server`]: items, state, instructions and limits.
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_runtime::prelude::*;
 ///
 /// /// Says hello.
@@ -511,7 +511,7 @@ impl Server {
     /// Registers a tool while the server runs; clients are sent
     /// `notifications/tools/list_changed`. A duplicate name is an error and changes nothing.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     ///
     /// /// Says hello.
@@ -551,7 +551,7 @@ impl Server {
     /// Registers a resource or resource template while the server runs; clients are sent
     /// `notifications/resources/list_changed`.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     ///
     /// /// A note.
@@ -590,7 +590,7 @@ impl Server {
     /// Registers a prompt while the server runs; clients are sent
     /// `notifications/prompts/list_changed`.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     ///
     /// /// Greets.

@@ -76,7 +76,7 @@ impl Outbox for MemoryTx {
 ///
 /// It speaks raw JSON so that tests can assert exact wire contents.
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_runtime::prelude::*;
 ///
 /// /// Adds two numbers.
