@@ -12,19 +12,46 @@ fn cases() -> Vec<(Value, &'static str)> {
     vec![
         (json!({"color": "red"}), "missing required property 'coats'"),
         (json!({"coats": 1}), "missing required property 'color'"),
-        (json!({"color": "red", "coats": "two"}), "property 'coats': expected a non-negative integer, got string \"two\""),
-        (json!({"color": "red", "coats": -1}), "property 'coats': expected a non-negative integer, got integer -1"),
-        (json!({"color": "red", "coats": 1.5}), "property 'coats': expected a non-negative integer, got floating point 1.5"),
+        (
+            json!({"color": "red", "coats": "two"}),
+            "property 'coats': expected a non-negative integer, got string \"two\"",
+        ),
+        (
+            json!({"color": "red", "coats": -1}),
+            "property 'coats': expected a non-negative integer, got integer -1",
+        ),
+        (
+            json!({"color": "red", "coats": 1.5}),
+            "property 'coats': expected a non-negative integer, got floating point 1.5",
+        ),
         (
             json!({"color": "purple", "coats": 1}),
             "property 'color': 'purple' is not an allowed value; expected 'red', 'green', 'blue'",
         ),
-        (json!({"color": 3, "coats": 1}), "property 'color': expected a string, got integer 3"),
-        (json!({"color": "red", "coats": 5}), "property 'coats': must be between 1 and 3, got 5"),
-        (json!({"color": "red", "coats": 0}), "property 'coats': must be between 1 and 3, got 0"),
-        (json!({"color": "red", "coats": 1, "finish": false}), "property 'finish': expected a string, got boolean false"),
-        (json!([1, 2]), "arguments must be a JSON object, got sequence"),
-        (json!("red"), "arguments must be a JSON object, got string \"red\""),
+        (
+            json!({"color": 3, "coats": 1}),
+            "property 'color': expected a string, got integer 3",
+        ),
+        (
+            json!({"color": "red", "coats": 5}),
+            "property 'coats': must be between 1 and 3, got 5",
+        ),
+        (
+            json!({"color": "red", "coats": 0}),
+            "property 'coats': must be between 1 and 3, got 0",
+        ),
+        (
+            json!({"color": "red", "coats": 1, "finish": false}),
+            "property 'finish': expected a string, got boolean false",
+        ),
+        (
+            json!([1, 2]),
+            "arguments must be a JSON object, got sequence",
+        ),
+        (
+            json!("red"),
+            "arguments must be a JSON object, got string \"red\"",
+        ),
     ]
 }
 
@@ -35,7 +62,11 @@ async fn from_2025_11_25_invalid_arguments_are_tool_results() {
         let r = client.call_tool("paint", arguments.clone()).await;
         let r = result(&r, json!(n + 2));
         assert_eq!(r["isError"], true, "{arguments}: {r}");
-        assert_eq!(only_text(&r), format!("invalid arguments for tool 'paint': {expected}"), "{arguments}");
+        assert_eq!(
+            only_text(&r),
+            format!("invalid arguments for tool 'paint': {expected}"),
+            "{arguments}"
+        );
     }
 }
 
@@ -46,7 +77,11 @@ async fn before_2025_11_25_invalid_arguments_are_invalid_params() {
         for (n, (arguments, expected)) in cases().into_iter().enumerate() {
             let r = client.call_tool("paint", arguments.clone()).await;
             let msg = error_message(&r, -32602, json!(n + 2));
-            assert_eq!(msg, format!("invalid arguments for tool 'paint': {expected}"), "{version} {arguments}");
+            assert_eq!(
+                msg,
+                format!("invalid arguments for tool 'paint': {expected}"),
+                "{version} {arguments}"
+            );
         }
     }
 }
@@ -54,12 +89,24 @@ async fn before_2025_11_25_invalid_arguments_are_invalid_params() {
 #[tokio::test]
 async fn valid_arguments_pass_with_and_without_optionals() {
     let mut client = handshake("2025-11-25").await;
-    let r = result(&client.call_tool("paint", json!({"color": "blue", "coats": 3})).await, json!(2));
+    let r = result(
+        &client
+            .call_tool("paint", json!({"color": "blue", "coats": 3}))
+            .await,
+        json!(2),
+    );
     assert_eq!(only_text(&r), "3 plain coat(s) of Blue");
-    let r = client.call_tool("paint", json!({"color": "green", "coats": 1, "finish": "matte"})).await;
+    let r = client
+        .call_tool(
+            "paint",
+            json!({"color": "green", "coats": 1, "finish": "matte"}),
+        )
+        .await;
     assert_eq!(only_text(&result(&r, json!(3))), "1 matte coat(s) of Green");
     // `null` for an optional parameter means absent.
-    let r = client.call_tool("paint", json!({"color": "red", "coats": 2, "finish": null})).await;
+    let r = client
+        .call_tool("paint", json!({"color": "red", "coats": 2, "finish": null}))
+        .await;
     assert_eq!(only_text(&result(&r, json!(4))), "2 plain coat(s) of Red");
 }
 
@@ -67,22 +114,33 @@ async fn valid_arguments_pass_with_and_without_optionals() {
 async fn unknown_properties_are_ignored() {
     // Models add stray properties; the call still works.
     let mut client = handshake("2025-11-25").await;
-    let r = client.call_tool("echo", json!({"text": "x", "extra": 1})).await;
+    let r = client
+        .call_tool("echo", json!({"text": "x", "extra": 1}))
+        .await;
     assert_eq!(only_text(&result(&r, json!(2))), "x");
 }
 
 #[tokio::test]
 async fn the_policy_can_force_tool_results() {
-    let server = fixtures::builder().validation_errors(ValidationErrors::ToolResult).build().unwrap();
+    let server = fixtures::builder()
+        .validation_errors(ValidationErrors::ToolResult)
+        .build()
+        .unwrap();
     let mut client = server.connect_in_memory();
     client.initialize("2025-03-26").await;
     let r = result(&client.call_tool("echo", json!({})).await, json!(2));
-    assert_eq!(r, json!({"content": [{"type": "text", "text": "invalid arguments for tool 'echo': missing required property 'text'"}], "isError": true}));
+    assert_eq!(
+        r,
+        json!({"content": [{"type": "text", "text": "invalid arguments for tool 'echo': missing required property 'text'"}], "isError": true})
+    );
 }
 
 #[tokio::test]
 async fn the_policy_can_force_protocol_errors() {
-    let server = fixtures::builder().validation_errors(ValidationErrors::ProtocolError).build().unwrap();
+    let server = fixtures::builder()
+        .validation_errors(ValidationErrors::ProtocolError)
+        .build()
+        .unwrap();
     let mut client = server.connect_in_memory();
     client.initialize("2025-11-25").await;
     let r = client.call_tool("echo", json!({})).await;
@@ -91,7 +149,9 @@ async fn the_policy_can_force_protocol_errors() {
         "invalid arguments for tool 'echo': missing required property 'text'"
     );
     // And statelessly too.
-    let r = client.stateless("tools/call", json!({"name": "echo", "arguments": {}})).await;
+    let r = client
+        .stateless("tools/call", json!({"name": "echo", "arguments": {}}))
+        .await;
     error_message(&r, -32602, json!(3));
 }
 
@@ -99,7 +159,13 @@ async fn the_policy_can_force_protocol_errors() {
 async fn schemas_state_what_validation_enforces() {
     let mut client = handshake("2025-11-25").await;
     let list = result(&client.request("tools/list", Value::Null).await, json!(2));
-    let paint = list["tools"].as_array().unwrap().iter().find(|t| t["name"] == "paint").unwrap().clone();
+    let paint = list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "paint")
+        .unwrap()
+        .clone();
     assert_eq!(
         paint["inputSchema"],
         json!({

@@ -25,8 +25,14 @@ async fn more_than_100_values_are_trimmed_with_total_and_has_more() {
     let completion = &result(&r, json!(2))["completion"];
     let values = completion["values"].as_array().unwrap();
     assert_eq!(values.len(), 100);
-    assert_eq!((values[0].as_str(), values[99].as_str()), (Some("v000"), Some("v099")));
-    assert_eq!((&completion["total"], &completion["hasMore"]), (&json!(150), &json!(true)));
+    assert_eq!(
+        (values[0].as_str(), values[99].as_str()),
+        (Some("v000"), Some("v099"))
+    );
+    assert_eq!(
+        (&completion["total"], &completion["hasMore"]),
+        (&json!(150), &json!(true))
+    );
     // Under the limit: no `total` or `hasMore`.
     let r = complete(json!({"ref": {"type": "ref/prompt", "name": "many"}, "argument": {"name": "pick", "value": "v14"}})).await;
     assert_eq!(
@@ -43,13 +49,19 @@ async fn the_hook_sees_the_other_arguments() {
         "context": {"arguments": {"name": "Bob"}}
     }))
     .await;
-    assert_eq!(result(&r, json!(2))["completion"]["values"], json!(["funny"]));
+    assert_eq!(
+        result(&r, json!(2))["completion"]["values"],
+        json!(["funny"])
+    );
 }
 
 #[tokio::test]
 async fn a_template_variable_is_completed() {
     let r = complete(json!({"ref": {"type": "ref/resource", "uri": "test://items/{id}"}, "argument": {"name": "id", "value": "1"}})).await;
-    assert_eq!(result(&r, json!(2))["completion"]["values"], json!(["1", "12"]));
+    assert_eq!(
+        result(&r, json!(2))["completion"]["values"],
+        json!(["1", "12"])
+    );
 }
 
 #[tokio::test]
@@ -65,5 +77,8 @@ async fn unknown_references_are_invalid_params() {
     let r = complete(json!({"ref": {"type": "ref/prompt", "name": "nope"}, "argument": {"name": "x", "value": ""}})).await;
     assert_eq!(error_message(&r, -32602, json!(2)), "unknown prompt 'nope'");
     let r = complete(json!({"ref": {"type": "ref/resource", "uri": "test://what/{x}"}, "argument": {"name": "x", "value": ""}})).await;
-    assert_eq!(error_message(&r, -32602, json!(2)), "unknown resource template 'test://what/{x}'");
+    assert_eq!(
+        error_message(&r, -32602, json!(2)),
+        "unknown resource template 'test://what/{x}'"
+    );
 }

@@ -14,13 +14,25 @@ fn call(id: i64, name: &str, arguments: Value) -> Value {
 #[tokio::test]
 async fn a_slow_tool_does_not_block_ping_or_other_calls() {
     let mut client = handshake("2025-11-25").await;
-    client.send(&call(10, "sleepy", json!({"ms": 1500, "key": "not-blocking"}))).await;
+    client
+        .send(&call(
+            10,
+            "sleepy",
+            json!({"ms": 1500, "key": "not-blocking"}),
+        ))
+        .await;
     let started = Instant::now();
     ping_is_next(&mut client, 11).await;
-    client.send(&call(12, "echo", json!({"text": "fast"}))).await;
+    client
+        .send(&call(12, "echo", json!({"text": "fast"})))
+        .await;
     let fast = client.recv().await.unwrap();
     assert_eq!(only_text(&result(&fast, json!(12))), "fast");
-    assert!(started.elapsed() < Duration::from_millis(1000), "blocked for {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_millis(1000),
+        "blocked for {:?}",
+        started.elapsed()
+    );
     // The slow one still finishes.
     let slow = client.response(&json!(10)).await;
     assert_eq!(only_text(&result(&slow, json!(10))), "slept 1500 ms");
@@ -31,31 +43,56 @@ async fn slow_calls_run_concurrently() {
     let mut client = handshake("2025-11-25").await;
     let started = Instant::now();
     for id in 1..=4 {
-        client.send(&call(100 + id, "sleepy", json!({"ms": 700, "key": format!("concurrent-{id}")}))).await;
+        client
+            .send(&call(
+                100 + id,
+                "sleepy",
+                json!({"ms": 700, "key": format!("concurrent-{id}")}),
+            ))
+            .await;
     }
     for id in 1..=4 {
         let r = client.response(&json!(100 + id)).await;
         assert_eq!(only_text(&result(&r, json!(100 + id))), "slept 700 ms");
     }
     // Sequential would take 2.8 s.
-    assert!(started.elapsed() < Duration::from_millis(2000), "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_millis(2000),
+        "took {:?}",
+        started.elapsed()
+    );
 }
 
 #[tokio::test]
 async fn a_cancelled_request_gets_no_response_and_its_handler_is_dropped() {
     let mut client = handshake("2025-11-25").await;
-    client.send(&call(20, "sleepy", json!({"ms": 600, "key": "cancel-me"}))).await;
+    client
+        .send(&call(20, "sleepy", json!({"ms": 600, "key": "cancel-me"})))
+        .await;
     started("cancel-me").await;
     ping_is_next(&mut client, 21).await;
-    client.notify("notifications/cancelled", json!({"requestId": 20, "reason": "user gave up"})).await;
+    client
+        .notify(
+            "notifications/cancelled",
+            json!({"requestId": 20, "reason": "user gave up"}),
+        )
+        .await;
     ping_is_next(&mut client, 22).await;
     // Wait past the time the tool would have finished: nothing may arrive for id 20.
     let late = messages_within(&mut client, 1200).await;
     assert_eq!(late, Vec::<Value>::new());
-    assert!(was_dropped("cancel-me"), "the handler's future was not dropped");
+    assert!(
+        was_dropped("cancel-me"),
+        "the handler's future was not dropped"
+    );
     // The connection keeps serving, and the id can be used again.
-    client.send(&call(20, "echo", json!({"text": "again"}))).await;
-    assert_eq!(only_text(&result(&client.recv().await.unwrap(), json!(20))), "again");
+    client
+        .send(&call(20, "echo", json!({"text": "again"})))
+        .await;
+    assert_eq!(
+        only_text(&result(&client.recv().await.unwrap(), json!(20))),
+        "again"
+    );
 }
 
 #[tokio::test]
@@ -65,7 +102,9 @@ async fn a_string_request_id_can_be_cancelled() {
         .send(&json!({"jsonrpc": "2.0", "id": "slow-1", "method": "tools/call", "params": {"name": "sleepy", "arguments": {"ms": 400, "key": "cancel-str"}}}))
         .await;
     started("cancel-str").await;
-    client.notify("notifications/cancelled", json!({"requestId": "slow-1"})).await;
+    client
+        .notify("notifications/cancelled", json!({"requestId": "slow-1"}))
+        .await;
     assert_eq!(messages_within(&mut client, 900).await, Vec::<Value>::new());
     assert!(was_dropped("cancel-str"));
 }
@@ -79,7 +118,9 @@ async fn cancelling_a_stateless_request_works_too() {
         }}))
         .await;
     started("cancel-stateless").await;
-    client.notify("notifications/cancelled", json!({"requestId": 1})).await;
+    client
+        .notify("notifications/cancelled", json!({"requestId": 1}))
+        .await;
     assert_eq!(messages_within(&mut client, 900).await, Vec::<Value>::new());
     assert!(was_dropped("cancel-stateless"));
 }
@@ -87,8 +128,16 @@ async fn cancelling_a_stateless_request_works_too() {
 #[tokio::test]
 async fn cancelling_another_id_changes_nothing() {
     let mut client = handshake("2025-11-25").await;
-    client.send(&call(30, "sleepy", json!({"ms": 200, "key": "not-cancelled"}))).await;
-    client.notify("notifications/cancelled", json!({"requestId": 31})).await;
+    client
+        .send(&call(
+            30,
+            "sleepy",
+            json!({"ms": 200, "key": "not-cancelled"}),
+        ))
+        .await;
+    client
+        .notify("notifications/cancelled", json!({"requestId": 31}))
+        .await;
     let r = client.response(&json!(30)).await;
     assert_eq!(only_text(&result(&r, json!(30))), "slept 200 ms");
     assert!(!was_dropped("not-cancelled"));
@@ -97,10 +146,15 @@ async fn cancelling_another_id_changes_nothing() {
 #[tokio::test]
 async fn a_duplicate_id_in_flight_is_refused() {
     let mut client = handshake("2025-11-25").await;
-    client.send(&call(40, "sleepy", json!({"ms": 300, "key": "dup-1"}))).await;
+    client
+        .send(&call(40, "sleepy", json!({"ms": 300, "key": "dup-1"})))
+        .await;
     client.send(&call(40, "echo", json!({"text": "dup"}))).await;
     let first = client.recv().await.unwrap();
-    assert_eq!(error_message(&first, -32600, json!(40)), "a request with this id is already in flight");
+    assert_eq!(
+        error_message(&first, -32600, json!(40)),
+        "a request with this id is already in flight"
+    );
     let second = client.recv().await.unwrap();
     assert_eq!(only_text(&result(&second, json!(40))), "slept 300 ms");
 }
@@ -111,7 +165,13 @@ async fn requests_over_the_in_flight_limit_are_refused() {
     let mut client = server.connect_in_memory();
     client.initialize("2025-11-25").await;
     for id in 50..=52 {
-        client.send(&call(id, "sleepy", json!({"ms": 300, "key": format!("limit-{id}")}))).await;
+        client
+            .send(&call(
+                id,
+                "sleepy",
+                json!({"ms": 300, "key": format!("limit-{id}")}),
+            ))
+            .await;
     }
     let refused = client.recv().await.unwrap();
     assert_eq!(

@@ -92,11 +92,17 @@ static STARTED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
 static DROPPED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
 
 fn contains(set: &Mutex<Option<HashSet<String>>>, key: &str) -> bool {
-    set.lock().unwrap().as_ref().is_some_and(|s| s.contains(key))
+    set.lock()
+        .unwrap()
+        .as_ref()
+        .is_some_and(|s| s.contains(key))
 }
 
 fn insert(set: &Mutex<Option<HashSet<String>>>, key: &str) {
-    set.lock().unwrap().get_or_insert_with(HashSet::new).insert(key.to_owned());
+    set.lock()
+        .unwrap()
+        .get_or_insert_with(HashSet::new)
+        .insert(key.to_owned());
 }
 
 /// Whether the `sleepy` call with this key was dropped unfinished.
@@ -137,7 +143,10 @@ pub async fn sleepy(
     key: String,
 ) -> String {
     insert(&STARTED, &key);
-    let mut flag = DropFlag { key, finished: false };
+    let mut flag = DropFlag {
+        key,
+        finished: false,
+    };
     tokio::time::sleep(Duration::from_millis(ms)).await;
     flag.finished = true;
     format!("slept {ms} ms")
@@ -155,7 +164,12 @@ pub async fn too_slow() -> String {
 pub async fn chatty(ctx: Context) -> String {
     ctx.log(LoggingLevel::Debug, "debug detail").await;
     ctx.log(LoggingLevel::Info, "info message").await;
-    ctx.log_as(LoggingLevel::Warning, Some("gifts"), serde_json::json!({"low": "stock"})).await;
+    ctx.log_as(
+        LoggingLevel::Warning,
+        Some("gifts"),
+        serde_json::json!({"low": "stock"}),
+    )
+    .await;
     "logged".into()
 }
 
@@ -167,7 +181,8 @@ pub async fn count(
     ctx: Context,
 ) -> String {
     for i in 1..=n {
-        ctx.progress(f64::from(i), Some(f64::from(n)), Some(&format!("step {i}"))).await;
+        ctx.progress(f64::from(i), Some(f64::from(n)), Some(&format!("step {i}")))
+            .await;
     }
     format!("counted to {n}")
 }
@@ -189,17 +204,22 @@ pub async fn static_text() -> String {
 }
 
 fn complete_item_id(req: &CompletionRequest) -> Vec<String> {
-    ["1", "2", "12", "20"].into_iter().filter(|id| id.starts_with(req.value())).map(String::from).collect()
+    ["1", "2", "12", "20"]
+        .into_iter()
+        .filter(|id| id.starts_with(req.value()))
+        .map(String::from)
+        .collect()
 }
 
 /// One item by id (1 to 3 exist)
 #[resource(server = "it", uri = "test://items/{id}", mime = "application/json")]
 pub async fn item(
-    #[arg(complete = complete_item_id)]
-    id: u32,
+    #[arg(complete = complete_item_id)] id: u32,
 ) -> Result<Json<serde_json::Value>, ResourceError> {
     if (1..=3).contains(&id) {
-        Ok(Json(serde_json::json!({"id": id, "name": format!("item {id}")})))
+        Ok(Json(
+            serde_json::json!({"id": id, "name": format!("item {id}")}),
+        ))
     } else {
         Err(ResourceError::NotFound)
     }
@@ -231,7 +251,9 @@ pub async fn card(
     style: Option<String>,
 ) -> Vec<PromptMessage> {
     let style = style.unwrap_or_else(|| "warm".into());
-    vec![PromptMessage::user(format!("Write a {style} card for {name}."))]
+    vec![PromptMessage::user(format!(
+        "Write a {style} card for {name}."
+    ))]
 }
 
 /// Refuses unknown tones
@@ -247,7 +269,10 @@ pub async fn toned(
 }
 
 fn complete_many(req: &CompletionRequest) -> Vec<String> {
-    (0..150).map(|i| format!("v{i:03}")).filter(|v| v.starts_with(req.value())).collect()
+    (0..150)
+        .map(|i| format!("v{i:03}"))
+        .filter(|v| v.starts_with(req.value()))
+        .collect()
 }
 
 /// Picks one of 150 values

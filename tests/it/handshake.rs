@@ -18,14 +18,22 @@ async fn initialize_echoes_every_supported_revision() {
         assert_eq!(r["serverInfo"]["name"], "mcp-tests");
         assert_eq!(r["serverInfo"]["version"], "0.1.0");
         // `description` of an implementation arrived with 2025-11-25.
-        assert_eq!(r["serverInfo"].get("description").is_some(), version == "2025-11-25", "{version}: {r}");
+        assert_eq!(
+            r["serverInfo"].get("description").is_some(),
+            version == "2025-11-25",
+            "{version}: {r}"
+        );
         assert_eq!(r["instructions"], "Fixture server of the integration tests");
         let caps = r["capabilities"].as_object().unwrap();
         for cap in ["tools", "resources", "prompts", "logging"] {
             assert!(caps.contains_key(cap), "{version}: no `{cap}` in {r}");
         }
         // `completions` is a capability from 2025-03-26 on.
-        assert_eq!(caps.contains_key("completions"), version != "2024-11-05", "{version}: {r}");
+        assert_eq!(
+            caps.contains_key("completions"),
+            version != "2024-11-05",
+            "{version}: {r}"
+        );
         assert!(r.get("resultType").is_none(), "{version}: {r}");
     }
 }
@@ -35,7 +43,11 @@ async fn initialize_answers_the_newest_handshake_revision_for_an_unknown_one() {
     for asked in ["2099-01-01", "1.0", "2026-07-28"] {
         let mut client = fresh();
         let init = client.initialize(asked).await;
-        assert_eq!(result(&init, json!(1))["protocolVersion"], "2025-11-25", "asked {asked}");
+        assert_eq!(
+            result(&init, json!(1))["protocolVersion"],
+            "2025-11-25",
+            "asked {asked}"
+        );
         // The session then works at that revision.
         let listed = client.request("tools/list", Value::Null).await;
         assert!(result(&listed, json!(2))["tools"].as_array().unwrap().len() > 1);
@@ -45,7 +57,9 @@ async fn initialize_answers_the_newest_handshake_revision_for_an_unknown_one() {
 #[tokio::test]
 async fn initialize_with_bad_params_is_invalid_params() {
     let mut client = fresh();
-    let r = client.request("initialize", json!({"protocolVersion": 2025})).await;
+    let r = client
+        .request("initialize", json!({"protocolVersion": 2025}))
+        .await;
     let msg = error_message(&r, -32602, json!(1));
     assert!(msg.starts_with("invalid params: "), "{msg}");
 }
@@ -60,20 +74,30 @@ async fn a_request_before_initialize_and_without_meta_is_invalid_params() {
         "missing `_meta[\"io.modelcontextprotocol/protocolVersion\"]`: stateless (2026-07-28) requests must carry it; handshake clients must send `initialize` first"
     );
     // `ping` needs no session.
-    assert_eq!(client.request("ping", Value::Null).await, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    assert_eq!(
+        client.request("ping", Value::Null).await,
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
 }
 
 #[tokio::test]
 async fn ping_answers_an_empty_result() {
     let mut client = handshake("2025-11-25").await;
-    assert_eq!(client.request("ping", Value::Null).await, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    assert_eq!(
+        client.request("ping", Value::Null).await,
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
 }
 
 #[tokio::test]
 async fn tools_list_carries_the_fields_of_the_revision() {
     let echo = |version: &str, list: &Value| -> Value {
         let tools = list["tools"].as_array().unwrap();
-        tools.iter().find(|t| t["name"] == "echo").cloned().unwrap_or_else(|| panic!("{version}: no echo"))
+        tools
+            .iter()
+            .find(|t| t["name"] == "echo")
+            .cloned()
+            .unwrap_or_else(|| panic!("{version}: no echo"))
     };
     let schema = json!({
         "type": "object",
@@ -111,7 +135,10 @@ async fn tools_list_carries_the_fields_of_the_revision() {
         let mut client = handshake(version).await;
         let list = result(&client.request("tools/list", Value::Null).await, json!(2));
         assert_eq!(echo(version, &list), tool, "{version}");
-        assert!(list.get("nextCursor").is_none() && list.get("ttlMs").is_none(), "{version}: {list}");
+        assert!(
+            list.get("nextCursor").is_none() && list.get("ttlMs").is_none(),
+            "{version}: {list}"
+        );
     }
 }
 
@@ -121,7 +148,13 @@ async fn output_schema_and_structured_content_only_from_2025_06_18() {
         let structured = version >= "2025-06-18";
         let mut client = handshake(version).await;
         let list = result(&client.request("tools/list", Value::Null).await, json!(2));
-        let add = list["tools"].as_array().unwrap().iter().find(|t| t["name"] == "add").unwrap().clone();
+        let add = list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "add")
+            .unwrap()
+            .clone();
         if structured {
             assert_eq!(
                 add["outputSchema"],
@@ -137,10 +170,20 @@ async fn output_schema_and_structured_content_only_from_2025_06_18() {
         } else {
             assert!(add.get("outputSchema").is_none(), "{version}: {add}");
         }
-        let called = result(&client.call_tool("add", json!({"a": 2, "b": 3})).await, json!(3));
+        let called = result(
+            &client.call_tool("add", json!({"a": 2, "b": 3})).await,
+            json!(3),
+        );
         assert_eq!(only_text(&called), r#"{"total":5}"#, "{version}");
-        assert_eq!(called.get("structuredContent"), structured.then(|| json!({"total": 5})).as_ref(), "{version}");
-        assert!(called.get("isError").is_none_or(|e| e == false), "{version}: {called}");
+        assert_eq!(
+            called.get("structuredContent"),
+            structured.then(|| json!({"total": 5})).as_ref(),
+            "{version}"
+        );
+        assert!(
+            called.get("isError").is_none_or(|e| e == false),
+            "{version}: {called}"
+        );
     }
 }
 
@@ -171,7 +214,9 @@ async fn batches_are_served_in_2025_03_26() {
 #[tokio::test]
 async fn a_batch_of_notifications_gets_no_reply() {
     let mut client = handshake("2025-03-26").await;
-    client.send_raw(r#"[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]"#).await;
+    client
+        .send_raw(r#"[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]"#)
+        .await;
     crate::ping_is_next(&mut client, 50).await;
 }
 
@@ -196,7 +241,10 @@ async fn batches_are_refused_in_every_other_revision() {
         client.send_raw(batch).await;
         let reply = client.recv().await.unwrap();
         let msg = error_message(&reply, -32600, Value::Null);
-        assert_eq!(msg, "JSON-RPC batches are only accepted in protocol revision 2025-03-26", "{version}");
+        assert_eq!(
+            msg, "JSON-RPC batches are only accepted in protocol revision 2025-03-26",
+            "{version}"
+        );
         crate::ping_is_next(&mut client, 77).await;
     }
     // Nor without a session.
@@ -209,7 +257,10 @@ async fn batches_are_refused_in_every_other_revision() {
 async fn an_empty_batch_is_an_invalid_request() {
     let mut client = handshake("2025-03-26").await;
     client.send_raw("[]").await;
-    assert_eq!(error_message(&client.recv().await.unwrap(), -32600, Value::Null), "Invalid request: an empty batch");
+    assert_eq!(
+        error_message(&client.recv().await.unwrap(), -32600, Value::Null),
+        "Invalid request: an empty batch"
+    );
 }
 
 #[tokio::test]
@@ -248,7 +299,15 @@ async fn capabilities_follow_the_registered_items() {
     assert_eq!(keys, ["logging", "tools"], "{init}");
     // No prompts: the method is not found.
     let r = client.request("prompts/list", Value::Null).await;
-    assert_eq!(error_message(&r, -32601, json!(2)), "Method not found: prompts/list");
-    let r = client.request("resources/read", json!({"uri": "test://static"})).await;
-    assert_eq!(error_message(&r, -32601, json!(3)), "Method not found: resources/read");
+    assert_eq!(
+        error_message(&r, -32601, json!(2)),
+        "Method not found: prompts/list"
+    );
+    let r = client
+        .request("resources/read", json!({"uri": "test://static"}))
+        .await;
+    assert_eq!(
+        error_message(&r, -32601, json!(3)),
+        "Method not found: resources/read"
+    );
 }

@@ -16,6 +16,7 @@ mod pagination;
 mod prompts;
 mod registry;
 mod resources;
+mod schemas;
 mod stateless;
 mod tools;
 
@@ -51,9 +52,15 @@ pub fn server_info_meta() -> Value {
 pub fn error_message(response: &Value, code: i64, id: Value) -> String {
     assert_eq!(response["jsonrpc"], "2.0", "{response}");
     assert_eq!(response.get("id"), Some(&id), "wrong id in {response}");
-    assert!(response.get("result").is_none(), "an error response has no result: {response}");
+    assert!(
+        response.get("result").is_none(),
+        "an error response has no result: {response}"
+    );
     assert_eq!(response["error"]["code"], code, "{response}");
-    response["error"]["message"].as_str().expect("the error has a message").to_owned()
+    response["error"]["message"]
+        .as_str()
+        .expect("the error has a message")
+        .to_owned()
 }
 
 /// Asserts that `response` is a successful response to request `id` and returns its result.
@@ -61,14 +68,22 @@ pub fn error_message(response: &Value, code: i64, id: Value) -> String {
 pub fn result(response: &Value, id: Value) -> Value {
     assert_eq!(response["jsonrpc"], "2.0", "{response}");
     assert_eq!(response.get("id"), Some(&id), "wrong id in {response}");
-    assert!(response.get("error").is_none(), "unexpected error: {response}");
-    response.get("result").cloned().unwrap_or_else(|| panic!("no result in {response}"))
+    assert!(
+        response.get("error").is_none(),
+        "unexpected error: {response}"
+    );
+    response
+        .get("result")
+        .cloned()
+        .unwrap_or_else(|| panic!("no result in {response}"))
 }
 
 /// The text of the only text block of a tool result.
 #[track_caller]
 pub fn only_text(result: &Value) -> &str {
-    let content = result["content"].as_array().unwrap_or_else(|| panic!("no content in {result}"));
+    let content = result["content"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no content in {result}"));
     assert_eq!(content.len(), 1, "{result}");
     assert_eq!(content[0]["type"], "text", "{result}");
     content[0]["text"].as_str().unwrap()
@@ -86,7 +101,9 @@ pub async fn messages_within(client: &mut TestClient, ms: u64) -> Vec<Value> {
 
 /// Sends `ping` with `id` and waits for its answer, skipping nothing: the next message must be it.
 pub async fn ping_is_next(client: &mut TestClient, id: i64) {
-    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"})).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+        .await;
     let reply = client.recv().await.expect("the server answers ping");
     assert_eq!(reply, json!({"jsonrpc": "2.0", "id": id, "result": {}}));
 }

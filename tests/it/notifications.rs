@@ -16,7 +16,9 @@ fn log(level: &str, logger: Option<&str>, data: Value) -> Value {
 #[tokio::test]
 async fn set_level_gates_log_messages_of_the_session() {
     let mut client = handshake("2025-11-25").await;
-    let r = client.request("logging/setLevel", json!({"level": "debug"})).await;
+    let r = client
+        .request("logging/setLevel", json!({"level": "debug"}))
+        .await;
     assert_eq!(r, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
     let r = result(&client.call_tool("chatty", json!({})).await, json!(3));
     assert_eq!(only_text(&r), "logged");
@@ -29,11 +31,18 @@ async fn set_level_gates_log_messages_of_the_session() {
         ]
     );
 
-    client.request("logging/setLevel", json!({"level": "warning"})).await;
+    client
+        .request("logging/setLevel", json!({"level": "warning"}))
+        .await;
     client.call_tool("chatty", json!({})).await;
-    assert_eq!(client.notifications(), [log("warning", Some("gifts"), json!({"low": "stock"}))]);
+    assert_eq!(
+        client.notifications(),
+        [log("warning", Some("gifts"), json!({"low": "stock"}))]
+    );
 
-    client.request("logging/setLevel", json!({"level": "emergency"})).await;
+    client
+        .request("logging/setLevel", json!({"level": "emergency"}))
+        .await;
     client.call_tool("chatty", json!({})).await;
     assert_eq!(client.notifications(), Vec::<Value>::new());
 }
@@ -44,14 +53,22 @@ async fn the_default_session_level_is_info() {
     client.call_tool("chatty", json!({})).await;
     assert_eq!(
         client.notifications(),
-        [log("info", None, json!("info message")), log("warning", Some("gifts"), json!({"low": "stock"}))]
+        [
+            log("info", None, json!("info message")),
+            log("warning", Some("gifts"), json!({"low": "stock"}))
+        ]
     );
 }
 
 #[tokio::test]
 async fn stateless_requests_log_only_at_the_level_in_their_meta() {
     let mut client = fresh();
-    let r = result(&client.stateless("tools/call", json!({"name": "chatty"})).await, json!(1));
+    let r = result(
+        &client
+            .stateless("tools/call", json!({"name": "chatty"}))
+            .await,
+        json!(1),
+    );
     assert_eq!(only_text(&r), "logged");
     assert_eq!(client.notifications(), Vec::<Value>::new());
 
@@ -59,13 +76,17 @@ async fn stateless_requests_log_only_at_the_level_in_their_meta() {
     client.request("tools/call", params).await;
     assert_eq!(
         client.notifications(),
-        [log("info", None, json!("info message")), log("warning", Some("gifts"), json!({"low": "stock"}))]
+        [
+            log("info", None, json!("info message")),
+            log("warning", Some("gifts"), json!({"low": "stock"}))
+        ]
     );
 }
 
 fn progress(token: Value, n: u32, total: u32, message: Option<&str>) -> Value {
     // Progress values are numbers that may be fractional: sent as floats.
-    let mut params = json!({"progressToken": token, "progress": f64::from(n), "total": f64::from(total)});
+    let mut params =
+        json!({"progressToken": token, "progress": f64::from(n), "total": f64::from(total)});
     if let Some(m) = message {
         params["message"] = json!(m);
     }
@@ -80,7 +101,8 @@ async fn progress_is_sent_only_when_a_token_was_given() {
     assert_eq!(client.notifications(), Vec::<Value>::new());
 
     for token in [json!("tok-1"), json!(7)] {
-        let params = json!({"name": "count", "arguments": {"n": 3}, "_meta": {"progressToken": token}});
+        let params =
+            json!({"name": "count", "arguments": {"n": 3}, "_meta": {"progressToken": token}});
         let r = client.request("tools/call", params).await;
         assert_eq!(only_text(&r["result"]), "counted to 3");
         assert_eq!(
@@ -99,7 +121,13 @@ async fn progress_messages_are_left_out_for_2024_11_05() {
     let mut client = handshake("2024-11-05").await;
     let params = json!({"name": "count", "arguments": {"n": 2}, "_meta": {"progressToken": "t"}});
     client.request("tools/call", params).await;
-    assert_eq!(client.notifications(), [progress(json!("t"), 1, 2, None), progress(json!("t"), 2, 2, None)]);
+    assert_eq!(
+        client.notifications(),
+        [
+            progress(json!("t"), 1, 2, None),
+            progress(json!("t"), 2, 2, None)
+        ]
+    );
 }
 
 #[tokio::test]
@@ -108,5 +136,8 @@ async fn progress_works_statelessly() {
     let params = json!({"name": "count", "arguments": {"n": 1}, "_meta": meta_with(json!({"progressToken": "s"}))});
     let r = client.request("tools/call", params).await;
     assert_eq!(result(&r, json!(1))["resultType"], "complete");
-    assert_eq!(client.notifications(), [progress(json!("s"), 1, 1, Some("step 1"))]);
+    assert_eq!(
+        client.notifications(),
+        [progress(json!("s"), 1, 1, Some("step 1"))]
+    );
 }

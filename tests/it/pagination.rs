@@ -6,7 +6,12 @@ use crate::fixtures;
 use crate::{error_message, result};
 
 /// Follows `nextCursor` from the first page; returns the names and the number of pages.
-async fn walk(client: &mut mcp_runtime::transport::memory::TestClient, method: &str, field: &str, stateless: bool) -> (Vec<String>, usize) {
+async fn walk(
+    client: &mut mcp_runtime::transport::memory::TestClient,
+    method: &str,
+    field: &str,
+    stateless: bool,
+) -> (Vec<String>, usize) {
     let mut names = Vec::new();
     let mut pages = 0;
     let mut cursor: Option<String> = None;
@@ -15,7 +20,11 @@ async fn walk(client: &mut mcp_runtime::transport::memory::TestClient, method: &
             Some(c) => json!({"cursor": c}),
             None => Value::Null,
         };
-        let r = if stateless { client.stateless(method, params).await } else { client.request(method, params).await };
+        let r = if stateless {
+            client.stateless(method, params).await
+        } else {
+            client.request(method, params).await
+        };
         let id = r["id"].clone();
         let page = result(&r, id);
         pages += 1;
@@ -40,7 +49,10 @@ async fn lists_are_paged_and_the_cursor_chain_visits_every_item_once() {
     let mut client = server.connect_in_memory();
     client.initialize("2025-11-25").await;
     let (tools, pages) = walk(&mut client, "tools/list", "tools", false).await;
-    let expected = ["add", "broken", "chatty", "count", "echo", "explode", "greet", "paint", "refuse", "sleepy", "too_slow"];
+    let expected = [
+        "add", "broken", "chatty", "count", "echo", "explode", "greet", "paint", "refuse",
+        "sleepy", "too_slow",
+    ];
     assert_eq!(tools, expected);
     assert_eq!(pages, expected.len());
     let (prompts, _) = walk(&mut client, "prompts/list", "prompts", false).await;
@@ -65,8 +77,14 @@ async fn an_invalid_cursor_is_invalid_params() {
     let mut client = server.connect_in_memory();
     client.initialize("2025-11-25").await;
     for (n, cursor) in ["bogus", "p0", "p999", "", "p-1"].into_iter().enumerate() {
-        let r = client.request("tools/list", json!({"cursor": cursor})).await;
-        assert_eq!(error_message(&r, -32602, json!(n + 2)), "invalid cursor", "{cursor:?}");
+        let r = client
+            .request("tools/list", json!({"cursor": cursor}))
+            .await;
+        assert_eq!(
+            error_message(&r, -32602, json!(n + 2)),
+            "invalid cursor",
+            "{cursor:?}"
+        );
     }
     // A null cursor is the first page.
     let r = client.request("tools/list", json!({"cursor": null})).await;
@@ -76,5 +94,8 @@ async fn an_invalid_cursor_is_invalid_params() {
 #[tokio::test]
 async fn a_page_size_of_zero_is_refused() {
     let err = fixtures::builder().page_size(0).build().unwrap_err();
-    assert_eq!(err.to_string(), "invalid configuration: page size must be at least 1");
+    assert_eq!(
+        err.to_string(),
+        "invalid configuration: page size must be at least 1"
+    );
 }

@@ -42,7 +42,12 @@ async fn prompt_titles_are_left_out_before_2025_06_18() {
 #[tokio::test]
 async fn a_prompt_is_rendered() {
     let mut client = handshake("2025-11-25").await;
-    let r = client.request("prompts/get", json!({"name": "card", "arguments": {"name": "Ann", "style": "funny"}})).await;
+    let r = client
+        .request(
+            "prompts/get",
+            json!({"name": "card", "arguments": {"name": "Ann", "style": "funny"}}),
+        )
+        .await;
     assert_eq!(
         r,
         json!({"jsonrpc": "2.0", "id": 2, "result": {
@@ -50,16 +55,31 @@ async fn a_prompt_is_rendered() {
             "messages": [{"role": "user", "content": {"type": "text", "text": "Write a funny card for Ann."}}]
         }})
     );
-    let r = result(&client.request("prompts/get", json!({"name": "card", "arguments": {"name": "Bo"}})).await, json!(3));
-    assert_eq!(r["messages"][0]["content"]["text"], "Write a warm card for Bo.");
+    let r = result(
+        &client
+            .request(
+                "prompts/get",
+                json!({"name": "card", "arguments": {"name": "Bo"}}),
+            )
+            .await,
+        json!(3),
+    );
+    assert_eq!(
+        r["messages"][0]["content"]["text"],
+        "Write a warm card for Bo."
+    );
 }
 
 #[tokio::test]
 async fn a_missing_required_argument_is_invalid_params() {
     let mut client = handshake("2025-11-25").await;
-    for (n, params) in [json!({"name": "card"}), json!({"name": "card", "arguments": {}}), json!({"name": "card", "arguments": {"style": "warm"}})]
-        .into_iter()
-        .enumerate()
+    for (n, params) in [
+        json!({"name": "card"}),
+        json!({"name": "card", "arguments": {}}),
+        json!({"name": "card", "arguments": {"style": "warm"}}),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let r = client.request("prompts/get", params.clone()).await;
         let msg = error_message(&r, -32602, json!(n + 2));
@@ -77,8 +97,24 @@ async fn an_unknown_prompt_is_invalid_params() {
 #[tokio::test]
 async fn a_prompt_error_is_invalid_params_with_its_text() {
     let mut client = handshake("2025-11-25").await;
-    let r = client.request("prompts/get", json!({"name": "toned", "arguments": {"tone": "grumpy"}})).await;
+    let r = client
+        .request(
+            "prompts/get",
+            json!({"name": "toned", "arguments": {"tone": "grumpy"}}),
+        )
+        .await;
     assert_eq!(error_message(&r, -32602, json!(2)), "unknown tone 'grumpy'");
-    let r = result(&client.request("prompts/get", json!({"name": "toned", "arguments": {"tone": "cold"}})).await, json!(3));
-    assert_eq!(r["messages"], json!([{"role": "user", "content": {"type": "text", "text": "Be cold."}}]));
+    let r = result(
+        &client
+            .request(
+                "prompts/get",
+                json!({"name": "toned", "arguments": {"tone": "cold"}}),
+            )
+            .await,
+        json!(3),
+    );
+    assert_eq!(
+        r["messages"],
+        json!([{"role": "user", "content": {"type": "text", "text": "Be cold."}}])
+    );
 }

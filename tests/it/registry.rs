@@ -29,14 +29,22 @@ async fn second_echo(text: String) -> String {
 #[test]
 fn from_registry_collects_the_default_server_only() {
     let server = Server::from_registry(server_info!()).build().unwrap();
-    assert_eq!(server.tool_names().collect::<Vec<_>>(), ["registered_by_default"]);
+    assert_eq!(
+        server.tool_names().collect::<Vec<_>>(),
+        ["registered_by_default"]
+    );
 }
 
 #[test]
 fn named_registries_keep_servers_apart() {
-    let server = Server::from_registry_named("admin", server_info!()).build().unwrap();
+    let server = Server::from_registry_named("admin", server_info!())
+        .build()
+        .unwrap();
     assert_eq!(server.tool_names().collect::<Vec<_>>(), ["admin.reset"]);
-    let it = Server::from_registry_named("it", server_info!()).state(fixtures::Greeting("Hi")).build().unwrap();
+    let it = Server::from_registry_named("it", server_info!())
+        .state(fixtures::Greeting("Hi"))
+        .build()
+        .unwrap();
     assert_eq!(it.tool_names().count(), 11);
 }
 
@@ -48,22 +56,42 @@ fn duplicate_names_are_refused_naming_both_places() {
         .build()
         .unwrap_err();
     let text = err.to_string();
-    assert!(text.starts_with("duplicate tool `echo`: declared at "), "{text}");
-    assert!(text.contains("tests/it/fixtures.rs:") && text.contains("tests/it/registry.rs:"), "{text}");
+    assert!(
+        text.starts_with("duplicate tool `echo`: declared at "),
+        "{text}"
+    );
+    assert!(
+        text.contains("tests/it/fixtures.rs:") && text.contains("tests/it/registry.rs:"),
+        "{text}"
+    );
 }
 
 #[test]
 fn the_listing_shows_all_four_lists() {
     let listing: Value = serde_json::from_str(&fixtures::server().listing()).unwrap();
-    let keys: Vec<&str> = listing.as_object().unwrap().keys().map(String::as_str).collect();
+    let keys: Vec<&str> = listing
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(keys.len(), 4);
-    for key in ["tools/list", "resources/list", "resources/templates/list", "prompts/list"] {
+    for key in [
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+    ] {
         assert!(keys.contains(&key), "{key}");
     }
     assert_eq!(listing["tools/list"]["tools"].as_array().unwrap().len(), 11);
-    assert_eq!(listing["resources/templates/list"]["resourceTemplates"][0]["uriTemplate"], "test://items/{id}");
+    assert_eq!(
+        listing["resources/templates/list"]["resourceTemplates"][0]["uriTemplate"],
+        "test://items/{id}"
+    );
     // Every page merged, whatever the page size.
-    let paged: Value = serde_json::from_str(&fixtures::builder().page_size(2).build().unwrap().listing()).unwrap();
+    let paged: Value =
+        serde_json::from_str(&fixtures::builder().page_size(2).build().unwrap().listing()).unwrap();
     assert_eq!(paged, listing);
 }
 
@@ -73,6 +101,15 @@ fn server_info_is_the_calling_crate() {
     assert_eq!(server.info().name, "mcp-tests");
     assert_eq!(server.info().version, "0.1.0");
     let versions: Vec<&str> = server.supported_versions().map(|v| v.as_str()).collect();
-    assert_eq!(versions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+    assert_eq!(
+        versions,
+        [
+            "2026-07-28",
+            "2025-11-25",
+            "2025-06-18",
+            "2025-03-26",
+            "2024-11-05"
+        ]
+    );
     assert_eq!(json!(server.capabilities().tools.is_some()), json!(true));
 }

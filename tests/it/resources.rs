@@ -8,7 +8,10 @@ use crate::{error_message, result};
 #[tokio::test]
 async fn resources_and_templates_are_listed() {
     let mut client = handshake("2025-11-25").await;
-    let list = result(&client.request("resources/list", Value::Null).await, json!(2));
+    let list = result(
+        &client.request("resources/list", Value::Null).await,
+        json!(2),
+    );
     assert_eq!(
         list,
         json!({"resources": [
@@ -16,7 +19,12 @@ async fn resources_and_templates_are_listed() {
             {"uri": "test://static", "name": "static_text", "description": "A fixed text resource", "mimeType": "text/plain"}
         ]})
     );
-    let list = result(&client.request("resources/templates/list", Value::Null).await, json!(3));
+    let list = result(
+        &client
+            .request("resources/templates/list", Value::Null)
+            .await,
+        json!(3),
+    );
     assert_eq!(
         list,
         json!({"resourceTemplates": [
@@ -28,7 +36,9 @@ async fn resources_and_templates_are_listed() {
 #[tokio::test]
 async fn a_fixed_resource_is_read() {
     let mut client = handshake("2025-11-25").await;
-    let r = client.request("resources/read", json!({"uri": "test://static"})).await;
+    let r = client
+        .request("resources/read", json!({"uri": "test://static"}))
+        .await;
     assert_eq!(
         r,
         json!({"jsonrpc": "2.0", "id": 2, "result": {"contents": [
@@ -40,7 +50,12 @@ async fn a_fixed_resource_is_read() {
 #[tokio::test]
 async fn a_template_binds_its_variable() {
     let mut client = handshake("2025-11-25").await;
-    let r = result(&client.request("resources/read", json!({"uri": "test://items/2"})).await, json!(2));
+    let r = result(
+        &client
+            .request("resources/read", json!({"uri": "test://items/2"}))
+            .await,
+        json!(2),
+    );
     assert_eq!(
         r,
         json!({"contents": [
@@ -52,7 +67,15 @@ async fn a_template_binds_its_variable() {
 #[tokio::test]
 async fn not_found_is_32002_in_the_handshake_era() {
     let mut client = handshake("2025-11-25").await;
-    for (n, uri) in ["test://items/9", "test://nowhere", "test://items/not-a-number", ""].into_iter().enumerate() {
+    for (n, uri) in [
+        "test://items/9",
+        "test://nowhere",
+        "test://items/not-a-number",
+        "",
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let r = client.request("resources/read", json!({"uri": uri})).await;
         assert_eq!(
             r,
@@ -67,8 +90,16 @@ async fn not_found_is_32002_in_the_handshake_era() {
 #[tokio::test]
 async fn not_found_is_32602_with_the_uri_in_the_stateless_era() {
     let mut client = fresh();
-    for (n, uri) in ["test://items/9", "test://nonexistent-resource-for-conformance-testing"].into_iter().enumerate() {
-        let r = client.stateless("resources/read", json!({"uri": uri})).await;
+    for (n, uri) in [
+        "test://items/9",
+        "test://nonexistent-resource-for-conformance-testing",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = client
+            .stateless("resources/read", json!({"uri": uri}))
+            .await;
         assert_eq!(
             r,
             json!({"jsonrpc": "2.0", "id": n + 1, "error": {
@@ -82,7 +113,9 @@ async fn not_found_is_32602_with_the_uri_in_the_stateless_era() {
 #[tokio::test]
 async fn a_failing_read_is_masked() {
     let mut client = handshake("2025-11-25").await;
-    let r = client.request("resources/read", json!({"uri": "test://broken"})).await;
+    let r = client
+        .request("resources/read", json!({"uri": "test://broken"}))
+        .await;
     let msg = error_message(&r, -32603, json!(2));
     assert!(msg.starts_with("internal error, id "), "{msg}");
     assert!(!r.to_string().contains("secret"), "{r}");
@@ -91,8 +124,13 @@ async fn a_failing_read_is_masked() {
 #[tokio::test]
 async fn subscribe_and_unsubscribe_are_acknowledged() {
     let mut client = handshake("2025-11-25").await;
-    for (n, method) in ["resources/subscribe", "resources/unsubscribe"].into_iter().enumerate() {
-        let r = client.request(method, json!({"uri": "test://static"})).await;
+    for (n, method) in ["resources/subscribe", "resources/unsubscribe"]
+        .into_iter()
+        .enumerate()
+    {
+        let r = client
+            .request(method, json!({"uri": "test://static"}))
+            .await;
         assert_eq!(r, json!({"jsonrpc": "2.0", "id": n + 2, "result": {}}));
     }
 }

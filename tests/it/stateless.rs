@@ -9,13 +9,20 @@ use crate::{error_message, meta_with, only_text, result, server_info_meta};
 #[tokio::test]
 async fn discover_answers_versions_capabilities_and_identity() {
     let mut client = fresh();
-    let r = result(&client.stateless("server/discover", Value::Null).await, json!(1));
+    let r = result(
+        &client.stateless("server/discover", Value::Null).await,
+        json!(1),
+    );
     assert_eq!(
         r,
         json!({
             "supportedVersions": ["2026-07-28"],
             "capabilities": {
-                "tools": {}, "resources": {}, "prompts": {}, "logging": {}, "completions": {}
+                "tools": {"listChanged": true},
+                "resources": {"listChanged": true, "subscribe": true},
+                "prompts": {"listChanged": true},
+                "logging": {},
+                "completions": {}
             },
             "instructions": "Fixture server of the integration tests",
             "ttlMs": 300_000,
@@ -28,11 +35,20 @@ async fn discover_answers_versions_capabilities_and_identity() {
 
 #[tokio::test]
 async fn cache_ttl_is_configurable() {
-    let server = crate::fixtures::builder().cache_ttl_ms(1234).build().unwrap();
+    let server = crate::fixtures::builder()
+        .cache_ttl_ms(1234)
+        .build()
+        .unwrap();
     let mut client = server.connect_in_memory();
-    let r = result(&client.stateless("server/discover", Value::Null).await, json!(1));
+    let r = result(
+        &client.stateless("server/discover", Value::Null).await,
+        json!(1),
+    );
     assert_eq!(r["ttlMs"], 1234);
-    let r = result(&client.stateless("prompts/list", Value::Null).await, json!(2));
+    let r = result(
+        &client.stateless("prompts/list", Value::Null).await,
+        json!(2),
+    );
     assert_eq!(r["ttlMs"], 1234);
 }
 
@@ -60,12 +76,25 @@ async fn lists_carry_result_type_cache_hints_and_server_info() {
 #[tokio::test]
 async fn every_handler_result_is_complete_and_names_the_server() {
     let mut client = fresh();
-    let called = result(&client.stateless("tools/call", json!({"name": "echo", "arguments": {"text": "hi"}})).await, json!(1));
+    let called = result(
+        &client
+            .stateless(
+                "tools/call",
+                json!({"name": "echo", "arguments": {"text": "hi"}}),
+            )
+            .await,
+        json!(1),
+    );
     assert_eq!(
         called,
         json!({"content": [{"type": "text", "text": "hi"}], "resultType": "complete", "_meta": server_info_meta()})
     );
-    let read = result(&client.stateless("resources/read", json!({"uri": "test://static"})).await, json!(2));
+    let read = result(
+        &client
+            .stateless("resources/read", json!({"uri": "test://static"}))
+            .await,
+        json!(2),
+    );
     assert_eq!(
         read,
         json!({
@@ -76,7 +105,15 @@ async fn every_handler_result_is_complete_and_names_the_server() {
             "_meta": server_info_meta()
         })
     );
-    let prompt = result(&client.stateless("prompts/get", json!({"name": "card", "arguments": {"name": "Ann"}})).await, json!(3));
+    let prompt = result(
+        &client
+            .stateless(
+                "prompts/get",
+                json!({"name": "card", "arguments": {"name": "Ann"}}),
+            )
+            .await,
+        json!(3),
+    );
     assert_eq!(prompt["resultType"], "complete");
     assert_eq!(prompt["_meta"], server_info_meta());
     let done = result(
@@ -93,18 +130,34 @@ async fn every_handler_result_is_complete_and_names_the_server() {
 #[tokio::test]
 async fn argument_errors_are_tool_results_in_the_stateless_era() {
     let mut client = fresh();
-    let r = result(&client.stateless("tools/call", json!({"name": "echo", "arguments": {}})).await, json!(1));
+    let r = result(
+        &client
+            .stateless("tools/call", json!({"name": "echo", "arguments": {}}))
+            .await,
+        json!(1),
+    );
     assert_eq!(r["isError"], true);
-    assert_eq!(only_text(&r), "invalid arguments for tool 'echo': missing required property 'text'");
+    assert_eq!(
+        only_text(&r),
+        "invalid arguments for tool 'echo': missing required property 'text'"
+    );
     assert_eq!(r["resultType"], "complete");
 }
 
 #[tokio::test]
 async fn a_request_without_meta_is_invalid_params() {
     let mut client = fresh();
-    let r = client.request("tools/call", json!({"name": "echo", "arguments": {"text": "x"}})).await;
+    let r = client
+        .request(
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "x"}}),
+        )
+        .await;
     let msg = error_message(&r, -32602, json!(1));
-    assert!(msg.starts_with("missing `_meta[\"io.modelcontextprotocol/protocolVersion\"]`"), "{msg}");
+    assert!(
+        msg.starts_with("missing `_meta[\"io.modelcontextprotocol/protocolVersion\"]`"),
+        "{msg}"
+    );
     let r = client.request("server/discover", json!({})).await;
     error_message(&r, -32602, json!(2));
 }
@@ -123,7 +176,12 @@ async fn missing_client_capabilities_is_invalid_params() {
 #[tokio::test]
 async fn a_malformed_meta_is_invalid_params() {
     let mut client = fresh();
-    let r = client.request("tools/list", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": 2026}})).await;
+    let r = client
+        .request(
+            "tools/list",
+            json!({"_meta": {"io.modelcontextprotocol/protocolVersion": 2026}}),
+        )
+        .await;
     let msg = error_message(&r, -32602, json!(1));
     assert!(msg.starts_with("invalid `_meta`: "), "{msg}");
     let r = client.request("tools/list", json!({"_meta": "nope"})).await;
@@ -138,17 +196,36 @@ async fn an_unsupported_version_names_the_supported_ones() {
         meta["io.modelcontextprotocol/protocolVersion"] = json!(version);
         let r = client.request("tools/list", json!({"_meta": meta})).await;
         let msg = error_message(&r, -32022, json!(id));
-        assert!(msg.starts_with(&format!("unsupported protocol version {version:?}")), "{msg}");
-        assert_eq!(r["error"]["data"], json!({"supported": ["2026-07-28"], "requested": version}));
+        assert!(
+            msg.starts_with(&format!("unsupported protocol version {version:?}")),
+            "{msg}"
+        );
+        assert_eq!(
+            r["error"]["data"],
+            json!({"supported": ["2026-07-28"], "requested": version})
+        );
     }
 }
 
 #[tokio::test]
 async fn handshake_only_methods_are_not_found_statelessly() {
     let mut client = fresh();
-    for (id, method) in ["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"].into_iter().enumerate() {
-        let r = client.stateless(method, json!({"level": "info", "uri": "test://static"})).await;
-        assert_eq!(error_message(&r, -32601, json!(id + 1)), format!("Method not found: {method}"));
+    for (id, method) in [
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = client
+            .stateless(method, json!({"level": "info", "uri": "test://static"}))
+            .await;
+        assert_eq!(
+            error_message(&r, -32601, json!(id + 1)),
+            format!("Method not found: {method}")
+        );
     }
 }
 
@@ -156,7 +233,10 @@ async fn handshake_only_methods_are_not_found_statelessly() {
 async fn unknown_methods_are_not_found_statelessly() {
     let mut client = fresh();
     let r = client.stateless("tools/frobnicate", Value::Null).await;
-    assert_eq!(error_message(&r, -32601, json!(1)), "Method not found: tools/frobnicate");
+    assert_eq!(
+        error_message(&r, -32601, json!(1)),
+        "Method not found: tools/frobnicate"
+    );
 }
 
 #[tokio::test]
@@ -175,12 +255,24 @@ async fn client_info_and_meta_reach_the_handler_context() {
     /// Says who called, from the context.
     #[tool(server = "it-ctx")]
     async fn whoami(ctx: Context) -> String {
-        let client = ctx.client_info().map_or("?".to_owned(), |i| format!("{} {}", i.name, i.version));
-        let custom = ctx.meta().and_then(|m| m.get("example.com/trace")).cloned().unwrap_or_default();
-        format!("{client} at {} trace={custom}", ctx.protocol_version().as_str())
+        let client = ctx
+            .client_info()
+            .map_or("?".to_owned(), |i| format!("{} {}", i.name, i.version));
+        let custom = ctx
+            .meta()
+            .and_then(|m| m.get("example.com/trace"))
+            .cloned()
+            .unwrap_or_default();
+        format!(
+            "{client} at {} trace={custom}",
+            ctx.protocol_version().as_str()
+        )
     }
 
-    let server = Server::builder(server_info!()).tool(whoami::TOOL).build().unwrap();
+    let server = Server::builder(server_info!())
+        .tool(whoami::TOOL)
+        .build()
+        .unwrap();
     let mut client = server.connect_in_memory();
     let params = json!({"name": "whoami", "_meta": meta_with(json!({"example.com/trace": "t-1"}))});
     let r = result(&client.request("tools/call", params).await, json!(1));
@@ -189,5 +281,8 @@ async fn client_info_and_meta_reach_the_handler_context() {
     let mut client = server.connect_in_memory();
     client.initialize("2025-06-18").await;
     let r = result(&client.call_tool("whoami", json!({})).await, json!(2));
-    assert_eq!(only_text(&r), r#"test-client 0.0.0 at 2025-06-18 trace=null"#);
+    assert_eq!(
+        only_text(&r),
+        r#"test-client 0.0.0 at 2025-06-18 trace=null"#
+    );
 }

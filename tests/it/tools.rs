@@ -14,7 +14,9 @@ fn is_masked(text: &str) -> bool {
 #[tokio::test]
 async fn a_text_tool_returns_one_text_block() {
     let mut client = handshake("2025-11-25").await;
-    let r = client.call_tool("echo", json!({"text": "héllo \"world\"\n"})).await;
+    let r = client
+        .call_tool("echo", json!({"text": "héllo \"world\"\n"}))
+        .await;
     assert_eq!(
         r,
         json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "héllo \"world\"\n"}]}})
@@ -24,7 +26,10 @@ async fn a_text_tool_returns_one_text_block() {
 #[tokio::test]
 async fn a_structured_tool_returns_structured_content_and_a_text_mirror() {
     let mut client = handshake("2025-11-25").await;
-    let r = result(&client.call_tool("add", json!({"a": -2, "b": 40})).await, json!(2));
+    let r = result(
+        &client.call_tool("add", json!({"a": -2, "b": 40})).await,
+        json!(2),
+    );
     assert_eq!(
         r,
         json!({"content": [{"type": "text", "text": "{\"total\":38}"}], "structuredContent": {"total": 38}})
@@ -49,7 +54,10 @@ async fn a_tool_error_is_shown_to_the_model() {
     for version in ["2024-11-05", "2025-11-25"] {
         let mut client = handshake(version).await;
         let r = result(&client.call_tool("refuse", json!({})).await, json!(2));
-        assert_eq!(r, json!({"content": [{"type": "text", "text": "nothing fits a budget of $1"}], "isError": true}));
+        assert_eq!(
+            r,
+            json!({"content": [{"type": "text", "text": "nothing fits a budget of $1"}], "isError": true})
+        );
     }
 }
 
@@ -75,7 +83,12 @@ async fn a_panic_is_masked_and_the_connection_survives() {
     let again = result(&client.call_tool("explode", json!({})).await, json!(3));
     assert!(is_masked(only_text(&again)));
     assert_ne!(only_text(&again), text);
-    let r = result(&client.call_tool("echo", json!({"text": "still here"})).await, json!(4));
+    let r = result(
+        &client
+            .call_tool("echo", json!({"text": "still here"}))
+            .await,
+        json!(4),
+    );
     assert_eq!(only_text(&r), "still here");
 }
 
@@ -85,17 +98,29 @@ async fn a_tool_over_its_timeout_is_a_tool_error() {
     let started = std::time::Instant::now();
     let r = result(&client.call_tool("too_slow", json!({})).await, json!(2));
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
-    assert_eq!(r, json!({"content": [{"type": "text", "text": "tool 'too_slow' timed out after 50 ms"}], "isError": true}));
+    assert_eq!(
+        r,
+        json!({"content": [{"type": "text", "text": "tool 'too_slow' timed out after 50 ms"}], "isError": true})
+    );
 }
 
 #[tokio::test]
 async fn state_is_injected() {
     let mut client = handshake("2025-11-25").await;
-    let r = result(&client.call_tool("greet", json!({"name": "Ann"})).await, json!(2));
+    let r = result(
+        &client.call_tool("greet", json!({"name": "Ann"})).await,
+        json!(2),
+    );
     assert_eq!(only_text(&r), "Howdy, Ann!");
     // The injected parameter is not part of the schema.
     let list = result(&client.request("tools/list", Value::Null).await, json!(3));
-    let greet = list["tools"].as_array().unwrap().iter().find(|t| t["name"] == "greet").unwrap().clone();
+    let greet = list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "greet")
+        .unwrap()
+        .clone();
     assert_eq!(
         greet["inputSchema"],
         json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
@@ -105,10 +130,16 @@ async fn state_is_injected() {
 #[tokio::test]
 async fn missing_state_is_an_internal_error() {
     use mcp_runtime::prelude::*;
-    let server = Server::builder(server_info!()).tool(crate::fixtures::greet::TOOL).build().unwrap();
+    let server = Server::builder(server_info!())
+        .tool(crate::fixtures::greet::TOOL)
+        .build()
+        .unwrap();
     let mut client = server.connect_in_memory();
     client.initialize("2025-11-25").await;
-    let r = result(&client.call_tool("greet", json!({"name": "Ann"})).await, json!(2));
+    let r = result(
+        &client.call_tool("greet", json!({"name": "Ann"})).await,
+        json!(2),
+    );
     assert_eq!(r["isError"], true);
     assert!(is_masked(only_text(&r)), "{r}");
 }
@@ -116,7 +147,12 @@ async fn missing_state_is_an_internal_error() {
 #[tokio::test]
 async fn a_tool_without_parameters_accepts_absent_or_empty_arguments() {
     let mut client = handshake("2025-11-25").await;
-    let r = result(&client.request("tools/call", json!({"name": "refuse"})).await, json!(2));
+    let r = result(
+        &client
+            .request("tools/call", json!({"name": "refuse"}))
+            .await,
+        json!(2),
+    );
     assert_eq!(only_text(&r), "nothing fits a budget of $1");
     let r = result(&client.call_tool("refuse", json!({})).await, json!(3));
     assert_eq!(only_text(&r), "nothing fits a budget of $1");
@@ -127,10 +163,20 @@ async fn a_tool_without_parameters_accepts_absent_or_empty_arguments() {
 #[tokio::test]
 async fn the_cli_call_runs_a_tool_in_process() {
     let server = crate::fixtures::server();
-    let out = server.call_from_cli("add", r#"{"a":1,"b":2}"#).await.unwrap();
-    assert_eq!(out, json!({"content": [{"type": "text", "text": "{\"total\":3}"}], "structuredContent": {"total": 3}}));
+    let out = server
+        .call_from_cli("add", r#"{"a":1,"b":2}"#)
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        json!({"content": [{"type": "text", "text": "{\"total\":3}"}], "structuredContent": {"total": 3}})
+    );
     let err = server.call_from_cli("nope", "{}").await.unwrap_err();
     assert_eq!(err.to_string(), "unknown tool 'nope' (-32602)");
     let err = server.call_from_cli("add", "{").await.unwrap_err();
-    assert!(err.to_string().starts_with("arguments are not valid JSON: "), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("arguments are not valid JSON: "),
+        "{err}"
+    );
 }

@@ -51,7 +51,9 @@ pub struct Catalog {
     pub gifts: &'static [Gift],
 }
 
-use Occasion::{Anniversary as A, Birthday as B, Graduation as G, Holiday as H, Housewarming as W, Wedding as D};
+use Occasion::{
+    Anniversary as A, Birthday as B, Graduation as G, Holiday as H, Housewarming as W, Wedding as D,
+};
 
 macro_rules! gifts {
     ($($id:literal $name:literal $cat:literal $price:literal [$($o:ident),*];)*) => {
@@ -89,12 +91,18 @@ pub static GIFTS: &[Gift] = gifts! {
 
 /// Gifts for `occasion` within `budget`, cheapest first.
 pub fn matching(occasion: Occasion, budget: f64) -> Vec<&'static Gift> {
-    let mut found: Vec<&Gift> = GIFTS.iter().filter(|g| g.price <= budget && g.occasions.contains(&occasion)).collect();
+    let mut found: Vec<&Gift> = GIFTS
+        .iter()
+        .filter(|g| g.price <= budget && g.occasions.contains(&occasion))
+        .collect();
     found.sort_by(|a, b| a.price.total_cmp(&b.price).then(a.id.cmp(&b.id)));
     found
 }
 
 /// The cheapest gift for `occasion`, if any.
 pub fn cheapest(occasion: Occasion) -> Option<&'static Gift> {
-    GIFTS.iter().filter(|g| g.occasions.contains(&occasion)).min_by(|a, b| a.price.total_cmp(&b.price))
+    GIFTS
+        .iter()
+        .filter(|g| g.occasions.contains(&occasion))
+        .min_by(|a, b| a.price.total_cmp(&b.price))
 }

@@ -33,10 +33,18 @@ async fn suggest_gifts(
     /// Who the gift is for, e.g. "my sister"
     recipient: Option<String>,
 ) -> Result<Json<GiftList>, ToolError> {
-    let gifts: Vec<Gift> = catalog::matching(occasion, budget).into_iter().cloned().collect();
+    let gifts: Vec<Gift> = catalog::matching(occasion, budget)
+        .into_iter()
+        .cloned()
+        .collect();
     if gifts.is_empty() {
-        let hint = catalog::cheapest(occasion).map_or(String::new(), |g| format!("; the cheapest is {} at ${}", g.name, g.price));
-        return Err(ToolError::new(format!("no {} gift fits a budget of ${budget}{hint}", occasion.as_str())));
+        let hint = catalog::cheapest(occasion).map_or(String::new(), |g| {
+            format!("; the cheapest is {} at ${}", g.name, g.price)
+        });
+        return Err(ToolError::new(format!(
+            "no {} gift fits a budget of ${budget}{hint}",
+            occasion.as_str()
+        )));
     }
     let who = recipient.map_or(String::new(), |r| format!(" for {r}"));
     let summary = format!("{} gift ideas{who} within ${budget}", gifts.len());
@@ -44,19 +52,33 @@ async fn suggest_gifts(
 }
 
 /// Base catalog of gifts with categories and prices
-#[resource(uri = "mcp://gift-server/resources/gift_catalog", mime = "application/json")]
+#[resource(
+    uri = "mcp://gift-server/resources/gift_catalog",
+    mime = "application/json"
+)]
 async fn gift_catalog() -> Json<Catalog> {
-    Json(Catalog { gifts: catalog::GIFTS })
+    Json(Catalog {
+        gifts: catalog::GIFTS,
+    })
 }
 
 /// One gift of the catalog, by id
 #[resource(uri = "gifts://item/{id}", mime = "application/json")]
 async fn gift(#[arg(complete = complete_gift_id)] id: u32) -> Result<Json<Gift>, ResourceError> {
-    catalog::GIFTS.iter().find(|g| g.id == id).cloned().map(Json).ok_or(ResourceError::NotFound)
+    catalog::GIFTS
+        .iter()
+        .find(|g| g.id == id)
+        .cloned()
+        .map(Json)
+        .ok_or(ResourceError::NotFound)
 }
 
 fn complete_gift_id(req: &CompletionRequest) -> Vec<String> {
-    catalog::GIFTS.iter().map(|g| g.id.to_string()).filter(|id| id.starts_with(req.value())).collect()
+    catalog::GIFTS
+        .iter()
+        .map(|g| g.id.to_string())
+        .filter(|id| id.starts_with(req.value()))
+        .collect()
 }
 
 /// Style guide for congratulations that go with a gift
@@ -80,12 +102,26 @@ async fn gift_congrats_style(
 }
 
 fn complete_occasion(req: &CompletionRequest) -> Vec<String> {
-    let all = ["anniversary", "birthday", "graduation", "holiday", "housewarming", "wedding"];
-    all.iter().filter(|o| o.starts_with(req.value())).map(|o| (*o).to_owned()).collect()
+    let all = [
+        "anniversary",
+        "birthday",
+        "graduation",
+        "holiday",
+        "housewarming",
+        "wedding",
+    ];
+    all.iter()
+        .filter(|o| o.starts_with(req.value()))
+        .map(|o| (*o).to_owned())
+        .collect()
 }
 
 fn complete_tone(req: &CompletionRequest) -> Vec<String> {
-    ["warm", "formal", "funny"].iter().filter(|t| t.starts_with(req.value())).map(|t| (*t).to_owned()).collect()
+    ["warm", "formal", "funny"]
+        .iter()
+        .filter(|t| t.starts_with(req.value()))
+        .map(|t| (*t).to_owned())
+        .collect()
 }
 
 #[tokio::main]

@@ -31,7 +31,10 @@ impl Server {
 
     fn spawn_with(env: &[(&str, &str)]) -> Self {
         let mut cmd = Command::new(BIN);
-        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).env_remove("RUST_LOG");
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env_remove("RUST_LOG");
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -55,11 +58,19 @@ impl Server {
                 if n == 0 {
                     break;
                 }
-                sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
             }
         });
         let stdin = child.stdin.take();
-        Self { child, stdin, stdout, stderr, next_id: 1 }
+        Self {
+            child,
+            stdin,
+            stdout,
+            stderr,
+            next_id: 1,
+        }
     }
 
     /// Spawns and initializes at `version`.
@@ -92,8 +103,12 @@ impl Server {
     /// The next line on stdout, which must be one JSON-RPC message.
     fn recv(&mut self) -> Value {
         match self.stdout.recv_timeout(WAIT) {
-            Ok(line) => serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line:?}")),
-            Err(e) => panic!("no message from gift-server ({e:?}); stderr:\n{}", self.stderr()),
+            Ok(line) => serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line:?}")),
+            Err(e) => panic!(
+                "no message from gift-server ({e:?}); stderr:\n{}",
+                self.stderr()
+            ),
         }
     }
 
@@ -118,7 +133,10 @@ impl Server {
     }
 
     fn call(&mut self, arguments: Value) -> Value {
-        self.result("tools/call", json!({"name": "suggest_gifts", "arguments": arguments}))
+        self.result(
+            "tools/call",
+            json!({"name": "suggest_gifts", "arguments": arguments}),
+        )
     }
 
     /// Closes stdin and waits for the process to exit.
@@ -129,7 +147,10 @@ impl Server {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return (status, started.elapsed());
             }
-            assert!(started.elapsed() < WAIT, "gift-server did not exit on stdin EOF");
+            assert!(
+                started.elapsed() < WAIT,
+                "gift-server did not exit on stdin EOF"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -161,13 +182,19 @@ fn with_meta(mut params: Value) -> Value {
 }
 
 fn text(result: &Value) -> &str {
-    let content = result["content"].as_array().unwrap_or_else(|| panic!("no content: {result}"));
+    let content = result["content"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no content: {result}"));
     assert_eq!(content.len(), 1, "{result}");
     content[0]["text"].as_str().unwrap()
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).env_remove("RUST_LOG").output().expect("gift-server runs");
+    let out = Command::new(BIN)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("gift-server runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -201,8 +228,14 @@ fn list_prints_portable_schemas_with_descriptions() {
     assert_eq!(code, 0, "{stderr}");
     let listing: Value = serde_json::from_str(&stdout).expect("`list` prints JSON");
     let tools = listing["tools/list"]["tools"].as_array().unwrap();
-    let tool = tools.iter().find(|t| t["name"] == "suggest_gifts").expect("suggest_gifts is listed");
-    assert_eq!(tool["description"], "Suggests gift ideas for a given occasion and budget.");
+    let tool = tools
+        .iter()
+        .find(|t| t["name"] == "suggest_gifts")
+        .expect("suggest_gifts is listed");
+    assert_eq!(
+        tool["description"],
+        "Suggests gift ideas for a given occasion and budget."
+    );
     let schema = &tool["inputSchema"];
     assert_eq!(schema["type"], "object");
     assert_eq!(schema["required"], json!(["occasion", "budget"]));
@@ -211,7 +244,10 @@ fn list_prints_portable_schemas_with_descriptions() {
         json!({"type": "string", "description": "Who the gift is for, e.g. \"my sister\""}),
         "optional, and not a null union"
     );
-    assert_eq!(schema["properties"]["budget"], json!({"type": "number", "minimum": 0, "description": "Budget in US dollars"}));
+    assert_eq!(
+        schema["properties"]["budget"],
+        json!({"type": "number", "minimum": 0, "description": "Budget in US dollars"})
+    );
     assert_eq!(
         schema["properties"]["occasion"],
         json!({
@@ -225,7 +261,10 @@ fn list_prints_portable_schemas_with_descriptions() {
     let mut all = Vec::new();
     keys(&listing, "", &mut all);
     for (key, path) in &all {
-        assert!(!["$ref", "$defs", "$schema", "definitions", "anyOf", "oneOf"].contains(&key.as_str()), "`{key}` at {path}");
+        assert!(
+            !["$ref", "$defs", "$schema", "definitions", "anyOf", "oneOf"].contains(&key.as_str()),
+            "`{key}` at {path}"
+        );
     }
     let mut stack = vec![&listing];
     while let Some(v) = stack.pop() {
@@ -244,11 +283,20 @@ fn list_prints_portable_schemas_with_descriptions() {
 
 #[test]
 fn call_shows_gift_ideas() {
-    let (code, stdout, stderr) = run(&["call", "suggest_gifts", r#"{"occasion":"birthday","budget":50}"#]);
+    let (code, stdout, stderr) = run(&[
+        "call",
+        "suggest_gifts",
+        r#"{"occasion":"birthday","budget":50}"#,
+    ]);
     assert_eq!(code, 0, "{stderr}");
     let result: Value = serde_json::from_str(&stdout).unwrap();
     let gifts = &result["structuredContent"]["gifts"];
-    let names: Vec<&str> = gifts.as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = gifts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
     assert_eq!(
         names,
         [
@@ -262,7 +310,10 @@ fn call_shows_gift_ideas() {
             "Board game: Catan"
         ]
     );
-    assert_eq!(result["structuredContent"]["summary"], "8 gift ideas within $50");
+    assert_eq!(
+        result["structuredContent"]["summary"],
+        "8 gift ideas within $50"
+    );
     let mirror: Value = serde_json::from_str(text(&result)).unwrap();
     assert_eq!(mirror, result["structuredContent"]);
     assert!(result.get("isError").is_none());
@@ -270,7 +321,11 @@ fn call_shows_gift_ideas() {
 
 #[test]
 fn call_shows_business_errors_and_usage_errors() {
-    let (code, stdout, _) = run(&["call", "suggest_gifts", r#"{"occasion":"wedding","budget":5}"#]);
+    let (code, stdout, _) = run(&[
+        "call",
+        "suggest_gifts",
+        r#"{"occasion":"wedding","budget":5}"#,
+    ]);
     assert_eq!(code, 0);
     let result: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
@@ -278,10 +333,16 @@ fn call_shows_business_errors_and_usage_errors() {
         json!({"content": [{"type": "text", "text": "no wedding gift fits a budget of $5; the cheapest is Cast-iron skillet at $55"}], "isError": true})
     );
     let (code, stdout, stderr) = run(&["call", "nope"]);
-    assert_eq!((code, stdout.as_str(), stderr.as_str()), (2, "", "gift-server: unknown tool 'nope' (-32602)\n"));
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (2, "", "gift-server: unknown tool 'nope' (-32602)\n")
+    );
     let (code, _, stderr) = run(&["frobnicate"]);
     assert_eq!(code, 2);
-    assert!(stderr.starts_with("gift-server: unknown command `frobnicate`\n\nusage: "), "{stderr}");
+    assert!(
+        stderr.starts_with("gift-server: unknown command `frobnicate`\n\nusage: "),
+        "{stderr}"
+    );
     let (code, stdout, _) = run(&["help"]);
     assert_eq!(code, 0);
     assert!(stdout.starts_with("usage: <server> [COMMAND]"), "{stdout}");
@@ -295,7 +356,12 @@ fn sorted(value: &Value) -> Value {
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted(v))).collect())
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted(v)))
+                    .collect(),
+            )
         }
         Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
         other => other.clone(),
@@ -304,17 +370,27 @@ fn sorted(value: &Value) -> Value {
 
 #[test]
 fn tools_list_matches_the_snapshot() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/tools-list.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/snapshots/tools-list.json"
+    );
     let mut server = Server::handshake("2025-11-25");
     let live = server.result("tools/list", Value::Null);
     let pretty = serde_json::to_string_pretty(&sorted(&live)).unwrap() + "\n";
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
         std::fs::write(path, &pretty).unwrap();
     }
-    let stored = std::fs::read_to_string(path).expect("the snapshot exists (UPDATE_SNAPSHOTS=1 writes it)");
+    let stored =
+        std::fs::read_to_string(path).expect("the snapshot exists (UPDATE_SNAPSHOTS=1 writes it)");
     let stored_value: Value = serde_json::from_str(&stored).unwrap();
-    assert_eq!(live, stored_value, "tools/list changed; rerun with UPDATE_SNAPSHOTS=1 and review the diff");
-    assert_eq!(pretty, stored, "the snapshot is not in canonical form; rerun with UPDATE_SNAPSHOTS=1");
+    assert_eq!(
+        live, stored_value,
+        "tools/list changed; rerun with UPDATE_SNAPSHOTS=1 and review the diff"
+    );
+    assert_eq!(
+        pretty, stored,
+        "the snapshot is not in canonical form; rerun with UPDATE_SNAPSHOTS=1"
+    );
     // `gift-server list` shows the same.
     let (_, stdout, _) = run(&["list"]);
     let listing: Value = serde_json::from_str(&stdout).unwrap();
@@ -329,45 +405,76 @@ fn handshake_clients_list_and_call() {
     let init_again = server.result("ping", Value::Null);
     assert_eq!(init_again, json!({}));
     let r = server.call(json!({"occasion": "birthday", "budget": 50, "recipient": "my sister"}));
-    assert_eq!(r["structuredContent"]["summary"], "8 gift ideas for my sister within $50");
+    assert_eq!(
+        r["structuredContent"]["summary"],
+        "8 gift ideas for my sister within $50"
+    );
     assert_eq!(
         r["structuredContent"]["gifts"][0],
         json!({"id": 24, "name": "Chocolate tasting box", "category": "food", "price": 12.0, "occasions": ["birthday", "holiday", "anniversary", "graduation"]})
     );
     let r = server.call(json!({"occasion": "wedding", "budget": 5}));
     assert_eq!(r["isError"], true);
-    assert_eq!(text(&r), "no wedding gift fits a budget of $5; the cheapest is Cast-iron skillet at $55");
+    assert_eq!(
+        text(&r),
+        "no wedding gift fits a budget of $5; the cheapest is Cast-iron skillet at $55"
+    );
 }
 
 #[test]
 fn at_2025_11_25_invalid_arguments_are_tool_errors_naming_the_property() {
     let mut server = Server::handshake("2025-11-25");
     let cases = [
-        (json!({"occasion": "birthday"}), "missing required property 'budget'"),
-        (json!({"occasion": "birthday", "budget": "ten"}), "property 'budget': expected a number, got string \"ten\""),
+        (
+            json!({"occasion": "birthday"}),
+            "missing required property 'budget'",
+        ),
+        (
+            json!({"occasion": "birthday", "budget": "ten"}),
+            "property 'budget': expected a number, got string \"ten\"",
+        ),
         (
             json!({"occasion": "funeral", "budget": 10}),
             "property 'occasion': 'funeral' is not an allowed value; expected 'birthday', 'wedding', 'anniversary', 'graduation', 'housewarming', 'holiday'",
         ),
-        (json!({"occasion": "birthday", "budget": -5}), "property 'budget': must be at least 0, got -5"),
-        (json!({"occasion": "birthday", "budget": 50, "recipient": 7}), "property 'recipient': expected a string, got integer 7"),
+        (
+            json!({"occasion": "birthday", "budget": -5}),
+            "property 'budget': must be at least 0, got -5",
+        ),
+        (
+            json!({"occasion": "birthday", "budget": 50, "recipient": 7}),
+            "property 'recipient': expected a string, got integer 7",
+        ),
     ];
     for (arguments, expected) in cases {
         let r = server.call(arguments.clone());
-        assert_eq!(r, json!({"content": [{"type": "text", "text": format!("invalid arguments for tool 'suggest_gifts': {expected}")}], "isError": true}), "{arguments}");
+        assert_eq!(
+            r,
+            json!({"content": [{"type": "text", "text": format!("invalid arguments for tool 'suggest_gifts': {expected}")}], "isError": true}),
+            "{arguments}"
+        );
     }
 }
 
 #[test]
 fn at_2025_06_18_invalid_arguments_are_invalid_params() {
     let mut server = Server::handshake("2025-06-18");
-    let r = server.request("tools/call", json!({"name": "suggest_gifts", "arguments": {"occasion": "birthday"}}));
+    let r = server.request(
+        "tools/call",
+        json!({"name": "suggest_gifts", "arguments": {"occasion": "birthday"}}),
+    );
     assert_eq!(
         r["error"],
         json!({"code": -32602, "message": "invalid arguments for tool 'suggest_gifts': missing required property 'budget'"})
     );
-    let r = server.request("tools/call", json!({"name": "suggest_gift", "arguments": {}}));
-    assert_eq!(r["error"], json!({"code": -32602, "message": "unknown tool 'suggest_gift'"}));
+    let r = server.request(
+        "tools/call",
+        json!({"name": "suggest_gift", "arguments": {}}),
+    );
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "unknown tool 'suggest_gift'"})
+    );
 }
 
 #[test]
@@ -391,15 +498,24 @@ fn resources_templates_prompts_and_completion() {
             "mimeType": "application/json"
         }]})
     );
-    let catalog = server.result("resources/read", json!({"uri": "mcp://gift-server/resources/gift_catalog"}));
+    let catalog = server.result(
+        "resources/read",
+        json!({"uri": "mcp://gift-server/resources/gift_catalog"}),
+    );
     let contents = catalog["contents"].as_array().unwrap();
     assert_eq!(contents.len(), 1);
-    assert_eq!(contents[0]["uri"], "mcp://gift-server/resources/gift_catalog");
+    assert_eq!(
+        contents[0]["uri"],
+        "mcp://gift-server/resources/gift_catalog"
+    );
     assert_eq!(contents[0]["mimeType"], "application/json");
     let parsed: Value = serde_json::from_str(contents[0]["text"].as_str().unwrap()).unwrap();
     let gifts = parsed["gifts"].as_array().unwrap();
     assert_eq!(gifts.len(), 24);
-    assert_eq!(gifts[4], json!({"id": 5, "name": "Espresso machine", "category": "kitchen", "price": 420.0, "occasions": ["wedding", "housewarming"]}));
+    assert_eq!(
+        gifts[4],
+        json!({"id": 5, "name": "Espresso machine", "category": "kitchen", "price": 420.0, "occasions": ["wedding", "housewarming"]})
+    );
 
     assert_eq!(
         server.result("resources/read", json!({"uri": "gifts://item/4"})),
@@ -423,13 +539,22 @@ fn resources_templates_prompts_and_completion() {
                 "Write a short, formal wedding congratulation for Ann to go with a gift. Two or three sentences, no clichés, mention the gift only in passing."}}]
         })
     );
-    let r = server.request("prompts/get", json!({"name": "gift_congrats_style", "arguments": {}}));
+    let r = server.request(
+        "prompts/get",
+        json!({"name": "gift_congrats_style", "arguments": {}}),
+    );
     assert_eq!(r["error"]["code"], -32602, "{r}");
 
     let c = server.result("completion/complete", json!({"ref": {"type": "ref/resource", "uri": "gifts://item/{id}"}, "argument": {"name": "id", "value": "2"}}));
-    assert_eq!(c, json!({"completion": {"values": ["2", "20", "21", "22", "23", "24"]}}));
+    assert_eq!(
+        c,
+        json!({"completion": {"values": ["2", "20", "21", "22", "23", "24"]}})
+    );
     let c = server.result("completion/complete", json!({"ref": {"type": "ref/prompt", "name": "gift_congrats_style"}, "argument": {"name": "occasion", "value": "h"}}));
-    assert_eq!(c, json!({"completion": {"values": ["holiday", "housewarming"]}}));
+    assert_eq!(
+        c,
+        json!({"completion": {"values": ["holiday", "housewarming"]}})
+    );
 }
 
 // ---- stdio, stateless era ----
@@ -442,7 +567,10 @@ fn stateless_clients_discover_list_and_call() {
     assert_eq!(discover["resultType"], "complete");
     assert_eq!(discover["cacheScope"], "public");
     assert_eq!(discover["ttlMs"], 300_000);
-    assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "gift-server");
+    assert_eq!(
+        discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "gift-server"
+    );
     assert_eq!(
         discover["instructions"],
         "Suggests gifts for an occasion and budget. Read the gift catalog resource for what exists; use the gift_congrats_style prompt for a card text."
@@ -450,18 +578,38 @@ fn stateless_clients_discover_list_and_call() {
 
     let list = server.result("tools/list", json!({"_meta": meta()}));
     assert_eq!(list["tools"][0]["name"], "suggest_gifts");
-    assert_eq!((&list["resultType"], &list["ttlMs"], &list["cacheScope"]), (&json!("complete"), &json!(300_000), &json!("public")));
+    assert_eq!(
+        (&list["resultType"], &list["ttlMs"], &list["cacheScope"]),
+        (&json!("complete"), &json!(300_000), &json!("public"))
+    );
 
-    let r = server.result("tools/call", with_meta(json!({"name": "suggest_gifts", "arguments": {"occasion": "birthday"}})));
+    let r = server.result(
+        "tools/call",
+        with_meta(json!({"name": "suggest_gifts", "arguments": {"occasion": "birthday"}})),
+    );
     assert_eq!(r["isError"], true);
-    assert_eq!(text(&r), "invalid arguments for tool 'suggest_gifts': missing required property 'budget'");
+    assert_eq!(
+        text(&r),
+        "invalid arguments for tool 'suggest_gifts': missing required property 'budget'"
+    );
     assert_eq!(r["resultType"], "complete");
 
-    let r = server.result("tools/call", with_meta(json!({"name": "suggest_gifts", "arguments": {"occasion": "holiday", "budget": 15}})));
+    let r = server.result(
+        "tools/call",
+        with_meta(
+            json!({"name": "suggest_gifts", "arguments": {"occasion": "holiday", "budget": 15}}),
+        ),
+    );
     assert_eq!(r["structuredContent"]["summary"], "1 gift ideas within $15");
-    assert_eq!(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "gift-server");
+    assert_eq!(
+        r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "gift-server"
+    );
 
-    let missing = server.request("resources/read", with_meta(json!({"uri": "gifts://item/0"})));
+    let missing = server.request(
+        "resources/read",
+        with_meta(json!({"uri": "gifts://item/0"})),
+    );
     assert_eq!(
         missing["error"],
         json!({"code": -32602, "message": "resource not found: gifts://item/0", "data": {"uri": "gifts://item/0"}})
@@ -473,7 +621,10 @@ fn stateless_errors() {
     let mut server = Server::spawn();
     let r = server.request("tools/list", json!({}));
     assert_eq!(r["error"]["code"], -32602, "{r}");
-    let r = server.request("tools/list", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}));
+    let r = server.request(
+        "tools/list",
+        json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
+    );
     assert_eq!(
         r["error"],
         json!({"code": -32602, "message": "missing required `_meta[\"io.modelcontextprotocol/clientCapabilities\"]`"})
@@ -482,9 +633,15 @@ fn stateless_errors() {
     old["io.modelcontextprotocol/protocolVersion"] = json!("2024-01-01");
     let r = server.request("server/discover", json!({"_meta": old}));
     assert_eq!(r["error"]["code"], -32022);
-    assert_eq!(r["error"]["data"], json!({"supported": ["2026-07-28"], "requested": "2024-01-01"}));
+    assert_eq!(
+        r["error"]["data"],
+        json!({"supported": ["2026-07-28"], "requested": "2024-01-01"})
+    );
     let r = server.request("ping", json!({"_meta": meta()}));
-    assert_eq!(r["error"], json!({"code": -32601, "message": "Method not found: ping"}));
+    assert_eq!(
+        r["error"],
+        json!({"code": -32601, "message": "Method not found: ping"})
+    );
 }
 
 // ---- stdio framing ----
@@ -493,25 +650,40 @@ fn stateless_errors() {
 fn a_malformed_line_gets_a_parse_error_and_the_next_line_is_served() {
     let mut server = Server::handshake("2025-11-25");
     server.send(r#"{"jsonrpc":"2.0","id":5,"method":"tools/list""#);
-    assert_eq!(server.recv(), json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}));
+    assert_eq!(
+        server.recv(),
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}})
+    );
     server.send(r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#);
-    assert_eq!(server.recv(), json!({"jsonrpc": "2.0", "id": 6, "result": {}}));
+    assert_eq!(
+        server.recv(),
+        json!({"jsonrpc": "2.0", "id": 6, "result": {}})
+    );
     // Blank lines are skipped, CRLF is accepted.
     server.send_bytes(b"\n\r\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\r\n");
-    assert_eq!(server.recv(), json!({"jsonrpc": "2.0", "id": 7, "result": {}}));
+    assert_eq!(
+        server.recv(),
+        json!({"jsonrpc": "2.0", "id": 7, "result": {}})
+    );
 }
 
 #[test]
 fn an_oversized_line_is_refused_and_serving_goes_on() {
     let mut server = Server::handshake("2025-11-25");
-    let big = format!(r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"suggest_gifts","arguments":{{"recipient":"{}"}}}}}}"#, "x".repeat(5 << 20));
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"suggest_gifts","arguments":{{"recipient":"{}"}}}}}}"#,
+        "x".repeat(5 << 20)
+    );
     server.send(&big);
     assert_eq!(
         server.recv(),
         json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "message exceeds the limit of 4194304 bytes"}})
     );
     server.send(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#);
-    assert_eq!(server.recv(), json!({"jsonrpc": "2.0", "id": 9, "result": {}}));
+    assert_eq!(
+        server.recv(),
+        json!({"jsonrpc": "2.0", "id": 9, "result": {}})
+    );
 }
 
 #[test]
@@ -520,7 +692,10 @@ fn stdin_eof_exits_zero_promptly() {
     let (status, took) = server.close();
     assert!(status.success(), "{status:?}; stderr:\n{}", server.stderr());
     assert!(took < Duration::from_secs(2), "took {took:?}");
-    assert_eq!(server.stdout.recv_timeout(Duration::from_millis(100)), Err(RecvTimeoutError::Disconnected));
+    assert_eq!(
+        server.stdout.recv_timeout(Duration::from_millis(100)),
+        Err(RecvTimeoutError::Disconnected)
+    );
 }
 
 #[test]
@@ -529,19 +704,31 @@ fn a_last_line_without_a_newline_is_served_before_exit() {
     server.send_bytes(br#"{"jsonrpc":"2.0","id":"last","method":"ping"}"#);
     let (status, _) = server.close();
     assert!(status.success());
-    assert_eq!(server.recv(), json!({"jsonrpc": "2.0", "id": "last", "result": {}}));
+    assert_eq!(
+        server.recv(),
+        json!({"jsonrpc": "2.0", "id": "last", "result": {}})
+    );
 }
 
 #[test]
 fn the_raw_message_log_goes_to_stderr_only() {
     let mut server = Server::spawn_with(&[("MCP_LOG_MESSAGES", "1")]);
     server.send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
-    assert_eq!(server.recv(), json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    assert_eq!(
+        server.recv(),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {}})
+    );
     let (status, _) = server.close();
     assert!(status.success());
     let log = server.stderr();
-    assert!(log.contains("--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"), "{log}");
-    assert!(log.contains("<-- {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"), "{log}");
+    assert!(
+        log.contains("--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"),
+        "{log}"
+    );
+    assert!(
+        log.contains("<-- {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"),
+        "{log}"
+    );
 }
 
 #[test]
