@@ -47,7 +47,7 @@ async fn test_sampling(
     Ok(format!("LLM response: {}", sampled_text(&result)))
 }
 
-/// The user's contact details.
+// The user's contact details (the doc comments of the fields are the form's labels).
 #[derive(Debug, Deserialize, JsonSchema)]
 struct UserInfo {
     /// User's response
@@ -70,7 +70,7 @@ async fn test_elicitation(
     Ok(format!("User response: {text}"))
 }
 
-/// A form whose fields all have defaults (SEP-1034), derived from the struct.
+// A form whose fields all have defaults (SEP-1034), derived from the struct.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct Defaults {
     /// User name
@@ -90,7 +90,7 @@ struct Defaults {
     verified: bool,
 }
 
-/// A user's status.
+// A user's status.
 #[derive(Debug, Default, Deserialize, serde::Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum Status {

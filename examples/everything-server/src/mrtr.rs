@@ -13,31 +13,31 @@ use serde::Deserialize;
 
 use crate::interactive::sampled_text;
 
-/// A form with one required `name`.
+// A form with one required `name`.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct NameForm {
     name: String,
 }
 
-/// A form with one required `ok` flag.
+// A form with one required `ok` flag.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct ConfirmForm {
     ok: bool,
 }
 
-/// A form with one required `color`.
+// A form with one required `color`.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct ColorForm {
     color: String,
 }
 
-/// A form with one required `value`.
+// A form with one required `value`.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct ValueForm {
     value: String,
 }
 
-/// A form with one required `context`.
+// A form with one required `context`.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct ContextForm {
     context: String,
