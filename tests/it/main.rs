@@ -11,6 +11,7 @@ mod concurrency;
 mod envelope;
 mod fixtures;
 mod handshake;
+mod live;
 mod notifications;
 mod pagination;
 mod prompts;
