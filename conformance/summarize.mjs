@@ -31,10 +31,12 @@ for (const entry of readdirSync(dir).sort()) {
 
 // "  ✗ tasks-lifecycle (extension)" lines after "Not scored for …".
 const unscored = new Map();
+let scoredRun = false; // a `--requirements` run, which scores some scenarios only
 if (log && existsSync(log)) {
   const text = readFileSync(log, 'utf8');
   const start = text.indexOf('Not scored for');
   if (start >= 0) {
+    scoredRun = true;
     for (const line of text.slice(start).split('\n').slice(1)) {
       const m = line.match(/^\s+[✓✗] (\S+) \((.+)\)\s*$/);
       if (!m) break;
@@ -69,12 +71,12 @@ for (const [name, checks] of scenarios) {
 }
 
 const [sp, sn] = tally.get('scored') ?? [0, 0];
-const what = unscored.size > 0 ? 'scored scenarios' : 'scenarios';
+const what = scoredRun ? 'scored scenarios' : 'scenarios';
 console.log(
   `${label}: ${sp}/${sn} ${what} passed ` +
     `(${counts.SUCCESS} checks passed, ${counts.FAILURE} failed, ${counts.WARNING} warnings, ${counts.SKIPPED} skipped)`,
 );
 const others = [...tally].filter(([g]) => g !== 'scored').map(([g, [p, n]]) => `${g} ${p}/${n}`);
-if (others.length > 0) console.log(`  not scored, passed: ${others.join(', ')}`);
+if (others.length > 0) console.log(`  ${scoredRun ? 'not scored' : 'not required'}, passed: ${others.join(', ')}`);
 for (const line of failures) console.log(line);
 process.exit(ok ? 0 : 1);
