@@ -56,6 +56,7 @@
 //! `use the_library as _;` to the binary.
 
 // The generated code names `::mcp_runtime`; this makes it resolve inside the crate too.
+#[allow(unused_extern_crates)]
 extern crate self as mcp_runtime;
 
 mod cli;

@@ -17,7 +17,11 @@ async fn suggest_gift(
     /// Budget in US dollars
     budget: f64,
 ) -> String {
-    let gift = if budget < 20.0 { "a good book" } else { "a pair of concert tickets" };
+    let gift = if budget < 20.0 {
+        "a good book"
+    } else {
+        "a pair of concert tickets"
+    };
     format!("Within ${budget}: {gift}")
 }
 
@@ -28,7 +32,10 @@ async fn suggest_gift(
 /// # let _ = app;
 /// ```
 pub fn app() -> Router {
-    let mcp = Server::builder(server_info!()).tool(suggest_gift::TOOL).build().expect("valid server");
+    let mcp = Server::builder(server_info!())
+        .tool(suggest_gift::TOOL)
+        .build()
+        .expect("valid server");
     Router::new()
         .route("/", get(|| async { "The gift shop" }))
         .route("/health", get(|| async { "ok" }))

@@ -13,8 +13,26 @@ async fn start() -> String {
 async fn app_routes_and_mcp_endpoint_side_by_side() {
     let base = start().await;
     let http = reqwest::Client::new();
-    assert_eq!(http.get(format!("{base}/health")).send().await.unwrap().text().await.unwrap(), "ok");
-    assert_eq!(http.get(format!("{base}/")).send().await.unwrap().text().await.unwrap(), "The gift shop");
+    assert_eq!(
+        http.get(format!("{base}/health"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+        "ok"
+    );
+    assert_eq!(
+        http.get(format!("{base}/"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+        "The gift shop"
+    );
 
     // Handshake era.
     let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
@@ -27,7 +45,10 @@ async fn app_routes_and_mcp_endpoint_side_by_side() {
         .await
         .unwrap();
     assert_eq!(resp.status(), 200);
-    let sid = resp.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let sid = resp.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"suggest_gift","arguments":{"budget":10}}});
     let resp = http
         .post(format!("{base}/mcp"))
@@ -39,7 +60,10 @@ async fn app_routes_and_mcp_endpoint_side_by_side() {
         .await
         .unwrap();
     let body: Value = serde_json::from_slice(&resp.bytes().await.unwrap()).unwrap();
-    assert_eq!(body["result"]["content"][0]["text"], "Within $10: a good book");
+    assert_eq!(
+        body["result"]["content"][0]["text"],
+        "Within $10: a good book"
+    );
 
     // Stateless era.
     let call = json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"suggest_gift","arguments":{"budget":50},
@@ -56,10 +80,27 @@ async fn app_routes_and_mcp_endpoint_side_by_side() {
         .unwrap();
     assert_eq!(resp.status(), 200);
     let body: Value = serde_json::from_slice(&resp.bytes().await.unwrap()).unwrap();
-    assert_eq!(body["result"]["content"][0]["text"], "Within $50: a pair of concert tickets");
+    assert_eq!(
+        body["result"]["content"][0]["text"],
+        "Within $50: a pair of concert tickets"
+    );
     assert_eq!(body["result"]["resultType"], "complete");
 
     // Paths outside the app stay 404; the MCP endpoint refuses GET without a session.
-    assert_eq!(http.get(format!("{base}/nope")).send().await.unwrap().status(), 404);
-    assert_eq!(http.get(format!("{base}/mcp")).send().await.unwrap().status(), 405);
+    assert_eq!(
+        http.get(format!("{base}/nope"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+    assert_eq!(
+        http.get(format!("{base}/mcp"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        405
+    );
 }
