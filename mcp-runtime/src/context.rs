@@ -197,6 +197,29 @@ impl Context {
         &self.inner.server
     }
 
+    /// Closes the HTTP connection carrying this request's SSE stream without ending the request
+    /// (handshake era, Streamable HTTP): the client reconnects with `GET` + `Last-Event-ID` and
+    /// receives what follows, the reply included. Elsewhere it does nothing.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Works long; lets the client poll instead of holding a connection.
+    /// async fn long_job(ctx: Context) -> String {
+    ///     ctx.close_stream().await;
+    ///     tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    ///     "done".into()
+    /// }
+    /// ```
+    pub async fn close_stream(&self) {
+        if self.inner.version.is_stateless() {
+            return;
+        }
+        if let Some(peer) = &self.inner.peer {
+            let _ = peer.send(Vec::new()).await;
+        }
+    }
+
     /// Records the first protocol error of an interaction.
     pub(crate) fn record_fault(&self, err: mcp_core::ErrorObject) {
         let mut fault = self.inner.fault.lock().unwrap_or_else(|e| e.into_inner());

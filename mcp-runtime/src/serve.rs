@@ -17,6 +17,10 @@ impl Server {
         let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(self.inner.options.outbound_queue);
         let writer = tokio::spawn(async move {
             while let Some(msg) = out_rx.recv().await {
+                // An empty message is a control message for HTTP streams: nothing to write.
+                if msg.is_empty() {
+                    continue;
+                }
                 if tx.send(msg).await.is_err() {
                     break;
                 }

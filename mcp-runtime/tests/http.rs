@@ -68,6 +68,14 @@ async fn regional(
     format!("{region}: {}", query.unwrap_or_default())
 }
 
+/// Closes its stream, keeps working, and answers after the client reconnects.
+#[tool]
+async fn reconnecting(ctx: Context) -> String {
+    ctx.close_stream().await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    "after reconnection".into()
+}
+
 /// Answers at once.
 #[tool]
 async fn quick() -> String {
@@ -94,6 +102,7 @@ fn server() -> Server {
         .tool(slow::TOOL)
         .tool(regional::TOOL)
         .tool(quick::TOOL)
+        .tool(reconnecting::TOOL)
         .resource(watched::RESOURCE)
         .max_message_bytes(64 * 1024)
         .http(
@@ -412,6 +421,33 @@ async fn sse_is_primed_and_resumable_with_last_event_id() {
     );
     assert_eq!(rest[2]["id"], 7);
     assert_eq!(rest[2]["result"]["content"][0]["text"], "done");
+}
+
+#[tokio::test]
+async fn server_closes_the_stream_and_the_client_resumes() {
+    let url = serve(&server()).await;
+    let sid = initialize(&url, json!({})).await;
+    let call = json!({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"reconnecting","arguments":{}}});
+    let mut events = Events::new(legacy(&url, &sid, call).await);
+    let priming = events.next().await.unwrap();
+    assert!(priming.data.is_empty());
+    assert!(
+        events.next().await.is_none(),
+        "the server closed the connection"
+    );
+    let resp = client()
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &sid)
+        .header("last-event-id", priming.id.unwrap())
+        .send()
+        .await
+        .unwrap();
+    let mut events = Events::new(resp);
+    assert!(events.next().await.unwrap().data.is_empty(), "primed again");
+    let done = events.next().await.unwrap().json();
+    assert_eq!(done["id"], 8);
+    assert_eq!(done["result"]["content"][0]["text"], "after reconnection");
 }
 
 #[tokio::test]

@@ -83,6 +83,9 @@ async fn open(
             tokio::select! {
                 msg = out_rx.recv() => {
                     let Some(msg) = msg else { break };
+                    if msg.is_empty() {
+                        continue;
+                    }
                     // A client that cannot keep up is cut off.
                     if tx.try_send(sse::frame(Some("message"), None, &msg)).is_err() {
                         break;

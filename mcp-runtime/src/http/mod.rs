@@ -967,6 +967,17 @@ impl Out {
         }
     }
 
+    /// Sends a message, or cuts the connection on the empty control message of
+    /// [`Context::close_stream`](crate::Context::close_stream).
+    async fn deliver(&self, msg: &[u8]) {
+        if !msg.is_empty() {
+            return self.send(msg).await;
+        }
+        if let Out::Resumable(stream, _) = self {
+            stream.disconnect().await;
+        }
+    }
+
     async fn keep_alive(&self) {
         match self {
             Out::Plain(tx) => {
@@ -1037,7 +1048,7 @@ async fn run_request(
     };
     head.send(Head::Sse(body_rx));
     for m in first {
-        out.send(&m).await;
+        out.deliver(&m).await;
     }
     let period = h.opts.keep_alive;
     let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
@@ -1053,7 +1064,7 @@ async fn run_request(
         }
         tokio::select! {
             biased;
-            Some(m) = rx.recv() => out.send(&m).await,
+            Some(m) = rx.recv() => out.deliver(&m).await,
             reply = &mut dispatch => done = Some(reply),
             _ = ticks.tick() => out.keep_alive().await,
         }

@@ -118,6 +118,9 @@ impl Resumable {
 
     /// Stores a message as the next event and forwards it.
     pub(crate) async fn push(&self, msg: &[u8]) {
+        if msg.is_empty() {
+            return;
+        }
         let mut st = self.state.lock().await;
         st.seq += 1;
         let id = format!("{}-{}", self.stream, st.seq);
@@ -132,6 +135,11 @@ impl Resumable {
         {
             st.live = None;
         }
+    }
+
+    /// Ends the attached connection without ending the stream (the client resumes).
+    pub(crate) async fn disconnect(&self) {
+        self.state.lock().await.live = None;
     }
 
     /// Sends a keep-alive comment to the attached connection.
