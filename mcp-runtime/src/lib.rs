@@ -43,6 +43,33 @@
 //! blocks, `()` or `Result<_, E>`: a [`ToolError`] is shown to the model as an `isError` result,
 //! any other error (and any panic) is masked with a correlation id and logged on stderr.
 //!
+//! # Transports
+//!
+//! [`Server::serve_stdio`], [`Server::serve_http`] (Streamable HTTP at `/mcp`, both eras, with
+//! the 2024-11-05 HTTP+SSE transport at `/sse` and `/messages` for old clients),
+//! [`Server::serve_stdio_and_http`] for both at once, and [`Server::router`] /
+//! [`Server::into_router`] to mount the endpoint in your own axum app; see [`http`].
+//!
+//! # Asking the client
+//!
+//! [`Context::elicit`] (a form built from a Rust type), [`Context::elicit_url`],
+//! [`Context::sample`] and [`Context::roots`] work in both eras with one handler body. In the
+//! handshake era each is a request to the client, answered on the same connection (on HTTP, as
+//! a POST in the same session). In the stateless era the runtime answers `input_required` and
+//! drops the handler; when the client retries with `inputResponses`, the handler runs again from
+//! the start and each call, in order, gets its answer (keys `elicit-0`, `sample-0`, … unless set
+//! with `.key(…)`). Answers of earlier rounds travel in `requestState`, sealed with
+//! HMAC-SHA256 and bound to the method, the params and a 10-minute expiry; a tampered state is
+//! -32602. Code before the first question may therefore run once per round: keep side effects
+//! after the questions. A client that did not declare the capability gets -32021 naming it.
+//!
+//! # Change notifications
+//!
+//! [`Server::add_tool`], [`Server::remove_tool`] (and the same for resources and prompts)
+//! rebuild the lists once and send `notifications/*/list_changed` to handshake-era sessions and
+//! to `subscriptions/listen` streams that asked for them; [`Server::notify_resource_updated`]
+//! reaches `resources/subscribe` subscribers and listeners of that URI.
+//!
 //! # Testing
 //!
 //! [`Server::connect_in_memory`] gives a [`TestClient`](transport::memory::TestClient) that
