@@ -358,12 +358,13 @@ impl Connection {
         meta: Option<RequestMeta>,
         sink: &Sink,
     ) -> Option<Vec<u8>> {
+        let reply = self.handle_message(msg, meta, true, sink).await;
         if self.raw_log
-            && let Some(m) = msg.method()
+            && let Some(reply) = &reply
         {
-            eprintln!("--> ({m})");
+            eprintln!("<-- {}", String::from_utf8_lossy(reply));
         }
-        self.handle_message(msg, meta, true, sink).await
+        reply
     }
 
     /// Handles a parsed message; returns the reply to send now, if any. With `wait`, handler
@@ -478,7 +479,9 @@ impl Connection {
         pre: Option<RequestMeta>,
         sink: &Sink,
     ) -> Result<Scope, ErrorObject> {
-        if method == "initialize" {
+        let stateless_initialize =
+            method == "initialize" && pre.as_ref().is_some_and(|m| m.protocol_version.is_some());
+        if method == "initialize" && !stateless_initialize {
             return Ok(Scope {
                 version: ProtocolVersion::LATEST_HANDSHAKE,
                 client_info: None,
@@ -849,16 +852,15 @@ impl Connection {
         let (missing, used) = round.finish();
         let mut result = InputRequiredResult::new().with_meta(inner.server_info_meta.clone());
         result.input_requests = Some(missing);
-        if !used.is_empty() {
-            let digest = crate::mrtr::params_digest(params);
-            result.request_state = Some(crate::mrtr::seal(
-                &inner.state_key,
-                method.name(),
-                &digest,
-                used,
-                inner.options.request_state_ttl,
-            ));
-        }
+        // Always sealed, even with no answers yet: it binds method, params and expiry.
+        let digest = crate::mrtr::params_digest(params);
+        result.request_state = Some(crate::mrtr::seal(
+            &inner.state_key,
+            method.name(),
+            &digest,
+            used,
+            inner.options.request_state_ttl,
+        ));
         wire::response(id, &result)
     }
 

@@ -593,6 +593,14 @@ async fn stateless_validation_order_and_status_mapping() {
         (s, b["error"]["code"].as_i64()),
         (StatusCode::NOT_FOUND, Some(-32601))
     );
+    let init = json!({"jsonrpc":"2.0","id":4,"method":"initialize","params":{"_meta":{
+        "io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}});
+    let (s, b) = post(vec![v, ("mcp-method", "initialize")], init).await;
+    assert_eq!(
+        (s, b["error"]["code"].as_i64()),
+        (StatusCode::NOT_FOUND, Some(-32601)),
+        "initialize was removed"
+    );
     // Bad params: 400.
     let resp = modern(&url, 3, "tools/call", json!({"name": "nope"}), json!({})).await;
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);

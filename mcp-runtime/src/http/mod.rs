@@ -333,6 +333,7 @@ pub(crate) struct Http {
     opts: HttpOptions,
     sessions: Sessions,
     store: Arc<dyn EventStore>,
+    raw_log: bool,
     #[cfg(feature = "legacy-sse")]
     legacy: legacy::LegacySessions,
 }
@@ -360,6 +361,7 @@ impl Http {
             hosts,
             origins,
             store,
+            raw_log: crate::dispatch::raw_log_enabled(),
             opts,
             #[cfg(feature = "legacy-sse")]
             legacy: legacy::LegacySessions::default(),
@@ -691,7 +693,10 @@ async fn post_task(
     };
     let meta = RequestMeta::from_params(params).ok();
     let meta_version = meta.as_ref().and_then(|m| m.protocol_version.as_deref());
-    let era = if method == Some("initialize")
+    if h.raw_log {
+        eprintln!("--> {text}");
+    }
+    let era = if (method == Some("initialize") && meta_version.is_none())
         || sid.is_some()
         || (meta_version.is_none() && hv.is_some_and(is_legacy_date))
     {
