@@ -29,6 +29,12 @@ pub fn schema_for<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
 /// Deserialises `arguments` straight into the generated struct; absent arguments count as `{}`.
 pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, HandlerError> {
     let text = raw.map_or("{}", RawValue::get);
+    // Derived structs would also accept a positional array; MCP arguments are an object.
+    if !text.trim_start().starts_with('{') {
+        return Err(HandlerError::InvalidArguments(
+            crate::validation::not_an_object(text),
+        ));
+    }
     match serde_json::from_str::<T>(text) {
         Ok(v) => Ok(v),
         Err(_) => Err(HandlerError::InvalidArguments(

@@ -22,6 +22,19 @@ pub(crate) fn describe<T: DeserializeOwned>(text: &str) -> String {
     }
 }
 
+/// The message for arguments that are not a JSON object.
+pub(crate) fn not_an_object(text: &str) -> String {
+    let kind = match text.trim_start().as_bytes().first() {
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        Some(b'-' | b'0'..=b'9') => "a number",
+        _ => "something else",
+    };
+    format!("arguments must be a JSON object, got {kind}")
+}
+
 fn strip_position(msg: &str) -> String {
     match msg.rfind(" at line ") {
         Some(i) => msg[..i].to_owned(),
@@ -57,7 +70,11 @@ fn phrase(path: &str, msg: &str) -> String {
         if path.is_empty() && expected.starts_with("struct ") {
             return format!("arguments must be a JSON object, got {got}");
         }
-        return format!("{at}expected {}, got {got}", friendly_type(expected));
+        return format!(
+            "{at}expected {}, got {}",
+            friendly_type(expected),
+            got.replace('`', "")
+        );
     }
     if let Some(rest) = msg.strip_prefix("invalid value: ")
         && let Some((got, expected)) = rest.split_once(", expected ")
@@ -141,8 +158,20 @@ mod tests {
     #[test]
     fn not_an_object() {
         assert_eq!(
-            describe::<Args>("[1]"),
-            "arguments must be a JSON object, got sequence"
+            super::not_an_object(" [1]"),
+            "arguments must be a JSON object, got an array"
+        );
+        assert_eq!(
+            super::not_an_object("\"x\""),
+            "arguments must be a JSON object, got a string"
+        );
+    }
+
+    #[test]
+    fn wrong_type_has_no_backticks() {
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":"birthday","budget":1,"count":1.5}"#),
+            "property 'count': expected a non-negative integer, got floating point 1.5"
         );
     }
 }
