@@ -1,4 +1,5 @@
-//! Tools that ask the client: sampling and form elicitation (FIXTURES.md §3.2).
+//! Tools that ask the client (sampling, form elicitation) or need its transport's cooperation
+//! (SSE reconnection) (FIXTURES.md §3.2).
 //!
 //! The suites call them in the handshake era, where each question is a request to the client on
 //! the call's stream; the same bodies answer `input_required` in the stateless era.
@@ -187,4 +188,13 @@ async fn test_elicitation_sep1330_enums(ctx: Context) -> Result<String, ToolErro
         "Elicitation completed: {}",
         describe(answer, |m| Value::Object(m).to_string())
     ))
+}
+
+/// Closes its SSE stream mid-call (server-initiated disconnect, SEP-1699) and answers once the
+/// client has reconnected with `Last-Event-ID`.
+#[tool]
+async fn test_reconnection(ctx: Context) -> &'static str {
+    ctx.close_stream().await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    "Reconnection test completed"
 }

@@ -13,7 +13,7 @@
 //! | module | fixtures |
 //! | --- | --- |
 //! | [`tools`] | content, errors, progress, logging, JSON Schema 2020-12, custom header, diagnostics |
-//! | [`interactive`] | sampling and elicitation (form, defaults, every enum style) |
+//! | [`interactive`] | sampling and elicitation (form, defaults, every enum style), SSE reconnection |
 //! | [`mrtr`] | `input_required` rounds of the stateless era: tools and a prompt |
 //! | [`resources`] | static text and binary resources, the watched resource, the template |
 //! | [`prompts`] | prompts with and without arguments, embedded resource, image; completion |

@@ -786,7 +786,6 @@ async fn mrtr_multi_round_keeps_earlier_answers_in_the_sealed_state() {
 }
 
 #[tokio::test]
-#[ignore = "needs a requestState on every input_required result (conformance/NEEDS.md §1)"]
 async fn mrtr_rounds_carry_a_sealed_state() {
     let mut c = stateless();
     for tool in [
