@@ -494,6 +494,10 @@ impl Connection {
         }
         let meta = match pre {
             Some(meta) => meta,
+            // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
+            None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => {
+                RequestMeta::default()
+            }
             None => RequestMeta::from_params(params).map_err(|e| {
                 ErrorObject::invalid_params(format!("invalid `_meta`: {}", strip_pos(&e)))
             })?,
@@ -682,29 +686,38 @@ impl Connection {
     ) -> Option<Vec<u8>> {
         let cancel = CancellationToken::new();
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-        let mut flights = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-        if flights.contains_key(&id) {
-            return Some(wire::error(
-                Some(&id),
-                &ErrorObject::invalid_request("a request with this id is already in flight"),
-            ));
-        }
-        let limit = self.server.inner.options.max_in_flight;
-        if flights.len() >= limit {
-            return Some(wire::error(
-                Some(&id),
-                &ErrorObject::internal(format!(
-                    "server busy: {limit} requests already in flight on this connection"
-                )),
-            ));
+        {
+            // Registered before the task exists, so a fast handler always finds its entry; the
+            // lock is never held across the spawn.
+            let mut flights = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+            if flights.contains_key(&id) {
+                return Some(wire::error(
+                    Some(&id),
+                    &ErrorObject::invalid_request("a request with this id is already in flight"),
+                ));
+            }
+            let limit = self.server.inner.options.max_in_flight;
+            if flights.len() >= limit {
+                return Some(wire::error(
+                    Some(&id),
+                    &ErrorObject::internal(format!(
+                        "server busy: {limit} requests already in flight on this connection"
+                    )),
+                ));
+            }
+            let flight = Flight {
+                abort: None,
+                cancel: cancel.clone(),
+                seq,
+            };
+            flights.insert(id.clone(), flight);
         }
         let conn = Arc::clone(self);
         let peer = scope.peer.clone();
         let task_id = id.clone();
-        let task_cancel = cancel.clone();
         let handle = tokio::spawn(async move {
             let reply = conn
-                .run_handler(method, task_id.clone(), params, scope, task_cancel)
+                .run_handler(method, task_id.clone(), params, scope, cancel)
                 .await;
             let finished = {
                 let mut flights = conn.in_flight.lock().unwrap_or_else(|e| e.into_inner());
@@ -718,14 +731,10 @@ impl Connection {
                 conn.send(&peer, reply).await;
             }
         });
-        flights.insert(
-            id,
-            Flight {
-                abort: Some(handle.abort_handle()),
-                cancel,
-                seq,
-            },
-        );
+        let mut flights = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = flights.get_mut(&id).filter(|f| f.seq == seq) {
+            f.abort = Some(handle.abort_handle());
+        }
         None
     }
 
@@ -738,7 +747,7 @@ impl Connection {
         scope: Scope,
         cancel: CancellationToken,
     ) -> Option<Vec<u8>> {
-        let started = Instant::now();
+        let started = tracing::enabled!(tracing::Level::DEBUG).then(Instant::now);
         let span = tracing::info_span!("mcp.request", method = method.name(), id = %id, item = tracing::field::Empty);
         let reply = async {
             let params = params.as_deref();
@@ -756,12 +765,14 @@ impl Connection {
         }
         .instrument(span.clone())
         .await;
-        span.in_scope(|| {
-            tracing::debug!(
-                elapsed_us = started.elapsed().as_micros() as u64,
-                "request done"
-            )
-        });
+        if let Some(started) = started {
+            span.in_scope(|| {
+                tracing::debug!(
+                    elapsed_us = started.elapsed().as_micros() as u64,
+                    "request done"
+                )
+            });
+        }
         Some(reply)
     }
 

@@ -13,20 +13,9 @@ impl Server {
     /// Serves one connection over `transport` until the peer closes it; requests still running
     /// then get up to ten seconds to finish and send their replies.
     pub async fn serve<T: Transport>(&self, transport: T) -> Result<(), Error> {
-        let (mut rx, mut tx) = transport.split();
-        let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(self.inner.options.outbound_queue);
-        let writer = tokio::spawn(async move {
-            while let Some(msg) = out_rx.recv().await {
-                // An empty message is a control message for HTTP streams: nothing to write.
-                if msg.is_empty() {
-                    continue;
-                }
-                if tx.send(msg).await.is_err() {
-                    break;
-                }
-            }
-            let _ = tx.close().await;
-        });
+        let (mut rx, tx) = transport.split();
+        let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>(self.inner.options.outbound_queue);
+        let writer = tokio::spawn(tx.drain(out_rx));
         let conn = Connection::new(self.clone(), out_tx);
         let mut result = Ok(());
         while let Some(inbound) = rx.receive().await {

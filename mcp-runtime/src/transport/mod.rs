@@ -36,6 +36,28 @@ pub trait Outbox: Send + 'static {
     fn send(&mut self, message: Vec<u8>) -> impl Future<Output = io::Result<()>> + Send;
     /// Flushes and closes the sending side.
     fn close(&mut self) -> impl Future<Output = io::Result<()>> + Send;
+
+    /// Sends every message of `queue` until the queue closes, then closes. Empty messages are
+    /// control signals of other transports and are skipped.
+    ///
+    /// The default calls [`send`](Self::send) for each message; a transport with a writer of its
+    /// own (stdio's writer thread) takes the whole queue instead, saving a hand-over per message.
+    fn drain(
+        mut self,
+        mut queue: tokio::sync::mpsc::Receiver<Vec<u8>>,
+    ) -> impl Future<Output = ()> + Send
+    where
+        Self: Sized,
+    {
+        async move {
+            while let Some(msg) = queue.recv().await {
+                if !msg.is_empty() && self.send(msg).await.is_err() {
+                    break;
+                }
+            }
+            let _ = self.close().await;
+        }
+    }
 }
 
 /// A bidirectional message transport, split into its two halves to be driven concurrently.

@@ -35,59 +35,96 @@ impl Stdio {
 
 /// Reading half of [`Stdio`].
 #[derive(Debug)]
-pub struct StdinRx(mpsc::Receiver<io::Result<Inbound>>);
+pub struct StdinRx {
+    rx: mpsc::Receiver<Batch>,
+    pending: std::collections::VecDeque<io::Result<Inbound>>,
+}
 
 /// Writing half of [`Stdio`].
 #[derive(Debug)]
-pub struct StdoutTx(
-    Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
-    Option<std::thread::JoinHandle<()>>,
-);
+pub struct StdoutTx {
+    /// The writer thread's queue, started on the first `send`.
+    queue: Option<mpsc::Sender<Vec<u8>>>,
+    writer: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// Writes queued messages to stdout until the queue closes: whatever is queued goes out in one
+/// write, each message whole and newline-terminated, then flushed.
+fn write_loop(mut queue: mpsc::Receiver<Vec<u8>>) {
+    let stdout = io::stdout();
+    let mut lock = stdout.lock();
+    let mut buf: Vec<u8> = Vec::new();
+    while let Some(first) = queue.blocking_recv() {
+        buf.clear();
+        for msg in std::iter::once(first).chain(std::iter::from_fn(|| queue.try_recv().ok())) {
+            // Empty messages are other transports' control signals.
+            if !msg.is_empty() {
+                buf.extend_from_slice(&msg);
+                buf.push(b'\n');
+            }
+            if buf.len() >= 64 * 1024 {
+                break;
+            }
+        }
+        if buf.is_empty() {
+            continue;
+        }
+        if lock.write_all(&buf).and_then(|()| lock.flush()).is_err() {
+            break;
+        }
+    }
+}
 
 impl Transport for Stdio {
     type Rx = StdinRx;
     type Tx = StdoutTx;
 
     fn split(self) -> (StdinRx, StdoutTx) {
-        let (in_tx, in_rx) = mpsc::channel(64);
+        let (in_tx, in_rx) = mpsc::channel(16);
         let max = self.max_line;
         std::thread::Builder::new()
             .name("mcp-stdin".into())
             .spawn(move || read_lines(io::stdin().lock(), max, &in_tx))
             .ok();
-        let (out_tx, out_rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(1024);
-        let writer = std::thread::Builder::new()
-            .name("mcp-stdout".into())
-            .spawn(move || {
-                let stdout = io::stdout();
-                let mut lock = stdout.lock();
-                while let Ok(mut msg) = out_rx.recv() {
-                    msg.push(b'\n');
-                    if lock.write_all(&msg).and_then(|()| lock.flush()).is_err() {
-                        break;
-                    }
-                }
-            })
-            .ok();
-        (StdinRx(in_rx), StdoutTx(Some(out_tx), writer))
+        let rx = StdinRx {
+            rx: in_rx,
+            pending: std::collections::VecDeque::new(),
+        };
+        (
+            rx,
+            StdoutTx {
+                queue: None,
+                writer: None,
+            },
+        )
     }
 }
 
+/// Most messages handed over in one batch.
+const BATCH: usize = 256;
+
+type Batch = Vec<io::Result<Inbound>>;
+
 /// Reads newline-delimited messages with a hard limit on the bytes held for one line.
-pub(crate) fn read_lines<R: BufRead>(
-    mut input: R,
-    max: usize,
-    tx: &mpsc::Sender<io::Result<Inbound>>,
-) {
+///
+/// Messages are handed over in batches: everything already read is sent before a read that may
+/// block, so a burst of pipelined requests costs one wake-up, not one per line.
+pub(crate) fn read_lines<R: BufRead>(mut input: R, max: usize, tx: &mpsc::Sender<Batch>) {
     let mut line: Vec<u8> = Vec::new();
     let mut skipping = false;
+    let mut batch: Batch = Vec::new();
+    let mut buffered = false;
     loop {
+        if !buffered && !batch.is_empty() && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
+            return;
+        }
         let chunk = match input.fill_buf() {
             Ok([]) => break,
             Ok(c) => c,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                let _ = tx.blocking_send(Err(e));
+                batch.push(Err(e));
+                let _ = tx.blocking_send(batch);
                 return;
             }
         };
@@ -104,70 +141,86 @@ pub(crate) fn read_lines<R: BufRead>(
             }
         }
         let used = done.unwrap_or(chunk.len());
+        buffered = used < chunk.len();
         input.consume(used);
         if done.is_some() {
-            let msg = if skipping {
+            if skipping {
                 skipping = false;
-                Some(Inbound::TooLarge { limit: max })
-            } else {
-                let bytes = std::mem::take(&mut line);
-                let text = match String::from_utf8(bytes) {
-                    Ok(t) => t,
-                    Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                };
-                let trimmed = text.trim_end_matches('\r');
-                (!trimmed.trim().is_empty()).then(|| Inbound::Message(trimmed.to_owned()))
-            };
-            if let Some(msg) = msg
-                && tx.blocking_send(Ok(msg)).is_err()
-            {
-                return;
+                batch.push(Ok(Inbound::TooLarge { limit: max }));
+            } else if let Some(msg) = message(std::mem::take(&mut line)) {
+                batch.push(Ok(msg));
+            }
+            if batch.len() >= BATCH {
+                buffered = false;
             }
         }
     }
     // EOF: a last line without a newline still counts.
-    if !skipping && !line.is_empty() {
-        let text = String::from_utf8_lossy(&line).into_owned();
-        if !text.trim().is_empty() {
-            let _ = tx.blocking_send(Ok(Inbound::Message(text)));
-        }
-    } else if skipping {
-        let _ = tx.blocking_send(Ok(Inbound::TooLarge { limit: max }));
+    if skipping {
+        batch.push(Ok(Inbound::TooLarge { limit: max }));
+    } else if let Some(msg) = message(line) {
+        batch.push(Ok(msg));
     }
+    if !batch.is_empty() {
+        let _ = tx.blocking_send(batch);
+    }
+}
+
+/// One line as a message; blank lines are skipped.
+fn message(bytes: Vec<u8>) -> Option<Inbound> {
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    let trimmed = text.trim_end_matches('\r');
+    if trimmed.trim().is_empty() {
+        return None;
+    }
+    Some(Inbound::Message(if trimmed.len() == text.len() {
+        text
+    } else {
+        trimmed.to_owned()
+    }))
 }
 
 impl Inbox for StdinRx {
     async fn receive(&mut self) -> Option<io::Result<Inbound>> {
-        self.0.recv().await
+        loop {
+            if let Some(item) = self.pending.pop_front() {
+                return Some(item);
+            }
+            self.pending = self.rx.recv().await?.into();
+        }
     }
 }
 
 impl Outbox for StdoutTx {
     async fn send(&mut self, message: Vec<u8>) -> io::Result<()> {
-        let Some(tx) = &self.0 else {
+        if self.queue.is_none() && self.writer.is_none() {
+            let (tx, rx) = mpsc::channel(1024);
+            self.queue = Some(tx);
+            self.writer = Some(tokio::task::spawn_blocking(move || write_loop(rx)));
+        }
+        let Some(queue) = &self.queue else {
             return Err(io::ErrorKind::BrokenPipe.into());
         };
-        let tx = tx.clone();
-        match tx.try_send(message) {
-            Ok(()) => Ok(()),
-            Err(std::sync::mpsc::TrySendError::Full(message)) => {
-                tokio::task::spawn_blocking(move || tx.send(message))
-                    .await
-                    .map_err(io::Error::other)?
-                    .map_err(|_| io::ErrorKind::BrokenPipe.into())
-            }
-            Err(std::sync::mpsc::TrySendError::Disconnected(_)) => {
-                Err(io::ErrorKind::BrokenPipe.into())
-            }
-        }
+        queue
+            .send(message)
+            .await
+            .map_err(|_| io::ErrorKind::BrokenPipe.into())
     }
 
     async fn close(&mut self) -> io::Result<()> {
-        self.0 = None;
-        if let Some(writer) = self.1.take() {
-            let _ = tokio::task::spawn_blocking(move || writer.join()).await;
+        self.queue = None;
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.await;
         }
         Ok(())
+    }
+
+    async fn drain(mut self, queue: mpsc::Receiver<Vec<u8>>) {
+        let _ = self.close().await;
+        let _ = tokio::task::spawn_blocking(move || write_loop(queue)).await;
     }
 }
 
@@ -180,11 +233,13 @@ mod tests {
         read_lines(io::BufReader::with_capacity(8, input), max, &tx);
         drop(tx);
         let mut out = Vec::new();
-        while let Ok(item) = rx.try_recv() {
-            out.push(match item.unwrap() {
-                Inbound::Message(m) => m,
-                Inbound::TooLarge { limit } => format!("TOO LARGE {limit}"),
-            });
+        while let Ok(batch) = rx.try_recv() {
+            for item in batch {
+                out.push(match item.unwrap() {
+                    Inbound::Message(m) => m,
+                    Inbound::TooLarge { limit } => format!("TOO LARGE {limit}"),
+                });
+            }
         }
         out
     }
