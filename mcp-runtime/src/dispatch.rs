@@ -87,6 +87,9 @@ pub(crate) struct Connection {
     session: Mutex<Option<Arc<Session>>>,
     log_level: Arc<AtomicU8>,
     in_flight: Mutex<HashMap<RequestId, Flight>>,
+    /// One permit per request that may run at once; when none is left, reading waits
+    /// (back-pressure on the client) instead of refusing work.
+    slots: Arc<tokio::sync::Semaphore>,
     seq: AtomicU64,
     raw_log: bool,
     /// Key in the server's notification hub, once registered.
@@ -202,6 +205,7 @@ const HANDSHAKE_ONLY: &[&str] = &[
 impl Connection {
     pub(crate) fn new(server: Server, out: mpsc::Sender<Vec<u8>>) -> Arc<Self> {
         let options = &server.inner.options;
+        let max_in_flight = options.max_in_flight;
         let pending = Arc::new(Pending::new(
             options.max_in_flight,
             options.client_request_timeout,
@@ -212,6 +216,7 @@ impl Connection {
             session: Mutex::new(None),
             log_level: Arc::new(AtomicU8::new(severity(LoggingLevel::Info))),
             in_flight: Mutex::new(HashMap::new()),
+            slots: Arc::new(tokio::sync::Semaphore::new(max_in_flight)),
             seq: AtomicU64::new(0),
             raw_log: raw_log_enabled(),
             hub_key: Mutex::new(None),
@@ -684,6 +689,12 @@ impl Connection {
         params: Option<Box<RawValue>>,
         scope: Scope,
     ) -> Option<Vec<u8>> {
+        let Ok(permit) = Arc::clone(&self.slots).acquire_owned().await else {
+            return Some(wire::error(
+                Some(&id),
+                &ErrorObject::internal("connection closing"),
+            ));
+        };
         let cancel = CancellationToken::new();
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         {
@@ -694,15 +705,6 @@ impl Connection {
                 return Some(wire::error(
                     Some(&id),
                     &ErrorObject::invalid_request("a request with this id is already in flight"),
-                ));
-            }
-            let limit = self.server.inner.options.max_in_flight;
-            if flights.len() >= limit {
-                return Some(wire::error(
-                    Some(&id),
-                    &ErrorObject::internal(format!(
-                        "server busy: {limit} requests already in flight on this connection"
-                    )),
                 ));
             }
             let flight = Flight {
@@ -716,6 +718,7 @@ impl Connection {
         let peer = scope.peer.clone();
         let task_id = id.clone();
         let handle = tokio::spawn(async move {
+            let _permit = permit;
             let reply = conn
                 .run_handler(method, task_id.clone(), params, scope, cancel)
                 .await;

@@ -187,7 +187,8 @@ impl ServerBuilder {
         self
     }
 
-    /// Most requests in flight per connection (default 256); more are refused with an error.
+    /// Most requests in flight per connection (default 256); while that many run, the connection
+    /// stops reading (back-pressure) rather than refusing work.
     pub fn max_in_flight(mut self, limit: usize) -> Self {
         self.options.max_in_flight = limit;
         self
