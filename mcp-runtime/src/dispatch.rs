@@ -1220,18 +1220,7 @@ impl Connection {
     #[cfg(feature = "http")]
     pub(crate) fn drain_now(&self) {
         self.closing.cancel();
-        for (_, f) in self
-            .in_flight
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain()
-        {
-            f.cancel.cancel();
-            if let Some(abort) = f.abort {
-                abort.abort();
-            }
-        }
-        self.pending.clear();
+        self.abort_all();
     }
 
     /// Waits for handlers still running (up to the drain timeout), then aborts the rest.
@@ -1249,12 +1238,19 @@ impl Connection {
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        for (_, f) in self
+        self.abort_all();
+    }
+
+    /// Cancels and aborts every request still running, and forgets requests sent to the client.
+    fn abort_all(&self) {
+        let flights: Vec<Flight> = self
             .in_flight
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .drain()
-        {
+            .map(|(_, f)| f)
+            .collect();
+        for f in flights {
             f.cancel.cancel();
             if let Some(abort) = f.abort {
                 abort.abort();

@@ -362,7 +362,6 @@ impl Catalog {
                     r.next_cursor = next;
                     r
                 },
-                stamp_tools,
             ),
             resources: paginate(
                 &self.resources,
@@ -374,7 +373,6 @@ impl Catalog {
                     r.next_cursor = next;
                     r
                 },
-                stamp_resources,
             ),
             templates: paginate(
                 &self.templates,
@@ -386,7 +384,6 @@ impl Catalog {
                     r.next_cursor = next;
                     r
                 },
-                stamp_templates,
             ),
             prompts: paginate(
                 &self.prompts,
@@ -398,7 +395,6 @@ impl Catalog {
                     r.next_cursor = next;
                     r
                 },
-                stamp_prompts,
             ),
         }
     }
@@ -441,42 +437,31 @@ impl Catalog {
     }
 }
 
-fn stamp_tools(r: &mut ListToolsResult, v: ProtocolVersion, s: &CatalogSettings<'_>) {
-    if v.has_cache_hints() {
-        r.ttl_ms = Some(s.ttl_ms);
-        r.cache_scope = Some(CacheScope::Public);
-        r.result_type = Some(ResultType::Complete);
-        r.meta = Some(s.server_info_meta.clone());
-    }
+/// List results of the stateless era carry cache hints, `resultType` and `serverInfo`.
+trait Stamp {
+    fn stamp(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>);
 }
-fn stamp_resources(r: &mut ListResourcesResult, v: ProtocolVersion, s: &CatalogSettings<'_>) {
-    if v.has_cache_hints() {
-        r.ttl_ms = Some(s.ttl_ms);
-        r.cache_scope = Some(CacheScope::Public);
-        r.result_type = Some(ResultType::Complete);
-        r.meta = Some(s.server_info_meta.clone());
-    }
+
+macro_rules! stamp {
+    ($($t:ty),*) => {$(
+        impl Stamp for $t {
+            fn stamp(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+                if v.has_cache_hints() {
+                    self.ttl_ms = Some(s.ttl_ms);
+                    self.cache_scope = Some(CacheScope::Public);
+                    self.result_type = Some(ResultType::Complete);
+                    self.meta = Some(s.server_info_meta.clone());
+                }
+            }
+        }
+    )*};
 }
-fn stamp_templates(
-    r: &mut ListResourceTemplatesResult,
-    v: ProtocolVersion,
-    s: &CatalogSettings<'_>,
-) {
-    if v.has_cache_hints() {
-        r.ttl_ms = Some(s.ttl_ms);
-        r.cache_scope = Some(CacheScope::Public);
-        r.result_type = Some(ResultType::Complete);
-        r.meta = Some(s.server_info_meta.clone());
-    }
-}
-fn stamp_prompts(r: &mut ListPromptsResult, v: ProtocolVersion, s: &CatalogSettings<'_>) {
-    if v.has_cache_hints() {
-        r.ttl_ms = Some(s.ttl_ms);
-        r.cache_scope = Some(CacheScope::Public);
-        r.result_type = Some(ResultType::Complete);
-        r.meta = Some(s.server_info_meta.clone());
-    }
-}
+stamp!(
+    ListToolsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListPromptsResult
+);
 
 /// Cursor `n` (as text) is the index of the next page.
 fn encode_cursor(page: usize) -> String {
@@ -487,13 +472,12 @@ fn decode_cursor(cursor: &str) -> Option<usize> {
     cursor.strip_prefix('p')?.parse().ok().filter(|n| *n > 0)
 }
 
-fn paginate<E, D, R: Serialize + ForVersion>(
+fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
     items: &[E],
     s: &CatalogSettings<'_>,
     v: ProtocolVersion,
     descriptor: impl Fn(&E) -> D,
     result: impl Fn(Vec<D>, Option<String>) -> R,
-    stamp: impl Fn(&mut R, ProtocolVersion, &CatalogSettings<'_>),
 ) -> Vec<Box<[u8]>> {
     let chunks: Vec<&[E]> = if items.is_empty() {
         vec![&[]]
@@ -508,7 +492,7 @@ fn paginate<E, D, R: Serialize + ForVersion>(
             let next = (i + 1 < count).then(|| encode_cursor(i + 1));
             let mut r = result(chunk.iter().map(&descriptor).collect(), next);
             r.for_version(v);
-            stamp(&mut r, v, s);
+            r.stamp(v, s);
             serde_json::to_vec(&r)
                 .unwrap_or_default()
                 .into_boxed_slice()
