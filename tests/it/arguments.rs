@@ -45,44 +45,58 @@ fn cases() -> Vec<(Value, &'static str)> {
             "property 'finish': expected a string, got boolean false",
         ),
         (
+            json!({"color": true, "coats": 1}),
+            "property 'color': expected a string, got boolean true",
+        ),
+        (
             json!([1, 2]),
-            "arguments must be a JSON object, got sequence",
+            "arguments must be a JSON object, got an array",
         ),
         (
             json!("red"),
-            "arguments must be a JSON object, got string \"red\"",
+            "arguments must be a JSON object, got a string",
         ),
+        (json!(5), "arguments must be a JSON object, got a number"),
     ]
+}
+
+/// Calls `paint` with every case; returns the cases whose message differs, as
+/// `(arguments, expected, actual)`, so that one run reports every mismatch.
+async fn mismatches(
+    client: &mut mcp_runtime::transport::memory::TestClient,
+    first_id: usize,
+    as_result: bool,
+) -> Vec<(Value, String, String)> {
+    let mut wrong = Vec::new();
+    for (n, (arguments, expected)) in cases().into_iter().enumerate() {
+        let r = client.call_tool("paint", arguments.clone()).await;
+        let id = json!(first_id + n);
+        let actual = if as_result {
+            let r = result(&r, id);
+            assert_eq!(r["isError"], true, "{arguments}: {r}");
+            only_text(&r).to_owned()
+        } else {
+            error_message(&r, -32602, id)
+        };
+        let expected = format!("invalid arguments for tool 'paint': {expected}");
+        if actual != expected {
+            wrong.push((arguments, expected, actual));
+        }
+    }
+    wrong
 }
 
 #[tokio::test]
 async fn from_2025_11_25_invalid_arguments_are_tool_results() {
     let mut client = handshake("2025-11-25").await;
-    for (n, (arguments, expected)) in cases().into_iter().enumerate() {
-        let r = client.call_tool("paint", arguments.clone()).await;
-        let r = result(&r, json!(n + 2));
-        assert_eq!(r["isError"], true, "{arguments}: {r}");
-        assert_eq!(
-            only_text(&r),
-            format!("invalid arguments for tool 'paint': {expected}"),
-            "{arguments}"
-        );
-    }
+    assert_eq!(mismatches(&mut client, 2, true).await, []);
 }
 
 #[tokio::test]
 async fn before_2025_11_25_invalid_arguments_are_invalid_params() {
     for version in ["2024-11-05", "2025-03-26", "2025-06-18"] {
         let mut client = handshake(version).await;
-        for (n, (arguments, expected)) in cases().into_iter().enumerate() {
-            let r = client.call_tool("paint", arguments.clone()).await;
-            let msg = error_message(&r, -32602, json!(n + 2));
-            assert_eq!(
-                msg,
-                format!("invalid arguments for tool 'paint': {expected}"),
-                "{version} {arguments}"
-            );
-        }
+        assert_eq!(mismatches(&mut client, 2, false).await, [], "{version}");
     }
 }
 
