@@ -12,13 +12,54 @@ pub(crate) fn describe<T: DeserializeOwned>(text: &str) -> String {
     match serde_path_to_error::deserialize::<_, T>(de) {
         Ok(_) => "invalid arguments".to_owned(),
         Err(err) => {
+            let segments: Vec<String> = err.path().iter().map(ToString::to_string).collect();
             let path = err.path().to_string();
             let inner = err.into_inner();
             if inner.is_syntax() || inner.is_eof() {
-                return "arguments are not valid JSON".to_owned();
+                // The text is valid JSON (the envelope parser checked it): a "syntax" error here is
+                // serde_json refusing a value of the wrong kind for an enum, which takes a string.
+                return match value_at(text, &segments) {
+                    Some(got) => format!(
+                        "property '{path}': expected a string, got {}",
+                        describe_value(&got)
+                    ),
+                    None => "arguments are not valid JSON".to_owned(),
+                };
             }
             phrase(&path, &strip_position(&inner.to_string()))
         }
+    }
+}
+
+/// The value at a serde path (`a.b.0`) in a JSON text.
+fn value_at(text: &str, segments: &[String]) -> Option<serde_json::Value> {
+    let mut value: serde_json::Value = serde_json::from_str(text).ok()?;
+    if segments.is_empty() {
+        return None;
+    }
+    for seg in segments {
+        value = match value {
+            serde_json::Value::Object(mut map) => map.remove(seg)?,
+            serde_json::Value::Array(mut items) => {
+                let i: usize = seg.parse().ok()?;
+                (i < items.len()).then(|| items.swap_remove(i))?
+            }
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// A JSON value in serde's words (`integer 3`, `boolean true`).
+fn describe_value(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "null".into(),
+        serde_json::Value::Bool(b) => format!("boolean {b}"),
+        serde_json::Value::Number(n) if n.is_f64() => format!("floating point {n}"),
+        serde_json::Value::Number(n) => format!("integer {n}"),
+        serde_json::Value::String(s) => format!("string {s:?}"),
+        serde_json::Value::Array(_) => "an array".into(),
+        serde_json::Value::Object(_) => "an object".into(),
     }
 }
 
@@ -164,6 +205,18 @@ mod tests {
         assert_eq!(
             super::not_an_object("\"x\""),
             "arguments must be a JSON object, got a string"
+        );
+    }
+
+    #[test]
+    fn wrong_kind_for_an_enum() {
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":3,"budget":1}"#),
+            "property 'occasion': expected a string, got integer 3"
+        );
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":true,"budget":1}"#),
+            "property 'occasion': expected a string, got boolean true"
         );
     }
 

@@ -160,7 +160,7 @@ async fn a_duplicate_id_in_flight_is_refused() {
 }
 
 #[tokio::test]
-async fn requests_over_the_in_flight_limit_are_refused() {
+async fn requests_over_the_in_flight_limit_wait_for_a_slot() {
     let server = crate::fixtures::builder().max_in_flight(2).build().unwrap();
     let mut client = server.connect_in_memory();
     client.initialize("2025-11-25").await;
@@ -173,13 +173,16 @@ async fn requests_over_the_in_flight_limit_are_refused() {
             ))
             .await;
     }
-    let refused = client.recv().await.unwrap();
-    assert_eq!(
-        error_message(&refused, -32603, json!(52)),
-        "server busy: 2 requests already in flight on this connection"
-    );
-    for id in 50..=51 {
-        let r = client.response(&json!(id)).await;
+    // The third call is not refused: it waits until one of the first two is done, so it is
+    // answered last, and every call succeeds.
+    let mut order = Vec::new();
+    for _ in 50..=52 {
+        let r = client.recv().await.unwrap();
+        let id = r["id"].as_i64().unwrap();
         assert_eq!(only_text(&result(&r, json!(id))), "slept 300 ms");
+        order.push(id);
     }
+    assert_eq!(order.last(), Some(&52), "answers in order {order:?}");
+    order.sort_unstable();
+    assert_eq!(order, [50, 51, 52]);
 }
