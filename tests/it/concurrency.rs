@@ -186,3 +186,57 @@ async fn requests_over_the_in_flight_limit_wait_for_a_slot() {
     order.sort_unstable();
     assert_eq!(order, [50, 51, 52]);
 }
+
+#[tokio::test]
+async fn the_in_flight_limit_makes_the_extra_call_wait() {
+    let server = crate::fixtures::builder().max_in_flight(1).build().unwrap();
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    let started = Instant::now();
+    client
+        .send(&call(60, "sleepy", json!({"ms": 400, "key": "wait-60"})))
+        .await;
+    client
+        .send(&call(61, "sleepy", json!({"ms": 400, "key": "wait-61"})))
+        .await;
+    let first = client.recv().await.unwrap();
+    assert_eq!(first["id"], 60, "{first}");
+    let second = client.recv().await.unwrap();
+    assert_eq!(only_text(&result(&second, json!(61))), "slept 400 ms");
+    // One at a time: two rounds of 400 ms.
+    assert!(
+        started.elapsed() >= Duration::from_millis(800),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn a_call_waiting_for_a_slot_does_not_block_cancellation_or_ping() {
+    // At the limit, the cancellation that would free a slot must still be read: otherwise the
+    // connection stalls until the slow call ends on its own (or forever).
+    let server = crate::fixtures::builder().max_in_flight(1).build().unwrap();
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    client
+        .send(&call(70, "sleepy", json!({"ms": 3000, "key": "hol-70"})))
+        .await;
+    started("hol-70").await;
+    let waiting_since = Instant::now();
+    client
+        .send(&call(71, "echo", json!({"text": "after the slot frees"})))
+        .await;
+    client
+        .notify("notifications/cancelled", json!({"requestId": 70}))
+        .await;
+    let next = client.recv().await.unwrap();
+    assert_eq!(only_text(&result(&next, json!(71))), "after the slot frees");
+    assert!(
+        waiting_since.elapsed() < Duration::from_millis(1500),
+        "the cancellation was read only after {:?}",
+        waiting_since.elapsed()
+    );
+    assert!(was_dropped("hol-70"));
+    ping_is_next(&mut client, 72).await;
+    assert_eq!(messages_within(&mut client, 300).await, Vec::<Value>::new());
+}
