@@ -711,6 +711,45 @@ fn a_last_line_without_a_newline_is_served_before_exit() {
 }
 
 #[test]
+fn a_burst_of_requests_gets_one_line_per_reply_in_order() {
+    let mut server = Server::handshake("2025-11-25");
+    let burst: String = (100..300)
+        .map(|id| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n"))
+        .collect();
+    server.send_bytes(burst.as_bytes());
+    for id in 100..300 {
+        assert_eq!(
+            server.recv(),
+            json!({"jsonrpc": "2.0", "id": id, "result": {}})
+        );
+    }
+}
+
+#[test]
+fn calls_pipelined_before_eof_are_all_answered() {
+    let mut server = Server::handshake("2025-11-25");
+    let mut lines = String::new();
+    for id in 10..60 {
+        let budget = id * 3;
+        lines.push_str(&format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"suggest_gifts\",\"arguments\":{{\"occasion\":\"holiday\",\"budget\":{budget}}}}}}}\n"
+        ));
+    }
+    server.send_bytes(lines.as_bytes());
+    let (status, _) = server.close();
+    assert!(status.success());
+    let mut ids: Vec<i64> = (10..60)
+        .map(|_| {
+            let reply = server.recv();
+            assert!(reply.get("result").is_some(), "{reply}");
+            reply["id"].as_i64().unwrap()
+        })
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (10..60).collect::<Vec<_>>());
+}
+
+#[test]
 fn the_raw_message_log_goes_to_stderr_only() {
     let mut server = Server::spawn_with(&[("MCP_LOG_MESSAGES", "1")]);
     server.send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
