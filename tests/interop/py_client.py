@@ -2,10 +2,11 @@
 
 Spawns the gift-server binary over stdio twice: in the SDK's default mode ("auto": it probes
 `server/discover` and adopts 2026-07-28, falling back to `initialize`) and in "legacy" mode
-(the `initialize` handshake). Each run lists and calls tools, reads resources, gets the prompt
-and completes arguments, asserting exact values as the client parsed them.
+(the `initialize` handshake). With a URL, it also connects to a running `gift-server http`
+over Streamable HTTP in both modes. Each run lists and calls tools, reads resources, gets the
+prompt and completes arguments, asserting exact values as the client parsed them.
 
-Usage: python py_client.py PATH/TO/gift-server
+Usage: python py_client.py PATH/TO/gift-server [http://127.0.0.1:PORT/mcp]
 Prints one line per check and `N passed, M failed`; exits 1 if any check failed.
 Set MCP_LOG_MESSAGES=1 to have the server log every message on stderr.
 """
@@ -77,11 +78,8 @@ PROMPT_TEXT = (
 )
 
 
-async def run(binary: str, mode: str, version: str, not_found_code: int) -> None:
-    env = {k: v for k, v in os.environ.items() if k in ("MCP_LOG_MESSAGES", "RUST_LOG")}
-    params = StdioServerParameters(command=binary, args=["stdio"], env=env or None)
-    p = f"[{mode}]"
-    async with Client(params, mode=mode) as client:
+async def run(target: StdioServerParameters | str, p: str, mode: str, version: str, not_found_code: int) -> None:
+    async with Client(target, mode=mode) as client:
         check(f"{p} negotiated version", client.protocol_version, version)
         info = client.server_info
         check(f"{p} server name", info.name if info else None, "gift-server")
@@ -212,20 +210,28 @@ async def run(binary: str, mode: str, version: str, not_found_code: int) -> None
         check(f"{p} complete template variable", c.completion.values, ["1", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19"])
 
 
-async def main(binary: str) -> None:
+async def main(binary: str, url: str | None) -> None:
     global FAILED
-    for mode, version, not_found in [("auto", "2026-07-28", -32602), ("legacy", "2025-11-25", -32002)]:
-        try:
-            await run(binary, mode, version, not_found)
-        except Exception:  # a crash is a failure, and the other mode still runs
-            FAILED += 1
-            print(f"FAIL [{mode}] crashed:")
-            traceback.print_exc(file=sys.stdout)
+    env = {k: v for k, v in os.environ.items() if k in ("MCP_LOG_MESSAGES", "RUST_LOG")}
+    targets: list[tuple[str, StdioServerParameters | str]] = [
+        ("stdio", StdioServerParameters(command=binary, args=["stdio"], env=env or None))
+    ]
+    if url:
+        targets.append(("http", url))
+    for transport, target in targets:
+        for mode, version, not_found in [("auto", "2026-07-28", -32602), ("legacy", "2025-11-25", -32002)]:
+            label = f"[{transport} {mode}]"
+            try:
+                await run(target, label, mode, version, not_found)
+            except Exception:  # a crash is a failure, and the other runs still happen
+                FAILED += 1
+                print(f"FAIL {label} crashed:")
+                traceback.print_exc(file=sys.stdout)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: py_client.py PATH/TO/gift-server")
-    anyio.run(main, sys.argv[1])
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: py_client.py PATH/TO/gift-server [http://127.0.0.1:PORT/mcp]")
+    anyio.run(main, sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else None)
     print(f"{PASSED} passed, {FAILED} failed")
     sys.exit(1 if FAILED else 0)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs the official SDK clients (TypeScript and Python, versions pinned here) against the
-# gift-server binary over stdio. Installs them on first use: node_modules/ here, a Python venv
-# in $MCP_INTEROP_VENV (default: .venv here). Package registries are the only network used.
+# gift-server binary: spawned over stdio, and over Streamable HTTP (`gift-server http` on a free
+# loopback port, started and stopped here). Installs the clients on first use: node_modules/
+# here, a Python venv in $MCP_INTEROP_VENV (default: .venv here). Package registries are the
+# only network used.
 #
 # Usage: tests/interop/run.sh [PATH/TO/gift-server]   (default: the workspace's debug build)
+# MCP_LOG_MESSAGES=1 makes the server log every message in and out on stderr.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,13 +29,40 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
 
+# The HTTP server: port 0, and the URL it prints on stderr.
+log="$(mktemp)"
+"$bin" http 127.0.0.1:0 2>"$log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+url=""
+for _ in $(seq 100); do
+  url="$(grep -o 'http://[^ ]*/mcp' "$log" | head -n 1 || true)"
+  [[ -n "$url" ]] && break
+  if ! kill -0 "$server" 2>/dev/null; then
+    echo "interop: gift-server http exited:" >&2
+    cat "$log" >&2
+    exit 2
+  fi
+  sleep 0.1
+done
+if [[ -z "$url" ]]; then
+  echo "interop: gift-server http did not announce its URL:" >&2
+  cat "$log" >&2
+  exit 2
+fi
+echo "interop: gift-server http serving at $url"
+
 status=0
-echo "interop: TypeScript SDK client ($(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/sdk/package.json").version'))"
-node "$here/ts_client.mjs" "$bin" || status=1
-echo "interop: Python SDK client ($("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))'))"
-"$venv/bin/python" "$here/py_client.py" "$bin" || status=1
+echo "interop: TypeScript SDK client $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/sdk/package.json").version') (stdio, http)"
+node "$here/ts_client.mjs" "$bin" "$url" || status=1
+echo "interop: Python SDK client $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))') (stdio, http; auto and legacy modes)"
+"$venv/bin/python" "$here/py_client.py" "$bin" "$url" || status=1
 
 if [[ $status -ne 0 ]]; then
   echo "interop: FAILED (rerun with MCP_LOG_MESSAGES=1 to see every message on stderr)" >&2
+  if [[ -s "$log" ]]; then
+    echo "interop: gift-server http stderr:" >&2
+    cat "$log" >&2
+  fi
 fi
 exit $status
