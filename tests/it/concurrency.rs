@@ -240,3 +240,36 @@ async fn a_call_waiting_for_a_slot_does_not_block_cancellation_or_ping() {
     ping_is_next(&mut client, 72).await;
     assert_eq!(messages_within(&mut client, 300).await, Vec::<Value>::new());
 }
+
+#[tokio::test]
+async fn max_concurrency_queues_calls_of_one_tool_only() {
+    let mut client = handshake("2025-11-25").await;
+    let started = Instant::now();
+    client
+        .send(&call(80, "single_file", json!({"ms": 400})))
+        .await;
+    client
+        .send(&call(81, "single_file", json!({"ms": 400})))
+        .await;
+    // Other tools and ping are not held up by the queue.
+    client
+        .send(&call(82, "echo", json!({"text": "not queued"})))
+        .await;
+    let first = client.recv().await.unwrap();
+    assert_eq!(only_text(&result(&first, json!(82))), "not queued");
+    ping_is_next(&mut client, 83).await;
+    assert!(
+        started.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        started.elapsed()
+    );
+    for id in [80, 81] {
+        let r = client.response(&json!(id)).await;
+        assert_eq!(only_text(&result(&r, json!(id))), "done after 400 ms");
+    }
+    assert!(
+        started.elapsed() >= Duration::from_millis(800),
+        "ran at once: {:?}",
+        started.elapsed()
+    );
+}

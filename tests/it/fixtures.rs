@@ -152,6 +152,16 @@ pub async fn sleepy(
     format!("slept {ms} ms")
 }
 
+/// Sleeps, one call at a time.
+#[tool(server = "it", max_concurrency = 1)]
+pub async fn single_file(
+    /// How long to sleep, in milliseconds
+    ms: u64,
+) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("done after {ms} ms")
+}
+
 /// Takes longer than its timeout.
 #[tool(server = "it", timeout_ms = 50)]
 pub async fn too_slow() -> String {
@@ -296,6 +306,7 @@ pub fn builder() -> mcp_runtime::ServerBuilder {
         .tool(explode::TOOL)
         .tool(sleepy::TOOL)
         .tool(too_slow::TOOL)
+        .tool(single_file::TOOL)
         .tool(chatty::TOOL)
         .tool(count::TOOL)
         .tool(greet::TOOL)

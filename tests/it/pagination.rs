@@ -50,8 +50,18 @@ async fn lists_are_paged_and_the_cursor_chain_visits_every_item_once() {
     client.initialize("2025-11-25").await;
     let (tools, pages) = walk(&mut client, "tools/list", "tools", false).await;
     let expected = [
-        "add", "broken", "chatty", "count", "echo", "explode", "greet", "paint", "refuse",
-        "sleepy", "too_slow",
+        "add",
+        "broken",
+        "chatty",
+        "count",
+        "echo",
+        "explode",
+        "greet",
+        "paint",
+        "refuse",
+        "single_file",
+        "sleepy",
+        "too_slow",
     ];
     assert_eq!(tools, expected);
     assert_eq!(pages, expected.len());
@@ -68,7 +78,7 @@ async fn a_single_page_has_no_next_cursor() {
     let mut client = fixtures::handshake("2025-11-25").await;
     let page = result(&client.request("tools/list", Value::Null).await, json!(2));
     assert!(page.get("nextCursor").is_none());
-    assert_eq!(page["tools"].as_array().unwrap().len(), 11);
+    assert_eq!(page["tools"].as_array().unwrap().len(), 12);
 }
 
 #[tokio::test]

@@ -45,7 +45,7 @@ fn named_registries_keep_servers_apart() {
         .state(fixtures::Greeting("Hi"))
         .build()
         .unwrap();
-    assert_eq!(it.tool_names().count(), 11);
+    assert_eq!(it.tool_names().count(), 12);
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn the_listing_shows_all_four_lists() {
     ] {
         assert!(keys.contains(&key), "{key}");
     }
-    assert_eq!(listing["tools/list"]["tools"].as_array().unwrap().len(), 11);
+    assert_eq!(listing["tools/list"]["tools"].as_array().unwrap().len(), 12);
     assert_eq!(
         listing["resources/templates/list"]["resourceTemplates"][0]["uriTemplate"],
         "test://items/{id}"
