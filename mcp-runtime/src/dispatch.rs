@@ -87,9 +87,12 @@ pub(crate) struct Connection {
     session: Mutex<Option<Arc<Session>>>,
     log_level: Arc<AtomicU8>,
     in_flight: Mutex<HashMap<RequestId, Flight>>,
-    /// One permit per request that may run at once; when none is left, reading waits
-    /// (back-pressure on the client) instead of refusing work.
+    /// One permit per request that may run at once; a request without one waits in its task,
+    /// so cancellations and pings are still read meanwhile.
     slots: Arc<tokio::sync::Semaphore>,
+    /// One permit per request admitted (running or waiting for a slot); when none is left,
+    /// reading waits: back-pressure on the client instead of refused work or unbounded tasks.
+    admitted: Arc<tokio::sync::Semaphore>,
     seq: AtomicU64,
     raw_log: bool,
     /// Key in the server's notification hub, once registered.
@@ -217,6 +220,9 @@ impl Connection {
             log_level: Arc::new(AtomicU8::new(severity(LoggingLevel::Info))),
             in_flight: Mutex::new(HashMap::new()),
             slots: Arc::new(tokio::sync::Semaphore::new(max_in_flight)),
+            admitted: Arc::new(tokio::sync::Semaphore::new(
+                max_in_flight.saturating_mul(4).max(64),
+            )),
             seq: AtomicU64::new(0),
             raw_log: raw_log_enabled(),
             hub_key: Mutex::new(None),
@@ -689,7 +695,7 @@ impl Connection {
         params: Option<Box<RawValue>>,
         scope: Scope,
     ) -> Option<Vec<u8>> {
-        let Ok(permit) = Arc::clone(&self.slots).acquire_owned().await else {
+        let Ok(admission) = Arc::clone(&self.admitted).acquire_owned().await else {
             return Some(wire::error(
                 Some(&id),
                 &ErrorObject::internal("connection closing"),
@@ -717,8 +723,12 @@ impl Connection {
         let conn = Arc::clone(self);
         let peer = scope.peer.clone();
         let task_id = id.clone();
+        let slots = Arc::clone(&self.slots);
         let handle = tokio::spawn(async move {
-            let _permit = permit;
+            let _admission = admission;
+            let Ok(_slot) = slots.acquire_owned().await else {
+                return;
+            };
             let reply = conn
                 .run_handler(method, task_id.clone(), params, scope, cancel)
                 .await;
