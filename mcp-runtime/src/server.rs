@@ -187,8 +187,10 @@ impl ServerBuilder {
         self
     }
 
-    /// Most requests in flight per connection (default 256); while that many run, the connection
-    /// stops reading (back-pressure) rather than refusing work.
+    /// Most handler requests (`tools/call`, `resources/read`, `prompts/get`, completion) running
+    /// at once per connection (default 256). Further requests wait for a slot without blocking
+    /// pings or cancellations; once four times as many (at least 64) are admitted, the connection
+    /// stops reading until one finishes (back-pressure) rather than refusing work.
     pub fn max_in_flight(mut self, limit: usize) -> Self {
         self.options.max_in_flight = limit;
         self
