@@ -67,7 +67,11 @@ fn run(bin: &Path, calls: usize, window: usize, ticks: f64) -> Measurement {
     )
     .expect("write initialize");
     stdout.read_line(&mut line).expect("read initialize reply");
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).expect("write initialized");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .expect("write initialized");
     let cpu_before = cpu_seconds(pid, ticks);
 
     let started = Instant::now();
@@ -97,7 +101,11 @@ fn run(bin: &Path, calls: usize, window: usize, ticks: f64) -> Measurement {
     let peak = peak_rss_kib(pid);
     drop(stdin);
     let _ = child.wait();
-    Measurement { wall_s, cpu_s, peak_rss_kib: peak }
+    Measurement {
+        wall_s,
+        cpu_s,
+        peak_rss_kib: peak,
+    }
 }
 
 fn sibling(name: &str) -> PathBuf {
@@ -113,7 +121,11 @@ fn main() {
     let minimal = sibling("bench-minimal");
     let framework = sibling("bench-server");
     for bin in [&minimal, &framework] {
-        assert!(bin.exists(), "{} is missing: build with `cargo build --release -p mcp-bench`", bin.display());
+        assert!(
+            bin.exists(),
+            "{} is missing: build with `cargo build --release -p mcp-bench`",
+            bin.display()
+        );
     }
     println!("{calls} tools/call over stdio, {window} in flight");
     // Warm-up run of each, then the measured ones interleaved.

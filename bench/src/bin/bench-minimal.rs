@@ -11,8 +11,12 @@ fn main() {
     let mut stdout = std::io::stdout().lock();
     for line in stdin.lines() {
         let Ok(line) = line else { break };
-        let Ok(msg) = serde_json::from_str::<Value>(&line) else { continue };
-        let Some(id) = msg.get("id").cloned() else { continue };
+        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let Some(id) = msg.get("id").cloned() else {
+            continue;
+        };
         let result = match msg["method"].as_str() {
             Some("initialize") => json!({
                 "protocolVersion": "2025-11-25",
@@ -26,9 +30,14 @@ fn main() {
             }
             _ => json!({}),
         };
-        let mut out = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "result": result})).unwrap_or_default();
+        let mut out = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "result": result}))
+            .unwrap_or_default();
         out.push(b'\n');
-        if stdout.write_all(&out).and_then(|()| stdout.flush()).is_err() {
+        if stdout
+            .write_all(&out)
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
             break;
         }
     }
