@@ -392,7 +392,10 @@ fn read_id(raw: Option<&RawValue>) -> IdField {
         },
         Some(b'-' | b'0'..=b'9') => match text.parse::<i64>() {
             Ok(n) => IdField::Valid(RequestId::Number(n)),
-            Err(_) => IdField::Wrong("`id` must be a string or an integer, not a fraction"),
+            Err(_) if text.contains(['.', 'e', 'E']) => {
+                IdField::Wrong("`id` must be a string or an integer, not a fraction or an exponent")
+            }
+            Err(_) => IdField::Wrong("`id` is an integer outside the signed 64-bit range"),
         },
         _ => IdField::Wrong("`id` must be a string or an integer"),
     }

@@ -193,7 +193,14 @@ fn params_error(e: &serde_json::Error) -> ErrorObject {
 }
 
 fn parse_params<'a, T: Deserialize<'a>>(params: Option<&'a RawValue>) -> Result<T, ErrorObject> {
-    serde_json::from_str(params.map_or("{}", RawValue::get)).map_err(|e| params_error(&e))
+    let text = params.map_or("{}", RawValue::get);
+    // Derived structs would also accept positional arrays; MCP params are always objects.
+    if !text.trim_start().starts_with('{') {
+        return Err(ErrorObject::invalid_params(
+            "invalid params: `params` must be an object",
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| params_error(&e))
 }
 
 const STATELESS_ONLY: &[&str] = &["server/discover", "subscriptions/listen"];

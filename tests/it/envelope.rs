@@ -49,8 +49,47 @@ async fn a_fractional_id_is_invalid_and_not_echoed() {
     let msg = error_message(&client.recv().await.unwrap(), -32600, Value::Null);
     assert_eq!(
         msg,
-        "Invalid request: `id` must be a string or an integer, not a fraction"
+        "Invalid request: `id` must be a string or an integer, not a fraction or an exponent"
     );
+}
+
+#[tokio::test]
+async fn an_id_outside_i64_is_invalid_with_the_right_reason() {
+    let mut client = handshake("2025-11-25").await;
+    client
+        .send_raw(r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#)
+        .await;
+    let msg = error_message(&client.recv().await.unwrap(), -32600, Value::Null);
+    assert_eq!(
+        msg,
+        "Invalid request: `id` is an integer outside the signed 64-bit range"
+    );
+    client
+        .send_raw(r#"{"jsonrpc":"2.0","id":1e3,"method":"ping"}"#)
+        .await;
+    let msg = error_message(&client.recv().await.unwrap(), -32600, Value::Null);
+    assert_eq!(
+        msg,
+        "Invalid request: `id` must be a string or an integer, not a fraction or an exponent"
+    );
+    ping_is_next(&mut client, 6).await;
+}
+
+#[tokio::test]
+async fn positional_params_are_invalid_params() {
+    let mut client = handshake("2025-11-25").await;
+    client
+        .send_raw(
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":["echo",{"text":"x"}]}"#,
+        )
+        .await;
+    let msg = error_message(&client.recv().await.unwrap(), -32602, json!(7));
+    assert_eq!(msg, "invalid params: `params` must be an object");
+    client
+        .send_raw(r#"{"jsonrpc":"2.0","id":8,"method":"tools/list","params":[]}"#)
+        .await;
+    let msg = error_message(&client.recv().await.unwrap(), -32602, json!(8));
+    assert_eq!(msg, "invalid params: `params` must be an object");
 }
 
 #[tokio::test]
