@@ -7,11 +7,17 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Occasion {
+    /// A birthday.
     Birthday,
+    /// A wedding.
     Wedding,
+    /// An anniversary.
     Anniversary,
+    /// A graduation.
     Graduation,
+    /// A housewarming party.
     Housewarming,
+    /// A holiday, e.g. the end-of-year ones.
     Holiday,
 }
 

@@ -1,0 +1,141 @@
+//! `gift-server`: gift ideas for any occasion, over MCP.
+//!
+//! The items live in this library so that other apps can mount the same server (see
+//! `examples/axum-mount`); the binary only runs [`server`]'s command line.
+//!
+//! ```text
+//! cargo run -p gift-server -- call suggest_gifts '{"occasion":"birthday","budget":50}'
+//! cargo run -p gift-server                  # serve MCP on stdio
+//! cargo run -p gift-server -- list          # what a client sees
+//! ```
+
+pub mod catalog;
+
+use catalog::{Catalog, Gift, Occasion};
+use mcp_runtime::prelude::*;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// Gift ideas that fit the request.
+#[derive(Debug, Serialize, JsonSchema)]
+struct GiftList {
+    /// Matching gifts, cheapest first.
+    gifts: Vec<Gift>,
+    /// A one-line summary for the model.
+    summary: String,
+}
+
+/// Suggests gift ideas for a given occasion and budget.
+#[tool(title = "Gift ideas generator", read_only, open_world = false)]
+async fn suggest_gifts(
+    /// The occasion, e.g. birthday or wedding
+    occasion: Occasion,
+    /// Budget in US dollars
+    #[arg(min = 0)]
+    budget: f64,
+    /// Who the gift is for, e.g. "my sister"
+    recipient: Option<String>,
+) -> Result<Json<GiftList>, ToolError> {
+    let gifts: Vec<Gift> = catalog::matching(occasion, budget)
+        .into_iter()
+        .cloned()
+        .collect();
+    if gifts.is_empty() {
+        let hint = catalog::cheapest(occasion).map_or(String::new(), |g| {
+            format!("; the cheapest is {} at ${}", g.name, g.price)
+        });
+        return Err(ToolError::new(format!(
+            "no {} gift fits a budget of ${budget}{hint}",
+            occasion.as_str()
+        )));
+    }
+    let who = recipient.map_or(String::new(), |r| format!(" for {r}"));
+    let summary = format!("{} gift ideas{who} within ${budget}", gifts.len());
+    Ok(Json(GiftList { gifts, summary }))
+}
+
+/// Base catalog of gifts with categories and prices
+#[resource(
+    uri = "mcp://gift-server/resources/gift_catalog",
+    mime = "application/json"
+)]
+async fn gift_catalog() -> Json<Catalog> {
+    Json(Catalog {
+        gifts: catalog::GIFTS,
+    })
+}
+
+/// One gift of the catalog, by id
+#[resource(uri = "gifts://item/{id}", mime = "application/json")]
+async fn gift(#[arg(complete = complete_gift_id)] id: u32) -> Result<Json<Gift>, ResourceError> {
+    catalog::GIFTS
+        .iter()
+        .find(|g| g.id == id)
+        .cloned()
+        .map(Json)
+        .ok_or(ResourceError::NotFound)
+}
+
+fn complete_gift_id(req: &CompletionRequest) -> Vec<String> {
+    catalog::GIFTS
+        .iter()
+        .map(|g| g.id.to_string())
+        .filter(|id| id.starts_with(req.value()))
+        .collect()
+}
+
+/// Style guide for congratulations that go with a gift
+#[prompt(title = "Congratulations style")]
+async fn gift_congrats_style(
+    /// Who is congratulated
+    name: String,
+    /// The occasion
+    #[arg(complete = complete_occasion)]
+    occasion: Option<String>,
+    /// Tone: warm, formal or funny
+    #[arg(complete = complete_tone)]
+    tone: Option<String>,
+) -> Vec<PromptMessage> {
+    let occasion = occasion.unwrap_or_else(|| "birthday".into());
+    let tone = tone.unwrap_or_else(|| "warm".into());
+    vec![PromptMessage::user(format!(
+        "Write a short, {tone} {occasion} congratulation for {name} to go with a gift. \
+         Two or three sentences, no clichés, mention the gift only in passing."
+    ))]
+}
+
+fn complete_occasion(req: &CompletionRequest) -> Vec<String> {
+    let all = [
+        "anniversary",
+        "birthday",
+        "graduation",
+        "holiday",
+        "housewarming",
+        "wedding",
+    ];
+    all.iter()
+        .filter(|o| o.starts_with(req.value()))
+        .map(|o| (*o).to_owned())
+        .collect()
+}
+
+fn complete_tone(req: &CompletionRequest) -> Vec<String> {
+    ["warm", "formal", "funny"]
+        .iter()
+        .filter(|t| t.starts_with(req.value()))
+        .map(|t| (*t).to_owned())
+        .collect()
+}
+
+/// The gift server: every item of this crate, with its instructions.
+///
+/// ```
+/// let server = gift_server::server().build().unwrap();
+/// assert_eq!(server.info().name, "gift-server");
+/// ```
+pub fn server() -> mcp_runtime::ServerBuilder {
+    Server::from_registry(server_info!()).instructions(
+        "Suggests gifts for an occasion and budget. Read the gift catalog resource for what \
+         exists; use the gift_congrats_style prompt for a card text.",
+    )
+}
