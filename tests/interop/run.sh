@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Runs the official SDK clients (TypeScript and Python, versions pinned here) against the
-# gift-server binary: spawned over stdio, and over Streamable HTTP (`gift-server http` on a free
-# loopback port, started and stopped here). Installs the clients on first use: node_modules/
-# here, a Python venv in $MCP_INTEROP_VENV (default: .venv here). Package registries are the
-# only network used.
+# Runs three clients (versions pinned here) against the gift-server binary: spawned over stdio,
+# and over Streamable HTTP (`gift-server http` on a free loopback port, started and stopped
+# here, with its message log on):
+#   - the official TypeScript SDK client (ts_client.mjs): the initialize handshake;
+#   - the official Python SDK client (py_client.py): modes auto, legacy and 2026-07-28;
+#   - the MCP Inspector's CLI (inspector.mjs): protocol eras legacy and modern.
+# Installs the clients on first use: node_modules/ here (npm ci, package-lock.json), a Python
+# venv in $MCP_INTEROP_VENV (default: .venv here; requirements.txt). Package registries are the
+# only network used. Prints each client's `N passed, M failed`, then the sum.
 #
 # Usage: tests/interop/run.sh [PATH/TO/gift-server]   (default: the workspace's debug build)
-# MCP_LOG_MESSAGES=1 makes the server log every message in and out on stderr.
+# MCP_LOG_MESSAGES=1 makes the stdio servers log every message in and out on stderr (the HTTP
+# server always logs them, to a file the clients read; it is printed if a check fails).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,7 +25,7 @@ if [[ ! -x "$bin" ]]; then
   exit 2
 fi
 
-echo "interop: installing the pinned TypeScript SDK (npm ci)"
+echo "interop: installing the pinned TypeScript SDK and MCP Inspector (npm ci)"
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 
 echo "interop: installing the pinned Python SDK into $venv"
@@ -29,11 +34,14 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
 
-# The HTTP server: port 0, and the URL it prints on stderr.
+# The HTTP server: port 0, and the URL it prints on stderr. Its message log is how the clients
+# check what went over the wire (MCP_INTEROP_HTTP_LOG).
 log="$(mktemp)"
-"$bin" http 127.0.0.1:0 2>"$log" &
+MCP_LOG_MESSAGES=1 "$bin" http 127.0.0.1:0 2>"$log" &
 server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+keep_log=0
+trap 'kill "$server" 2>/dev/null || true; [[ $keep_log -eq 1 ]] || rm -f "$log"' EXIT
+export MCP_INTEROP_HTTP_LOG="$log"
 url=""
 for _ in $(seq 100); do
   url="$(grep -o 'http://[^ ]*/mcp' "$log" | head -n 1 || true)"
@@ -53,16 +61,40 @@ fi
 echo "interop: gift-server http serving at $url"
 
 status=0
-echo "interop: TypeScript SDK client $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/sdk/package.json").version') (stdio, http)"
-node "$here/ts_client.mjs" "$bin" "$url" || status=1
-echo "interop: Python SDK client $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))') (stdio, http; auto and legacy modes)"
-"$venv/bin/python" "$here/py_client.py" "$bin" "$url" || status=1
+passed=0
+failed=0
+out="$(mktemp)"
+trap 'kill "$server" 2>/dev/null || true; [[ $keep_log -eq 1 ]] || rm -f "$log"; rm -f "$out"' EXIT
+# Runs one client, its output shown and its closing `N passed, M failed` added to the sums.
+client() {
+  local rc=0
+  "$@" | tee "$out" || rc=1
+  local counts
+  counts="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1 || true)"
+  if [[ -z "$counts" ]]; then
+    echo "interop: no closing count from: $*" >&2
+    failed=$((failed + 1))
+    rc=1
+  else
+    passed=$((passed + ${counts%% passed*}))
+    counts="${counts#* passed, }"
+    failed=$((failed + ${counts%% failed}))
+  fi
+  [[ $rc -eq 0 ]] || status=1
+}
+
+echo "interop: TypeScript SDK client $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/sdk/package.json").version') (stdio, http; initialize at 2025-11-25)"
+client node "$here/ts_client.mjs" "$bin" "$url"
+echo "interop: Python SDK client $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))') (stdio, http; modes auto, legacy and 2026-07-28)"
+client "$venv/bin/python" "$here/py_client.py" "$bin" "$url"
+echo "interop: MCP Inspector CLI $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/inspector/package.json").version') (stdio, http; eras legacy and modern)"
+client node "$here/inspector.mjs" "$bin" "$url"
 
 if [[ $status -ne 0 ]]; then
-  echo "interop: FAILED (rerun with MCP_LOG_MESSAGES=1 to see every message on stderr)" >&2
-  if [[ -s "$log" ]]; then
-    echo "interop: gift-server http stderr:" >&2
-    cat "$log" >&2
-  fi
+  keep_log=1
+  echo "interop: FAILED (rerun with MCP_LOG_MESSAGES=1 to see every stdio message on stderr)" >&2
+  echo "interop: gift-server http message log (every message in and out): $log; its last 200 lines:" >&2
+  tail -n 200 "$log" >&2
 fi
+echo "interop: $passed passed, $failed failed"
 exit $status
