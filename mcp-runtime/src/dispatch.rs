@@ -95,6 +95,9 @@ pub(crate) struct Connection {
     admitted: Arc<tokio::sync::Semaphore>,
     seq: AtomicU64,
     raw_log: bool,
+    /// Whether handlers get their first poll on the connection's task (see
+    /// `ServerBuilder::inline_first_poll`); cleared for good when one blocks.
+    inline: std::sync::atomic::AtomicBool,
     /// Key in the server's notification hub, once registered.
     hub_key: Mutex<Option<u64>>,
     /// Requests sent to the client, awaiting answers.
@@ -216,6 +219,7 @@ impl Connection {
     pub(crate) fn new(server: Server, out: mpsc::Sender<Vec<u8>>) -> Arc<Self> {
         let options = &server.inner.options;
         let max_in_flight = options.max_in_flight;
+        let inline = options.inline_first_poll;
         let pending = Arc::new(Pending::new(
             options.max_in_flight,
             options.client_request_timeout,
@@ -232,6 +236,7 @@ impl Connection {
             )),
             seq: AtomicU64::new(0),
             raw_log: raw_log_enabled(),
+            inline: std::sync::atomic::AtomicBool::new(inline),
             hub_key: Mutex::new(None),
             pending,
             subscriptions: Subscriptions::default(),
@@ -708,37 +713,66 @@ impl Connection {
                 &ErrorObject::internal("connection closing"),
             ));
         };
-        let cancel = CancellationToken::new();
-        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        if self
+            .in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(&id)
         {
-            // Registered before the task exists, so a fast handler always finds its entry; the
-            // lock is never held across the spawn.
-            let mut flights = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-            if flights.contains_key(&id) {
-                return Some(wire::error(
-                    Some(&id),
-                    &ErrorObject::invalid_request("a request with this id is already in flight"),
-                ));
-            }
-            let flight = Flight {
-                abort: None,
-                cancel: cancel.clone(),
-                seq,
-            };
-            flights.insert(id.clone(), flight);
+            return Some(wire::error(
+                Some(&id),
+                &ErrorObject::invalid_request("a request with this id is already in flight"),
+            ));
         }
-        let conn = Arc::clone(self);
+        let cancel = CancellationToken::new();
         let peer = scope.peer.clone();
-        let task_id = id.clone();
+        let slot = Arc::clone(&self.slots).try_acquire_owned().ok();
         let slots = Arc::clone(&self.slots);
+        let conn = Arc::clone(self);
+        let (task_id, task_cancel) = (id.clone(), cancel.clone());
+        let mut work: Pin<Box<dyn Future<Output = Option<Vec<u8>>> + Send>> =
+            Box::pin(async move {
+                let _slot = match slot {
+                    Some(slot) => slot,
+                    None => slots.acquire_owned().await.ok()?,
+                };
+                conn.run_handler(method, task_id, params, scope, task_cancel)
+                    .await
+            });
+        // The first poll runs here: most handlers finish without waiting for anything, and then
+        // no task, no hand-over to another thread and no table entry are needed. A handler that
+        // waits (I/O, timers, the client, a busy slot) continues in a task of its own, so it never
+        // holds up the messages behind it.
+        if self.inline.load(Ordering::Relaxed) {
+            let started = Instant::now();
+            let first = std::future::poll_fn(|cx| Poll::Ready(work.as_mut().poll(cx))).await;
+            let took = started.elapsed();
+            if took > Duration::from_millis(2) && self.inline.swap(false, Ordering::Relaxed) {
+                tracing::warn!(
+                    method = method.name(),
+                    blocked_ms = took.as_millis() as u64,
+                    "a handler blocked its thread; this connection now runs every request in a task of its own"
+                );
+            }
+            if let Poll::Ready(reply) = first {
+                return reply;
+            }
+        }
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        let flight = Flight {
+            abort: None,
+            cancel,
+            seq,
+        };
+        self.in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.clone(), flight);
+        let conn = Arc::clone(self);
+        let task_id = id.clone();
         let handle = tokio::spawn(async move {
             let _admission = admission;
-            let Ok(_slot) = slots.acquire_owned().await else {
-                return;
-            };
-            let reply = conn
-                .run_handler(method, task_id.clone(), params, scope, cancel)
-                .await;
+            let reply = work.await;
             let finished = {
                 let mut flights = conn.in_flight.lock().unwrap_or_else(|e| e.into_inner());
                 match flights.get(&task_id) {

@@ -45,6 +45,7 @@ pub(crate) struct Options {
     pub(crate) max_message_bytes: usize,
     pub(crate) outbound_queue: usize,
     pub(crate) drain_timeout: std::time::Duration,
+    pub(crate) inline_first_poll: bool,
     pub(crate) client_request_timeout: Duration,
     pub(crate) request_state_ttl: Duration,
 }
@@ -60,6 +61,7 @@ impl Default for Options {
             max_message_bytes: 4 * 1024 * 1024,
             outbound_queue: 1024,
             drain_timeout: std::time::Duration::from_secs(10),
+            inline_first_poll: true,
             client_request_timeout: Duration::from_secs(600),
             request_state_ttl: Duration::from_secs(600),
         }
@@ -184,6 +186,26 @@ impl ServerBuilder {
     /// How tool argument validation failures are reported.
     pub fn validation_errors(mut self, policy: ValidationErrors) -> Self {
         self.options.validation = policy;
+        self
+    }
+
+    /// Whether a handler's first poll runs on the connection's own task (default `true`).
+    ///
+    /// Most handlers finish without waiting for anything; running their first poll in place
+    /// saves a task and a hand-over between threads per call. A handler that waits continues in
+    /// a task of its own either way. A handler that *blocks* its thread (a long synchronous
+    /// computation, `std::thread::sleep`) would hold up the connection meanwhile: the first time
+    /// one does (over 2 ms), the connection switches to a task per request for good, and logs it.
+    /// Turn this off when your handlers block, or move the blocking work to
+    /// `tokio::task::spawn_blocking`.
+    ///
+    /// ```
+    /// # let info = mcp_runtime::server_info!();
+    /// let builder = mcp_runtime::Server::builder(info).inline_first_poll(false);
+    /// # let _ = builder;
+    /// ```
+    pub fn inline_first_poll(mut self, on: bool) -> Self {
+        self.options.inline_first_poll = on;
         self
     }
 

@@ -273,3 +273,57 @@ async fn max_concurrency_queues_calls_of_one_tool_only() {
         started.elapsed()
     );
 }
+
+/// Blocks its thread (a synchronous tool doing slow work in place). Kept out of the default
+/// registry, which another test lists exactly.
+#[mcp_runtime::tool(server = "blocking")]
+fn block(
+    /// How long to block, in milliseconds
+    ms: u64,
+) -> String {
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    format!("blocked {ms} ms")
+}
+
+fn blocking_server(inline: bool) -> mcp_runtime::Server {
+    crate::fixtures::builder()
+        .tool(block::TOOL)
+        .inline_first_poll(inline)
+        .build()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_one_blocking_handler_the_connection_runs_each_request_in_its_own_task() {
+    let server = blocking_server(true);
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    // The first blocking call holds up the connection once, and switches it over.
+    let r = client.call_tool("block", json!({"ms": 20})).await;
+    assert_eq!(only_text(&result(&r, r["id"].clone())), "blocked 20 ms");
+    // From now on a blocking call runs in a task of its own: the ping sent after it is
+    // answered first.
+    client.send(&call(90, "block", json!({"ms": 800}))).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 91, "method": "ping"}))
+        .await;
+    let first = client.recv().await.unwrap();
+    assert_eq!(first, json!({"jsonrpc": "2.0", "id": 91, "result": {}}));
+    let second = client.recv().await.unwrap();
+    assert_eq!(only_text(&result(&second, json!(90))), "blocked 800 ms");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_inline_polls_even_the_first_blocking_handler_does_not_hold_up_ping() {
+    let server = blocking_server(false);
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    client.send(&call(92, "block", json!({"ms": 800}))).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 93, "method": "ping"}))
+        .await;
+    let first = client.recv().await.unwrap();
+    assert_eq!(first, json!({"jsonrpc": "2.0", "id": 93, "result": {}}));
+    let second = client.recv().await.unwrap();
+    assert_eq!(only_text(&result(&second, json!(92))), "blocked 800 ms");
+}
