@@ -747,7 +747,7 @@ impl Connection {
             let started = Instant::now();
             let first = std::future::poll_fn(|cx| Poll::Ready(work.as_mut().poll(cx))).await;
             let took = started.elapsed();
-            if took > Duration::from_millis(2) && self.inline.swap(false, Ordering::Relaxed) {
+            if took > Duration::from_millis(50) && self.inline.swap(false, Ordering::Relaxed) {
                 tracing::warn!(
                     method = method.name(),
                     blocked_ms = took.as_millis() as u64,

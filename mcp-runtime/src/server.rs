@@ -195,7 +195,7 @@ impl ServerBuilder {
     /// saves a task and a hand-over between threads per call. A handler that waits continues in
     /// a task of its own either way. A handler that *blocks* its thread (a long synchronous
     /// computation, `std::thread::sleep`) would hold up the connection meanwhile: the first time
-    /// one does (over 2 ms), the connection switches to a task per request for good, and logs it.
+    /// one does (over 50 ms), the connection switches to a task per request for good, and logs it.
     /// Turn this off when your handlers block, or move the blocking work to
     /// `tokio::task::spawn_blocking`.
     ///

@@ -299,8 +299,8 @@ async fn after_one_blocking_handler_the_connection_runs_each_request_in_its_own_
     let mut client = server.connect_in_memory();
     client.initialize("2025-11-25").await;
     // The first blocking call holds up the connection once, and switches it over.
-    let r = client.call_tool("block", json!({"ms": 20})).await;
-    assert_eq!(only_text(&result(&r, r["id"].clone())), "blocked 20 ms");
+    let r = client.call_tool("block", json!({"ms": 120})).await;
+    assert_eq!(only_text(&result(&r, r["id"].clone())), "blocked 120 ms");
     // From now on a blocking call runs in a task of its own: the ping sent after it is
     // answered first.
     client.send(&call(90, "block", json!({"ms": 800}))).await;
