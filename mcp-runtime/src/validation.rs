@@ -114,7 +114,7 @@ fn phrase(path: &str, msg: &str) -> String {
         return format!(
             "{at}expected {}, got {}",
             friendly_type(expected),
-            got.replace('`', "")
+            json_words(&got.replace('`', ""))
         );
     }
     if let Some(rest) = msg.strip_prefix("invalid value: ")
@@ -123,10 +123,20 @@ fn phrase(path: &str, msg: &str) -> String {
         return format!(
             "{at}expected {}, got {}",
             friendly_type(expected),
-            got.replace('`', "")
+            json_words(&got.replace('`', ""))
         );
     }
     format!("{at}{msg}")
+}
+
+/// serde's names of JSON kinds in JSON's words.
+fn json_words(got: &str) -> String {
+    match got {
+        "map" => "an object".into(),
+        "sequence" => "an array".into(),
+        "unit value" => "null".into(),
+        other => other.to_owned(),
+    }
 }
 
 /// Rust type names in words a model understands.
@@ -217,6 +227,18 @@ mod tests {
         assert_eq!(
             describe::<Args>(r#"{"occasion":true,"budget":1}"#),
             "property 'occasion': expected a string, got boolean true"
+        );
+    }
+
+    #[test]
+    fn json_kinds_in_json_words() {
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":"birthday","budget":{"x":1}}"#),
+            "property 'budget': expected a number, got an object"
+        );
+        assert_eq!(
+            describe::<Args>(r#"{"occasion":"birthday","budget":[1]}"#),
+            "property 'budget': expected a number, got an array"
         );
     }
 
