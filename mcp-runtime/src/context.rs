@@ -145,10 +145,8 @@ impl Context {
         let Some(peer) = &self.inner.peer else { return };
         let mut params = mcp_core::ProgressNotificationParams::new(token.clone(), progress);
         params.total = total;
-        if self.inner.version.has_audio() {
-            // `message` arrived with 2025-03-26, like audio content.
-            params.message = message.map(str::to_owned);
-        }
+        params.message = message.map(str::to_owned);
+        mcp_core::ForVersion::for_version(&mut params, self.inner.version);
         let msg = wire::notification("notifications/progress", &params);
         let _ = peer.send(msg).await;
     }
