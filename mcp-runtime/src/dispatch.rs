@@ -802,7 +802,13 @@ impl Connection {
         cancel: CancellationToken,
     ) -> Option<Vec<u8>> {
         let started = tracing::enabled!(tracing::Level::DEBUG).then(Instant::now);
-        let span = tracing::info_span!("mcp.request", method = method.name(), id = %id, item = tracing::field::Empty);
+        let span = tracing::info_span!(
+            "mcp.request",
+            method = method.name(),
+            id = %id,
+            item = tracing::field::Empty,
+            outcome = tracing::field::Empty,
+        );
         let reply = async {
             let params = params.as_deref();
             let result = match method {
@@ -813,8 +819,14 @@ impl Connection {
                 Method::Listen => self.listen(&id, params, scope).await,
             };
             match result {
-                Ok(bytes) => bytes,
-                Err(err) => wire::error(Some(&id), &err),
+                Ok(bytes) => {
+                    tracing::Span::current().record("outcome", "ok");
+                    bytes
+                }
+                Err(err) => {
+                    tracing::Span::current().record("outcome", err.code);
+                    wire::error(Some(&id), &err)
+                }
             }
         }
         .instrument(span.clone())
