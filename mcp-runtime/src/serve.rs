@@ -6,7 +6,7 @@ use crate::dispatch::Connection;
 use crate::error::Error;
 use crate::server::Server;
 use crate::transport::memory::{self, TestClient};
-use crate::transport::stdio::Stdio;
+use crate::transport::stdio;
 use crate::transport::{Inbound, Inbox, Outbox, Transport};
 
 impl Server {
@@ -34,11 +34,52 @@ impl Server {
         result
     }
 
-    /// Serves stdio until stdin closes.
+    /// Serves stdio until stdin closes; requests still running then get up to ten seconds to
+    /// finish and send their replies.
+    ///
+    /// The stdin thread runs the dispatcher itself: a request whose handler finishes at once is
+    /// read, answered and queued for the stdout thread without waking a runtime thread; handlers
+    /// that wait continue as tasks on the runtime. ([`serve`](Self::serve) with
+    /// [`Stdio`](crate::transport::stdio::Stdio) is the same protocol
+    /// through the general transport loop.)
     pub async fn serve_stdio(&self) -> Result<(), Error> {
         crate::cli::init_tracing();
-        self.serve(Stdio::new(self.inner.options.max_message_bytes))
-            .await
+        let max = self.inner.options.max_message_bytes;
+        let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>(self.inner.options.outbound_queue);
+        let writer = tokio::task::spawn_blocking(move || stdio::write_loop(out_rx));
+        let conn = Connection::new(self.clone(), out_tx);
+        let reader_conn = std::sync::Arc::clone(&conn);
+        let runtime = tokio::runtime::Handle::current();
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel::<std::io::Result<()>>();
+        std::thread::Builder::new()
+            .name("mcp-stdin".into())
+            .spawn(move || {
+                let mut failure = Ok(());
+                stdio::read_batches(std::io::stdin().lock(), max, |batch| {
+                    for item in batch {
+                        match item {
+                            Ok(Inbound::Message(text)) => {
+                                runtime.block_on(reader_conn.handle_text(&text));
+                            }
+                            Ok(Inbound::TooLarge { limit }) => {
+                                runtime.block_on(reader_conn.reject_oversized(limit));
+                            }
+                            Err(e) => {
+                                failure = Err(e);
+                                return false;
+                            }
+                        }
+                    }
+                    true
+                });
+                drop(reader_conn);
+                let _ = done_tx.send(failure);
+            })?;
+        let result = done_rx.await.unwrap_or(Ok(()));
+        conn.drain().await;
+        drop(conn);
+        let _ = writer.await;
+        result.map_err(Error::Io)
     }
 
     /// Serves this server on an in-memory pair in a background task and returns a client for it.

@@ -50,7 +50,7 @@ pub struct StdoutTx {
 
 /// Writes queued messages to stdout until the queue closes: whatever is queued goes out in one
 /// write, each message whole and newline-terminated, then flushed.
-fn write_loop(mut queue: mpsc::Receiver<Vec<u8>>) {
+pub(crate) fn write_loop(mut queue: mpsc::Receiver<Vec<u8>>) {
     let stdout = io::stdout();
     let mut lock = stdout.lock();
     let mut buf: Vec<u8> = Vec::new();
@@ -103,19 +103,28 @@ impl Transport for Stdio {
 /// Most messages handed over in one batch.
 const BATCH: usize = 256;
 
-type Batch = Vec<io::Result<Inbound>>;
+pub(crate) type Batch = Vec<io::Result<Inbound>>;
 
 /// Reads newline-delimited messages with a hard limit on the bytes held for one line.
 ///
 /// Messages are handed over in batches: everything already read is sent before a read that may
 /// block, so a burst of pipelined requests costs one wake-up, not one per line.
-pub(crate) fn read_lines<R: BufRead>(mut input: R, max: usize, tx: &mpsc::Sender<Batch>) {
+pub(crate) fn read_lines<R: BufRead>(input: R, max: usize, tx: &mpsc::Sender<Batch>) {
+    read_batches(input, max, |batch| tx.blocking_send(batch).is_ok());
+}
+
+/// [`read_lines`] handing each batch to `deliver`, which returns `false` to stop reading.
+pub(crate) fn read_batches<R: BufRead>(
+    mut input: R,
+    max: usize,
+    mut deliver: impl FnMut(Batch) -> bool,
+) {
     let mut line: Vec<u8> = Vec::new();
     let mut skipping = false;
     let mut batch: Batch = Vec::new();
     let mut buffered = false;
     loop {
-        if !buffered && !batch.is_empty() && tx.blocking_send(std::mem::take(&mut batch)).is_err() {
+        if !buffered && !batch.is_empty() && !deliver(std::mem::take(&mut batch)) {
             return;
         }
         let chunk = match input.fill_buf() {
@@ -124,7 +133,7 @@ pub(crate) fn read_lines<R: BufRead>(mut input: R, max: usize, tx: &mpsc::Sender
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
                 batch.push(Err(e));
-                let _ = tx.blocking_send(batch);
+                deliver(batch);
                 return;
             }
         };
@@ -162,7 +171,7 @@ pub(crate) fn read_lines<R: BufRead>(mut input: R, max: usize, tx: &mpsc::Sender
         batch.push(Ok(msg));
     }
     if !batch.is_empty() {
-        let _ = tx.blocking_send(batch);
+        deliver(batch);
     }
 }
 
