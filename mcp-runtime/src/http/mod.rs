@@ -104,6 +104,18 @@ enum Allow {
     List(Arc<[String]>),
 }
 
+impl Allow {
+    /// An allow-list, compared case-insensitively.
+    fn list<I: IntoIterator<Item = S>, S: Into<String>>(items: I) -> Self {
+        Allow::List(
+            items
+                .into_iter()
+                .map(|i| i.into().to_ascii_lowercase())
+                .collect(),
+        )
+    }
+}
+
 /// Settings of the Streamable HTTP transport, given to
 /// [`ServerBuilder::http`](crate::ServerBuilder::http).
 ///
@@ -180,12 +192,7 @@ impl HttpOptions {
     /// # let _ = o;
     /// ```
     pub fn allowed_hosts<I: IntoIterator<Item = S>, S: Into<String>>(mut self, hosts: I) -> Self {
-        self.hosts = Allow::List(
-            hosts
-                .into_iter()
-                .map(|h| h.into().to_ascii_lowercase())
-                .collect(),
-        );
+        self.hosts = Allow::list(hosts);
         self
     }
 
@@ -212,12 +219,7 @@ impl HttpOptions {
         mut self,
         origins: I,
     ) -> Self {
-        self.origins = Allow::List(
-            origins
-                .into_iter()
-                .map(|o| o.into().to_ascii_lowercase())
-                .collect(),
-        );
+        self.origins = Allow::list(origins);
         self
     }
 
