@@ -515,7 +515,7 @@ impl Connection {
                 peer: sink.clone(),
             });
         }
-        let meta = match pre {
+        let mut meta = match pre {
             Some(meta) => meta,
             // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
             None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => {
@@ -525,8 +525,8 @@ impl Connection {
                 ErrorObject::invalid_params(format!("invalid `_meta`: {}", strip_pos(&e)))
             })?,
         };
-        if let Some(requested) = meta.protocol_version.as_deref() {
-            return self.resolve_stateless(method, requested, meta.clone(), sink);
+        if let Some(requested) = meta.protocol_version.take() {
+            return self.resolve_stateless(method, &requested, meta, sink);
         }
         if let Some(session) = self.session() {
             if STATELESS_ONLY.contains(&method) {
@@ -538,7 +538,7 @@ impl Connection {
                 client_caps: Some(Arc::clone(&session.client_caps)),
                 log_gate: LogGate::Session(Arc::clone(&self.log_level)),
                 progress_token: meta.progress_token.clone(),
-                meta: meta_map(meta),
+                meta: meta_map(&meta),
                 peer: sink.clone(),
             });
         }
@@ -577,19 +577,27 @@ impl Connection {
                 .with_data(serde_json::json!({ "supported": supported, "requested": requested })));
             }
         };
-        let Some(caps) = meta.client_capabilities.clone() else {
+        if meta.client_capabilities.is_none() {
             return Err(missing_meta(mcp_core::meta::CLIENT_CAPABILITIES_KEY));
-        };
+        }
         if HANDSHAKE_ONLY.contains(&method) {
             return Err(ErrorObject::method_not_found(method));
         }
+        // The handler sees `_meta` as sent, version included; the typed fields move into the scope.
+        let mut map = meta_map(&meta);
+        if let Some(m) = &mut map {
+            m.insert(
+                mcp_core::meta::PROTOCOL_VERSION_KEY.to_owned(),
+                serde_json::Value::String(requested.to_owned()),
+            );
+        }
         Ok(Scope {
             version,
-            client_info: meta.client_info.clone().map(Arc::new),
-            client_caps: Some(Arc::new(caps)),
+            client_info: meta.client_info.map(Arc::new),
+            client_caps: meta.client_capabilities.map(Arc::new),
             log_gate: LogGate::Request(meta.log_level),
-            progress_token: meta.progress_token.clone(),
-            meta: meta_map(meta),
+            progress_token: meta.progress_token,
+            meta: map,
             peer: sink.clone(),
         })
     }
@@ -1381,7 +1389,11 @@ fn missing_meta(key: &str) -> ErrorObject {
     ErrorObject::invalid_params(format!("missing required `_meta[\"{key}\"]`"))
 }
 
-fn meta_map(meta: RequestMeta) -> Option<Meta> {
+fn meta_map(meta: &RequestMeta) -> Option<Meta> {
+    // The common case, no `_meta` at all, costs no serialisation.
+    if *meta == RequestMeta::default() {
+        return None;
+    }
     match serde_json::to_value(meta) {
         Ok(serde_json::Value::Object(m)) if !m.is_empty() => Some(m),
         _ => None,
