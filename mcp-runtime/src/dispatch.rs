@@ -629,7 +629,7 @@ impl Connection {
         };
         match method {
             "initialize" => self.initialize(id, params),
-            "ping" => wire::response_raw(id, b"{}"),
+            "ping" => wire::response_raw(id, "{}"),
             "server/discover" => {
                 let mut r = DiscoverResult::new(
                     vec![ProtocolVersion::V2026_07_28.as_str().to_owned()],

@@ -1354,7 +1354,7 @@ mod tests {
         assert_eq!(
             error_code(&wire::response_raw(
                 &RequestId::Number(3),
-                br#"{"error":{"code":1}}"#
+                r#"{"error":{"code":1}}"#
             )),
             None
         );

@@ -81,10 +81,10 @@ pub(crate) struct PromptEntry {
 /// Pre-serialised list results of one revision: one JSON text per page.
 #[derive(Default)]
 pub(crate) struct Pages {
-    pub(crate) tools: Vec<Box<[u8]>>,
-    pub(crate) resources: Vec<Box<[u8]>>,
-    pub(crate) templates: Vec<Box<[u8]>>,
-    pub(crate) prompts: Vec<Box<[u8]>>,
+    pub(crate) tools: Vec<Box<str>>,
+    pub(crate) resources: Vec<Box<str>>,
+    pub(crate) templates: Vec<Box<str>>,
+    pub(crate) prompts: Vec<Box<str>>,
 }
 
 /// Which list.
@@ -405,7 +405,7 @@ impl Catalog {
         v: ProtocolVersion,
         kind: ListKind,
         cursor: Option<&str>,
-    ) -> Option<&[u8]> {
+    ) -> Option<&str> {
         let pages = &self.pages[version_slot(v)];
         let list = match kind {
             ListKind::Tools => &pages.tools,
@@ -417,7 +417,7 @@ impl Catalog {
             None => 0,
             Some(c) => decode_cursor(c)?,
         };
-        list.get(index).map(|p| &p[..])
+        list.get(index).map(|p| &**p)
     }
 
     /// The fixed resource or matching template for a URI, with matched variables.
@@ -478,7 +478,7 @@ fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
     v: ProtocolVersion,
     descriptor: impl Fn(&E) -> D,
     result: impl Fn(Vec<D>, Option<String>) -> R,
-) -> Vec<Box<[u8]>> {
+) -> Vec<Box<str>> {
     let chunks: Vec<&[E]> = if items.is_empty() {
         vec![&[]]
     } else {
@@ -493,9 +493,9 @@ fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
             let mut r = result(chunk.iter().map(&descriptor).collect(), next);
             r.for_version(v);
             r.stamp(v, s);
-            serde_json::to_vec(&r)
+            serde_json::to_string(&r)
                 .unwrap_or_default()
-                .into_boxed_slice()
+                .into_boxed_str()
         })
         .collect()
 }
