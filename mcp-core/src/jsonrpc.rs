@@ -49,6 +49,11 @@ pub mod error_codes {
     pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
     /// The requested protocol version is not supported (2026-07-28).
     pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+    /// Implementation-defined server error of the Streamable HTTP transport (bad request, bad
+    /// `Host`/`Origin`, too many sessions), as the official SDKs send it.
+    pub const TRANSPORT_ERROR: i32 = -32000;
+    /// The `Mcp-Session-Id` names no live session (HTTP 404), as the official SDKs send it.
+    pub const SESSION_NOT_FOUND: i32 = -32001;
 }
 
 /// A JSON-RPC request id: a string or an integer, never `null` or a fraction.

@@ -137,7 +137,7 @@ impl Server {
             };
             let mut cursor: Option<String> = None;
             while let Some(page) = catalog.page(v, kind, cursor.as_deref()) {
-                let page: serde_json::Value = serde_json::from_str(page).unwrap_or_default();
+                let page: serde_json::Value = serde_json::from_str(&page).unwrap_or_default();
                 if let Some(list) = page.get(field).and_then(serde_json::Value::as_array) {
                     items.extend(list.iter().cloned());
                 }

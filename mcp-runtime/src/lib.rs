@@ -88,14 +88,14 @@ extern crate self as mcp_runtime;
 
 mod cli;
 pub mod completion;
-mod context;
+mod connection;
 mod dispatch;
 mod error;
+mod handler;
 #[cfg(feature = "http")]
 pub mod http;
-mod interact;
-mod mrtr;
 mod notify;
+mod outbound;
 mod random;
 pub mod registry;
 mod result;
@@ -111,17 +111,19 @@ mod wire;
 pub mod __private;
 
 pub use completion::CompletionRequest;
-pub use context::{CancellationToken, Context, FromContext, State};
 pub use error::{
     BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError,
 };
-pub use interact::{Elicit, ElicitUrl, Elicitation, InteractionError, Roots, Sample};
+pub use handler::ask::{Elicitation, InteractionError};
+pub use handler::context::{CancellationToken, Context, FromContext, State};
+pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 pub use mcp_core as protocol;
 pub use mcp_macros::{prompt, resource, tool};
 pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
 pub use schema::SchemaProfile;
-pub use server::{Server, ServerBuilder, ValidationErrors};
+pub use server::options::ValidationErrors;
+pub use server::{Server, ServerBuilder};
 
 /// Everything a server needs: `use mcp_runtime::prelude::*;`.
 pub mod prelude {

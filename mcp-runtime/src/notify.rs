@@ -9,10 +9,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use mcp_core::{RequestId, SubscriptionFilter};
-use tokio::sync::mpsc;
 
-use crate::dispatch::Connection;
+use crate::outbound::{Outbound, Sink};
 use crate::registry::ListKind;
+
+/// A handshake-era connection that receives server-initiated notifications.
+pub(crate) trait Member: Send + Sync {
+    /// Queues a notification, dropping it when the connection's queue is full.
+    fn notify(&self, message: Vec<u8>);
+    /// Whether the connection subscribed to `uri` with `resources/subscribe`.
+    fn is_subscribed(&self, uri: &str) -> bool;
+}
 
 /// A list whose change [`Server::notify_list_changed`](crate::Server::notify_list_changed)
 /// announces.
@@ -50,14 +57,14 @@ struct Listener {
     filter: SubscriptionFilter,
     /// The subscription id (the listen request's id), serialised once.
     sub_id: Box<str>,
-    sink: mpsc::Sender<Vec<u8>>,
+    sink: Sink,
 }
 
 /// Every connection and listener that may receive server-initiated notifications.
 #[derive(Default)]
 pub(crate) struct Hub {
     next: AtomicU64,
-    connections: Mutex<HashMap<u64, Weak<Connection>>>,
+    connections: Mutex<HashMap<u64, Weak<dyn Member>>>,
     listeners: Mutex<HashMap<u64, Listener>>,
 }
 
@@ -117,7 +124,7 @@ impl Hub {
     }
 
     /// Registers a handshake-era connection (after `initialize`).
-    pub(crate) fn add_connection(&self, key: u64, conn: Weak<Connection>) {
+    pub(crate) fn add_connection(&self, key: u64, conn: Weak<dyn Member>) {
         self.connections
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -137,7 +144,7 @@ impl Hub {
         self: &Arc<Self>,
         filter: SubscriptionFilter,
         sub_id: &RequestId,
-        sink: mpsc::Sender<Vec<u8>>,
+        sink: Sink,
     ) -> Option<ListenerGuard> {
         let mut listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
         if listeners.len() >= MAX_LISTENERS {
@@ -161,7 +168,7 @@ impl Hub {
         })
     }
 
-    fn connections(&self) -> Vec<Arc<Connection>> {
+    fn connections(&self) -> Vec<Arc<dyn Member>> {
         let mut conns = self.connections.lock().unwrap_or_else(|e| e.into_inner());
         conns.retain(|_, w| w.strong_count() > 0);
         conns.values().filter_map(Weak::upgrade).collect()
@@ -176,7 +183,9 @@ impl Hub {
         }
         let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
         for l in listeners.values().filter(|l| wants(&l.filter, kind)) {
-            let _ = l.sink.try_send(with_subscription(method, &l.sub_id, ""));
+            let _ = l
+                .sink
+                .try_send(Outbound::Message(with_subscription(method, &l.sub_id, "")));
         }
     }
 
@@ -200,7 +209,9 @@ impl Hub {
                 .as_ref()
                 .is_some_and(|s| s.iter().any(|u| u == uri));
             if subscribed {
-                let _ = l.sink.try_send(with_subscription(method, &l.sub_id, &rest));
+                let _ = l.sink.try_send(Outbound::Message(with_subscription(
+                    method, &l.sub_id, &rest,
+                )));
             }
         }
     }
@@ -260,12 +271,15 @@ mod tests {
     #[test]
     fn listeners_are_bounded_and_removed_on_drop() {
         let hub = Arc::new(Hub::default());
-        let (tx, mut rx) = mpsc::channel(4);
+        let (tx, mut rx) = tokio::sync::mpsc::channel(4);
         let filter = SubscriptionFilter::new().with_tools_list_changed(true);
         let guard = hub.add_listener(filter, &RequestId::Number(3), tx).unwrap();
         hub.list_changed(ListKind::Tools);
         hub.list_changed(ListKind::Prompts);
-        let got: serde_json::Value = serde_json::from_slice(&rx.try_recv().unwrap()).unwrap();
+        let Ok(Outbound::Message(msg)) = rx.try_recv() else {
+            panic!("a notification was queued")
+        };
+        let got: serde_json::Value = serde_json::from_slice(&msg).unwrap();
         assert_eq!(got["method"], "notifications/tools/list_changed");
         assert!(rx.try_recv().is_err(), "prompts were not asked for");
         drop(guard);

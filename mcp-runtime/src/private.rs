@@ -10,8 +10,8 @@ pub use ::serde_json;
 pub use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 pub use serde_json::value::RawValue;
 
-pub use crate::context::{Context, FromContext};
 pub use crate::error::HandlerError;
+pub use crate::handler::context::{Context, FromContext};
 pub use crate::registry::{
     BoxFuture, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,

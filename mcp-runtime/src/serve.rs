@@ -1,9 +1,12 @@
 //! Driving a transport with the dispatcher.
 
+use std::sync::Arc;
+
 use tokio::sync::mpsc;
 
-use crate::dispatch::Connection;
+use crate::connection::Connection;
 use crate::error::Error;
+use crate::outbound::Outbound;
 use crate::server::Server;
 use crate::transport::memory::{self, TestClient};
 use crate::transport::stdio;
@@ -14,9 +17,9 @@ impl Server {
     /// then get up to ten seconds to finish and send their replies.
     pub async fn serve<T: Transport>(&self, transport: T) -> Result<(), Error> {
         let (mut rx, tx) = transport.split();
-        let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>(self.inner.options.outbound_queue);
+        let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
         let writer = tokio::spawn(tx.drain(out_rx));
-        let conn = Connection::new(self.clone(), out_tx);
+        let conn = Connection::new(Arc::clone(&self.inner), out_tx);
         let mut result = Ok(());
         while let Some(inbound) = rx.receive().await {
             match inbound {
@@ -45,10 +48,10 @@ impl Server {
     pub async fn serve_stdio(&self) -> Result<(), Error> {
         crate::cli::init_tracing();
         let max = self.inner.options.max_message_bytes;
-        let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>(self.inner.options.outbound_queue);
+        let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
         let writer = tokio::task::spawn_blocking(move || stdio::write_loop(out_rx));
-        let conn = Connection::new(self.clone(), out_tx);
-        let reader_conn = std::sync::Arc::clone(&conn);
+        let conn = Connection::new(Arc::clone(&self.inner), out_tx);
+        let reader_conn = Arc::clone(&conn);
         let runtime = tokio::runtime::Handle::current();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<std::io::Result<()>>();
         std::thread::Builder::new()

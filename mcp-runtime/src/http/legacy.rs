@@ -14,9 +14,11 @@ use http::{HeaderMap, StatusCode};
 use mcp_core::ErrorObject;
 use tokio::sync::mpsc;
 
-use super::sse::{self, SseBody};
-use super::{Http, SSE_QUEUE, rpc_error, sse_response};
-use crate::dispatch::Connection;
+use crate::connection::Connection;
+use crate::http::endpoint::{Http, rpc_error, session_not_found, sse_response, transport_error};
+use crate::http::sse::{self, SseBody};
+use crate::http::stream::SSE_QUEUE;
+use crate::outbound::Outbound;
 
 /// Most legacy SSE connections at once.
 const MAX_LEGACY: usize = 1024;
@@ -58,14 +60,10 @@ async fn open(
         return r;
     }
     if h.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).len() >= MAX_LEGACY {
-        return rpc_error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            None,
-            &ErrorObject::new(-32000, "too many connections"),
-        );
+        return transport_error(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     }
-    let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(h.server.inner.options.outbound_queue);
-    let conn = Connection::new(h.server.clone(), out_tx);
+    let (out_tx, mut out_rx) = mpsc::channel::<Outbound>(h.server.options.outbound_queue);
+    let conn = Connection::new(Arc::clone(&h.server), out_tx);
     let id = crate::random::token();
     h.legacy
         .0
@@ -83,9 +81,7 @@ async fn open(
             tokio::select! {
                 msg = out_rx.recv() => {
                     let Some(msg) = msg else { break };
-                    if msg.is_empty() {
-                        continue;
-                    }
+                    let Outbound::Message(msg) = msg else { continue };
                     // A client that cannot keep up is cut off.
                     if tx.try_send(sse::frame(Some("message"), None, &msg)).is_err() {
                         break;
@@ -120,17 +116,13 @@ async fn message(
             .get(id)
             .cloned()
     }) else {
-        return rpc_error(
-            StatusCode::NOT_FOUND,
-            None,
-            &ErrorObject::new(-32001, "Session not found"),
-        );
+        return session_not_found(None);
     };
-    let limit = h.server.inner.options.max_message_bytes;
+    let limit = h.server.options.max_message_bytes;
     let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
         let err =
             ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
-        return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, &err);
+        return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, err);
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
     tokio::spawn(async move { conn.handle_text(&text).await });

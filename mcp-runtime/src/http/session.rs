@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
-use super::event_store::EventStore;
-use super::sse::Resumable;
-use crate::dispatch::Connection;
+use crate::connection::Connection;
+use crate::http::event_store::EventStore;
+use crate::http::sse::Resumable;
+use crate::outbound::Outbound;
 
 /// Most request streams of a session kept for resumption while they run.
 const MAX_OPEN_STREAMS: usize = 1024;
@@ -34,7 +35,7 @@ impl Session {
     pub(crate) fn new(
         id: Arc<str>,
         conn: Arc<Connection>,
-        mut out: mpsc::Receiver<Vec<u8>>,
+        mut out: mpsc::Receiver<Outbound>,
         store: Arc<dyn EventStore>,
         keep_alive: Duration,
     ) -> Arc<Self> {
@@ -46,7 +47,9 @@ impl Session {
             loop {
                 tokio::select! {
                     msg = out.recv() => match msg {
-                        Some(msg) => pumped.push(&msg).await,
+                        Some(Outbound::Message(msg)) => pumped.push(&msg).await,
+                        // The `GET` stream carries no request: nothing to close.
+                        Some(_) => {}
                         None => break,
                     },
                     _ = ticks.tick() => pumped.keep_alive().await,

@@ -10,7 +10,7 @@ use bytes::{BufMut, Bytes, BytesMut};
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
-use super::event_store::EventStore;
+use crate::http::event_store::EventStore;
 
 /// A keep-alive comment.
 pub(crate) const KEEPALIVE: &[u8] = b":\n\n";
@@ -118,9 +118,6 @@ impl Resumable {
 
     /// Stores a message as the next event and forwards it.
     pub(crate) async fn push(&self, msg: &[u8]) {
-        if msg.is_empty() {
-            return;
-        }
         let mut st = self.state.lock().await;
         st.seq += 1;
         let id = format!("{}-{}", self.stream, st.seq);
@@ -199,7 +196,7 @@ pub(crate) fn parse_event_id(id: &str) -> Option<(u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::InMemoryEventStore;
+    use crate::http::event_store::InMemoryEventStore;
 
     #[test]
     fn frames_are_single_buffers_with_one_data_line_per_line() {

@@ -1,6 +1,7 @@
 //! The registry: records collected at link time (or given to the builder), checked and turned
 //! into protocol descriptors and pre-serialised list pages once, at start-up.
 
+pub(crate) mod mirror;
 mod record;
 
 use std::collections::HashMap;
@@ -57,6 +58,8 @@ pub(crate) struct ToolEntry {
     pub(crate) record: ToolRecord,
     pub(crate) descriptor: Tool,
     pub(crate) limit: Option<Arc<Semaphore>>,
+    /// Parameters mirrored in `Mcp-Param-*` headers (stateless era, HTTP).
+    pub(crate) mirrored: Vec<mirror::HeaderParam>,
 }
 
 /// A fixed-URI resource ready to serve.
@@ -81,10 +84,10 @@ pub(crate) struct PromptEntry {
 /// Pre-serialised list results of one revision: one JSON text per page.
 #[derive(Default)]
 pub(crate) struct Pages {
-    pub(crate) tools: Vec<Box<str>>,
-    pub(crate) resources: Vec<Box<str>>,
-    pub(crate) templates: Vec<Box<str>>,
-    pub(crate) prompts: Vec<Box<str>>,
+    pub(crate) tools: Vec<Arc<str>>,
+    pub(crate) resources: Vec<Arc<str>>,
+    pub(crate) templates: Vec<Arc<str>>,
+    pub(crate) prompts: Vec<Arc<str>>,
 }
 
 /// Which list.
@@ -250,10 +253,12 @@ impl Catalog {
             let limit = record
                 .max_concurrency
                 .map(|n| Arc::new(Semaphore::new(n.max(1) as usize)));
+            let mirrored = mirror::header_params(&descriptor.input_schema);
             tool_entries.push(ToolEntry {
                 record,
                 descriptor,
                 limit,
+                mirrored,
             });
         }
 
@@ -405,7 +410,7 @@ impl Catalog {
         v: ProtocolVersion,
         kind: ListKind,
         cursor: Option<&str>,
-    ) -> Option<&str> {
+    ) -> Option<Arc<str>> {
         let pages = &self.pages[version_slot(v)];
         let list = match kind {
             ListKind::Tools => &pages.tools,
@@ -417,7 +422,7 @@ impl Catalog {
             None => 0,
             Some(c) => decode_cursor(c)?,
         };
-        list.get(index).map(|p| &**p)
+        list.get(index).map(Arc::clone)
     }
 
     /// The fixed resource or matching template for a URI, with matched variables.
@@ -478,7 +483,7 @@ fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
     v: ProtocolVersion,
     descriptor: impl Fn(&E) -> D,
     result: impl Fn(Vec<D>, Option<String>) -> R,
-) -> Vec<Box<str>> {
+) -> Vec<Arc<str>> {
     let chunks: Vec<&[E]> = if items.is_empty() {
         vec![&[]]
     } else {
@@ -493,9 +498,7 @@ fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
             let mut r = result(chunk.iter().map(&descriptor).collect(), next);
             r.for_version(v);
             r.stamp(v, s);
-            serde_json::to_string(&r)
-                .unwrap_or_default()
-                .into_boxed_str()
+            Arc::from(serde_json::to_string(&r).unwrap_or_default())
         })
         .collect()
 }

@@ -14,8 +14,8 @@ use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::value::RawValue;
 
-use crate::context::Context;
 use crate::error::HandlerError;
+use crate::handler::context::Context;
 
 /// A boxed, sendable future, as stored in records.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;

@@ -8,6 +8,8 @@
 pub mod memory;
 pub mod stdio;
 
+pub use crate::outbound::Outbound;
+
 use std::future::Future;
 use std::io;
 
@@ -44,14 +46,16 @@ pub trait Outbox: Send + 'static {
     /// own (stdio's writer thread) takes the whole queue instead, saving a hand-over per message.
     fn drain(
         mut self,
-        mut queue: tokio::sync::mpsc::Receiver<Vec<u8>>,
+        mut queue: tokio::sync::mpsc::Receiver<Outbound>,
     ) -> impl Future<Output = ()> + Send
     where
         Self: Sized,
     {
         async move {
-            while let Some(msg) = queue.recv().await {
-                if !msg.is_empty() && self.send(msg).await.is_err() {
+            while let Some(item) = queue.recv().await {
+                if let Outbound::Message(msg) = item
+                    && self.send(msg).await.is_err()
+                {
                     break;
                 }
             }

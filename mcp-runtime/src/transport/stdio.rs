@@ -8,7 +8,7 @@ use std::io::{self, BufRead, Write};
 
 use tokio::sync::mpsc;
 
-use super::{Inbound, Inbox, Outbox, Transport};
+use super::{Inbound, Inbox, Outbound, Outbox, Transport};
 
 /// The process's stdin and stdout as a transport.
 ///
@@ -44,21 +44,21 @@ pub struct StdinRx {
 #[derive(Debug)]
 pub struct StdoutTx {
     /// The writer thread's queue, started on the first `send`.
-    queue: Option<mpsc::Sender<Vec<u8>>>,
+    queue: Option<mpsc::Sender<Outbound>>,
     writer: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// Writes queued messages to stdout until the queue closes: whatever is queued goes out in one
 /// write, each message whole and newline-terminated, then flushed.
-pub(crate) fn write_loop(mut queue: mpsc::Receiver<Vec<u8>>) {
+pub(crate) fn write_loop(mut queue: mpsc::Receiver<Outbound>) {
     let stdout = io::stdout();
     let mut lock = stdout.lock();
     let mut buf: Vec<u8> = Vec::new();
     while let Some(first) = queue.blocking_recv() {
         buf.clear();
         for msg in std::iter::once(first).chain(std::iter::from_fn(|| queue.try_recv().ok())) {
-            // Empty messages are other transports' control signals.
-            if !msg.is_empty() {
+            // Stream control signals are for transports with response streams.
+            if let Outbound::Message(msg) = msg {
                 buf.extend_from_slice(&msg);
                 buf.push(b'\n');
             }
@@ -214,7 +214,7 @@ impl Outbox for StdoutTx {
             return Err(io::ErrorKind::BrokenPipe.into());
         };
         queue
-            .send(message)
+            .send(Outbound::Message(message))
             .await
             .map_err(|_| io::ErrorKind::BrokenPipe.into())
     }
@@ -227,7 +227,7 @@ impl Outbox for StdoutTx {
         Ok(())
     }
 
-    async fn drain(mut self, queue: mpsc::Receiver<Vec<u8>>) {
+    async fn drain(mut self, queue: mpsc::Receiver<Outbound>) {
         let _ = self.close().await;
         let _ = tokio::task::spawn_blocking(move || write_loop(queue)).await;
     }

@@ -11,9 +11,11 @@ use mcp_core::{
     ClientCapabilities, Implementation, LoggingLevel, ProgressToken, ProtocolVersion, RequestId,
 };
 use serde::Serialize;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::Notify;
 
 use crate::error::HandlerError;
+use crate::handler::peer::Interact;
+use crate::outbound::{Outbound, Sink};
 use crate::wire;
 
 /// Application state handed to the builder, shared by every request.
@@ -37,17 +39,18 @@ pub(crate) struct ContextInner {
     pub(crate) client_info: Option<Arc<Implementation>>,
     pub(crate) client_capabilities: Option<Arc<ClientCapabilities>>,
     pub(crate) log_gate: LogGate,
-    pub(crate) peer: Option<mpsc::Sender<Vec<u8>>>,
+    pub(crate) peer: Option<Sink>,
     pub(crate) state: Arc<StateMap>,
     pub(crate) cancel: CancellationToken,
     pub(crate) last_progress: Mutex<Option<f64>>,
     /// How `elicit`, `sample` and `roots` reach the client.
-    pub(crate) interact: crate::interact::Interact,
+    pub(crate) interact: Interact,
     /// A protocol error an interaction recorded (missing capability, malformed answer); it
     /// replaces the handler's error.
     pub(crate) fault: Mutex<Option<mcp_core::ErrorObject>>,
-    /// The server serving the request.
-    pub(crate) server: crate::Server,
+    /// The shared state of the server serving the request (`Context::server` gives its
+    /// handle; kept untyped so that this module does not depend on the server's).
+    pub(crate) server: Arc<dyn Any + Send + Sync>,
 }
 
 /// The request a handler is serving: progress, logging, cancellation, request metadata, client
@@ -148,7 +151,7 @@ impl Context {
         params.message = message.map(str::to_owned);
         mcp_core::ForVersion::for_version(&mut params, self.inner.version);
         let msg = wire::notification("notifications/progress", &params);
-        let _ = peer.send(msg).await;
+        let _ = peer.send(Outbound::Message(msg)).await;
     }
 
     /// Sends a log message to the client (`notifications/message`), if the client's level lets it
@@ -175,24 +178,7 @@ impl Context {
         let mut params = mcp_core::LoggingMessageNotificationParams::new(level, data);
         params.logger = logger.map(str::to_owned);
         let msg = wire::notification("notifications/message", &params);
-        let _ = peer.send(msg).await;
-    }
-
-    /// The server serving this request: register tools at run time, announce resource updates.
-    ///
-    /// ```standalone_crate
-    /// use mcp_runtime::prelude::*;
-    ///
-    /// /// Marks the report as changed.
-    /// #[tool]
-    /// async fn touch_report(ctx: Context) -> String {
-    ///     ctx.server().notify_resource_updated("report://daily");
-    ///     "done".into()
-    /// }
-    /// # fn main() {}
-    /// ```
-    pub fn server(&self) -> &crate::Server {
-        &self.inner.server
+        let _ = peer.send(Outbound::Message(msg)).await;
     }
 
     /// Closes the HTTP connection carrying this request's SSE stream without ending the request
@@ -214,7 +200,7 @@ impl Context {
             return;
         }
         if let Some(peer) = &self.inner.peer {
-            let _ = peer.send(Vec::new()).await;
+            let _ = peer.send(Outbound::CloseStream).await;
         }
     }
 

@@ -7,38 +7,9 @@ use http::HeaderMap;
 use mcp_core::ErrorObject;
 use mcp_core::jsonrpc::error_codes;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-/// A tool parameter mirrored into an `Mcp-Param-{Name}` header.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct HeaderParam {
-    /// The full header name, lower-case (`mcp-param-region`).
-    pub(crate) header: String,
-    /// The `properties` path to the value in `arguments`.
-    pub(crate) path: Vec<String>,
-}
-
-/// Finds every `x-mcp-header` annotation reachable from the root through `properties` only.
-pub(crate) fn header_params(schema: &Value) -> Vec<HeaderParam> {
-    fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<HeaderParam>) {
-        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-            return;
-        };
-        for (name, sub) in props {
-            path.push(name.clone());
-            if let Some(h) = sub.get("x-mcp-header").and_then(Value::as_str) {
-                out.push(HeaderParam {
-                    header: format!("mcp-param-{}", h.to_ascii_lowercase()),
-                    path: path.clone(),
-                });
-            }
-            walk(sub, path, out);
-            path.pop();
-        }
-    }
-    let mut out = Vec::new();
-    walk(schema, &mut Vec::new(), &mut out);
-    out
-}
+use crate::registry::mirror::HeaderParam;
 
 /// -32020 HeaderMismatch.
 pub(crate) fn mismatch(message: impl Into<String>) -> ErrorObject {
@@ -74,6 +45,32 @@ pub(crate) fn decode(value: &str) -> Result<std::borrow::Cow<'_, str>, ()> {
 }
 
 /// Checks that `name`'s header (possibly Base64-encoded) equals `expected`.
+/// `Mcp-Method` is present and names the body's method.
+pub(crate) fn check_method(headers: &HeaderMap, method: &str) -> Result<(), ErrorObject> {
+    match text(headers, "mcp-method")? {
+        None => Err(mismatch(
+            "Header mismatch: the Mcp-Method header is required",
+        )),
+        Some(m) if m != method => Err(mismatch(format!(
+            "Header mismatch: Mcp-Method header value '{m}' does not match body value '{method}'"
+        ))),
+        Some(_) => Ok(()),
+    }
+}
+
+/// The `Mcp-Param-*` headers of a tool call agree with its arguments.
+pub(crate) fn check_arguments(
+    headers: &HeaderMap,
+    params: &[HeaderParam],
+    arguments: Option<&RawValue>,
+) -> Result<(), ErrorObject> {
+    if params.is_empty() {
+        return Ok(());
+    }
+    let arguments: Option<Value> = arguments.and_then(|a| serde_json::from_str(a.get()).ok());
+    check_params(headers, params, arguments.as_ref())
+}
+
 pub(crate) fn check_name(headers: &HeaderMap, expected: &str) -> Result<(), ErrorObject> {
     let Some(raw) = text(headers, "mcp-name")? else {
         return Err(mismatch(
@@ -147,25 +144,6 @@ mod tests {
             );
         }
         h
-    }
-
-    #[test]
-    fn finds_annotations_through_properties_only() {
-        let schema = json!({"type":"object","properties":{
-            "region":{"type":"string","x-mcp-header":"Region"},
-            "opts":{"type":"object","properties":{"tenant":{"type":"integer","x-mcp-header":"Tenant"}}},
-            "list":{"type":"array","items":{"properties":{"x":{"x-mcp-header":"Nope"}}}}
-        }});
-        let found = header_params(&schema);
-        assert_eq!(found.len(), 2);
-        assert!(found.contains(&HeaderParam {
-            header: "mcp-param-region".into(),
-            path: vec!["region".into()]
-        }));
-        assert!(found.contains(&HeaderParam {
-            header: "mcp-param-tenant".into(),
-            path: vec!["opts".into(), "tenant".into()]
-        }));
     }
 
     #[test]

@@ -1,0 +1,491 @@
+//! One client connection: reads messages, routes each once, answers cheap methods in order and
+//! runs handler methods concurrently, within bounds.
+//!
+//! Handler methods (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`,
+//! `subscriptions/listen`) get their first poll in place and, if they wait, a task of their own
+//! on stream transports, so a slow tool never blocks `ping`, cancellation or other calls; on HTTP
+//! each POST runs its handler in its own task already, and closing the response stream drops it
+//! ([`Connection::dispatch`]). Responses from the client (to elicitation, sampling and roots
+//! requests) are routed to the handler waiting for them.
+
+mod flights;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use mcp_core::jsonrpc::{EnvelopeError, Message, Parsed};
+use mcp_core::{ErrorObject, RequestId, RequestMeta};
+use serde_json::value::RawValue;
+use tracing::Instrument;
+
+use crate::dispatch::call::{Call, parse_params};
+use crate::dispatch::link::Link;
+use crate::dispatch::methods;
+use crate::dispatch::reply::{Answer, Reply};
+use crate::dispatch::route::{Notice, Route};
+use crate::dispatch::scope::{RequestHeaders, Resolver, Scope};
+use crate::handler::context::CancellationToken;
+use crate::notify::Member;
+use crate::outbound::{Outbound, Sink};
+use crate::server::ServerInner;
+use flights::{Flights, Leave};
+
+/// One client connection.
+pub(crate) struct Connection {
+    server: Arc<ServerInner>,
+    out: Sink,
+    link: Link,
+    flights: Flights,
+    raw_log: bool,
+    /// Whether handlers get their first poll on the connection's task (see
+    /// `ServerBuilder::inline_first_poll`); cleared for good when one blocks.
+    inline: AtomicBool,
+    /// Key in the server's notification hub, once registered.
+    hub_key: Mutex<Option<u64>>,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        if let Some(key) = *self.hub_key.lock().unwrap_or_else(|e| e.into_inner()) {
+            self.server.hub.remove_connection(key);
+        }
+        self.link.pending.clear();
+    }
+}
+
+impl Member for Connection {
+    fn notify(&self, message: Vec<u8>) {
+        if self.link.session().is_some() {
+            if self.raw_log {
+                eprintln!("<-- {}", String::from_utf8_lossy(&message));
+            }
+            let _ = self.out.try_send(Outbound::Message(message));
+        }
+    }
+
+    fn is_subscribed(&self, uri: &str) -> bool {
+        self.link.subscriptions.contains(uri)
+    }
+}
+
+/// Whether `MCP_LOG_MESSAGES` asks for the raw message log on stderr.
+pub(crate) fn raw_log_enabled() -> bool {
+    std::env::var_os("MCP_LOG_MESSAGES").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+#[derive(serde::Deserialize)]
+struct CancelParams {
+    #[serde(rename = "requestId", default)]
+    request_id: Option<RequestId>,
+}
+
+/// A handler's reply on its way: `None` when the request was cancelled.
+type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
+
+impl Connection {
+    /// A connection whose server-initiated messages go to `out`.
+    pub(crate) fn new(server: Arc<ServerInner>, out: Sink) -> Arc<Self> {
+        let options = &server.options;
+        let link = Link::new(options.max_in_flight, options.client_request_timeout);
+        let flights = Flights::new(options.max_in_flight);
+        let inline = AtomicBool::new(options.inline_first_poll);
+        Arc::new(Self {
+            server,
+            out,
+            link,
+            flights,
+            raw_log: raw_log_enabled(),
+            inline,
+            hub_key: Mutex::new(None),
+        })
+    }
+
+    /// A connection whose handshake happened elsewhere (HTTP without sessions).
+    #[cfg(feature = "http")]
+    pub(crate) fn with_session(
+        server: Arc<ServerInner>,
+        out: Sink,
+        version: mcp_core::ProtocolVersion,
+    ) -> Arc<Self> {
+        let conn = Self::new(server, out);
+        conn.link
+            .open(crate::dispatch::scope::Session::assumed(version));
+        conn
+    }
+
+    /// The protocol revision of the connection's session, if it has one.
+    #[cfg(feature = "http")]
+    pub(crate) fn session_version(&self) -> Option<mcp_core::ProtocolVersion> {
+        self.link.session().map(|s| s.version)
+    }
+
+    /// The connection's outbound queue (server-initiated messages).
+    #[cfg(feature = "http")]
+    pub(crate) fn out(&self) -> Sink {
+        self.out.clone()
+    }
+
+    async fn send(&self, sink: &Sink, msg: Vec<u8>) {
+        if self.raw_log {
+            eprintln!("<-- {}", String::from_utf8_lossy(&msg));
+        }
+        let _ = sink.send(Outbound::Message(msg)).await;
+    }
+
+    /// Handles one inbound message (one JSON text); replies go to the connection's outbound queue.
+    pub(crate) async fn handle_text(self: &Arc<Self>, text: &str) {
+        let out = self.out.clone();
+        if let Some(answer) = self.receive(text, &out).await {
+            self.send(&out, answer.into_bytes()).await;
+        }
+    }
+
+    /// Handles one inbound message and returns what answers it now, if anything; the
+    /// notifications of the requests it carries, and replies that come later, go to `sink`.
+    pub(crate) async fn receive(self: &Arc<Self>, text: &str, sink: &Sink) -> Option<Answer> {
+        if self.raw_log {
+            eprintln!("--> {text}");
+        }
+        match mcp_core::jsonrpc::parse_batch_or_message(text) {
+            Ok(Parsed::Single(msg)) => self
+                .route(msg, None, RequestHeaders::default(), false, sink)
+                .await
+                .map(Answer::One),
+            Ok(Parsed::Batch(items)) => self.batch(items, sink).await,
+            Err(err) => Some(Answer::One(Reply::envelope(&err))),
+        }
+    }
+
+    /// Reports a message that was too large to read.
+    pub(crate) async fn reject_oversized(&self, limit: usize) {
+        let err =
+            ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+        self.send(&self.out, Reply::error(None, err).into_bytes())
+            .await;
+    }
+
+    async fn batch(
+        self: &Arc<Self>,
+        items: Vec<Result<Message<'_>, EnvelopeError>>,
+        sink: &Sink,
+    ) -> Option<Answer> {
+        let allowed = self
+            .link
+            .session()
+            .is_some_and(|s| s.version.allows_batches());
+        if !allowed || items.is_empty() {
+            let msg = if items.is_empty() {
+                "empty batch"
+            } else {
+                "JSON-RPC batches are only accepted in protocol revision 2025-03-26"
+            };
+            return Some(Answer::One(Reply::error(
+                None,
+                ErrorObject::invalid_request(msg),
+            )));
+        }
+        let mut replies = Vec::new();
+        for item in items {
+            let reply = match item {
+                Ok(Message::Request(req)) if Route::parse(&req.method) == Route::Initialize => {
+                    Some(Reply::error(
+                        Some(req.id),
+                        ErrorObject::invalid_request("`initialize` must not be part of a batch"),
+                    ))
+                }
+                Ok(msg) => {
+                    self.route(msg, None, RequestHeaders::default(), true, sink)
+                        .await
+                }
+                Err(err) => Some(Reply::envelope(&err)),
+            };
+            replies.extend(reply);
+        }
+        (!replies.is_empty()).then_some(Answer::Batch(replies))
+    }
+
+    /// Handles one parsed message in the calling task (HTTP): handler methods run here, so
+    /// dropping the future drops the handler. `meta` is the request's `_meta` when the caller
+    /// already read it; `headers` are the HTTP request's. Notifications and requests to the
+    /// client go to `sink` meanwhile.
+    #[cfg(feature = "http")]
+    pub(crate) async fn dispatch(
+        self: &Arc<Self>,
+        msg: Message<'_>,
+        meta: Option<RequestMeta>,
+        headers: RequestHeaders,
+        sink: &Sink,
+    ) -> Option<Reply> {
+        let reply = self.route(msg, meta, headers, true, sink).await;
+        if self.raw_log
+            && let Some(reply) = &reply
+        {
+            eprintln!("<-- {}", String::from_utf8_lossy(&reply.to_bytes()));
+        }
+        reply
+    }
+
+    /// Handles a parsed message; returns the reply to send now, if any. With `wait`, handler
+    /// methods run to completion here (batches, HTTP); otherwise they may get their own task.
+    async fn route(
+        self: &Arc<Self>,
+        msg: Message<'_>,
+        meta: Option<RequestMeta>,
+        headers: RequestHeaders,
+        wait: bool,
+        sink: &Sink,
+    ) -> Option<Reply> {
+        let req = match msg {
+            Message::Notification(n) => {
+                self.notice(Notice::parse(&n.method), n.params);
+                return None;
+            }
+            Message::Response(r) => {
+                self.link.pending.complete(r);
+                return None;
+            }
+            Message::Request(req) => req,
+        };
+        let route = Route::parse(&req.method);
+        let id = req.id;
+        let resolver = Resolver {
+            session: self.link.session(),
+            log_level: &self.link.log_level,
+            peer: sink,
+        };
+        let mut scope = match resolver.resolve(route, req.params, meta) {
+            Ok(scope) => scope,
+            Err(err) => return Some(Reply::error(Some(id), err)),
+        };
+        scope.headers = headers;
+        if matches!(route, Route::Unknown | Route::Task) {
+            let err = ErrorObject::method_not_found(&req.method);
+            return Some(Reply::error(Some(id), err));
+        }
+        if !route.runs_handler() {
+            let call = self.call(route, &id, req.params, scope, None);
+            let outcome = methods::answer_now(&call);
+            if route == Route::Initialize && outcome.is_ok() {
+                self.join_hub();
+            }
+            return Some(Reply::new(id, outcome));
+        }
+        let params = req.params.map(RawValue::to_owned);
+        if wait {
+            return self.run_here(route, id, params, scope).await;
+        }
+        self.spawn(route, id, params, scope).await
+    }
+
+    fn call<'a>(
+        &'a self,
+        route: Route,
+        id: &'a RequestId,
+        params: Option<&'a RawValue>,
+        scope: Scope,
+        cancel: Option<CancellationToken>,
+    ) -> Call<'a> {
+        Call {
+            server: &self.server,
+            link: &self.link,
+            route,
+            id,
+            params,
+            scope,
+            cancel,
+        }
+    }
+
+    /// Registers the connection for server-initiated notifications (after `initialize`).
+    fn join_hub(self: &Arc<Self>) {
+        let mut key = self.hub_key.lock().unwrap_or_else(|e| e.into_inner());
+        if key.is_none() {
+            let hub = &self.server.hub;
+            let k = hub.key();
+            let member: Weak<dyn Member> = Arc::downgrade(self) as Weak<dyn Member>;
+            hub.add_connection(k, member);
+            *key = Some(k);
+        }
+    }
+
+    fn notice(&self, notice: Notice, params: Option<&RawValue>) {
+        match notice {
+            Notice::Cancelled => {
+                let Ok(p) = parse_params::<CancelParams>(params) else {
+                    return;
+                };
+                if let Some(id) = p.request_id
+                    && self.flights.cancel(&id)
+                {
+                    tracing::debug!(%id, "request cancelled by the client");
+                }
+            }
+            // `notifications/initialized`, `notifications/roots/list_changed` and unknown
+            // notifications need no action; notifications are never answered.
+            Notice::Other => {}
+        }
+    }
+
+    /// Runs a handler method in the calling task, registered so that `notifications/cancelled`
+    /// can stop it.
+    async fn run_here(
+        self: &Arc<Self>,
+        route: Route,
+        id: RequestId,
+        params: Option<Box<RawValue>>,
+        scope: Scope,
+    ) -> Option<Reply> {
+        let cancel = CancellationToken::new();
+        let Some(seq) = self.flights.enter(&id, cancel.clone()) else {
+            return Some(duplicate(id));
+        };
+        let flights = &self.flights;
+        let _leave = Leave {
+            flights,
+            id: &id,
+            seq,
+        };
+        tokio::select! {
+            reply = self.run_handler(route, id.clone(), params, scope, cancel.clone()) => reply,
+            () = cancel.cancelled() => None,
+        }
+    }
+
+    /// Runs a handler method: its first poll here, and if it waits, a task of its own.
+    async fn spawn(
+        self: &Arc<Self>,
+        route: Route,
+        id: RequestId,
+        params: Option<Box<RawValue>>,
+        scope: Scope,
+    ) -> Option<Reply> {
+        let Some(admission) = self.flights.admit().await else {
+            return Some(Reply::error(
+                Some(id),
+                ErrorObject::internal("connection closing"),
+            ));
+        };
+        if self.flights.contains(&id) {
+            return Some(duplicate(id));
+        }
+        let cancel = CancellationToken::new();
+        let peer = scope.peer.clone();
+        let slot = self.flights.try_slot();
+        let slots = self.flights.slots();
+        let conn = Arc::clone(self);
+        let (task_id, task_cancel) = (id.clone(), cancel.clone());
+        let mut work: Work = Box::pin(async move {
+            let _slot = match slot {
+                Some(slot) => slot,
+                None => slots.acquire_owned().await.ok()?,
+            };
+            conn.run_handler(route, task_id, params, scope, task_cancel)
+                .await
+        });
+        // The first poll runs here: most handlers finish without waiting for anything, and then
+        // no task, no hand-over to another thread and no table entry are needed. A handler that
+        // waits (I/O, timers, the client, a busy slot) continues in a task of its own, so it never
+        // holds up the messages behind it.
+        if self.inline.load(Ordering::Relaxed) {
+            let started = Instant::now();
+            let first = std::future::poll_fn(|cx| Poll::Ready(work.as_mut().poll(cx))).await;
+            let took = started.elapsed();
+            if took > Duration::from_millis(50) && self.inline.swap(false, Ordering::Relaxed) {
+                tracing::warn!(
+                    method = route.name().unwrap_or_default(),
+                    blocked_ms = took.as_millis() as u64,
+                    "a handler blocked its thread; this connection now runs every request in a task of its own"
+                );
+            }
+            if let Poll::Ready(reply) = first {
+                return reply;
+            }
+        }
+        let seq = self.flights.track(&id, cancel);
+        let conn = Arc::clone(self);
+        let task_id = id.clone();
+        let handle = tokio::spawn(async move {
+            let _admission = admission;
+            let reply = work.await;
+            // Not in the table any more: cancelled meanwhile; the spec says send nothing.
+            if conn.flights.leave(&task_id, seq)
+                && let Some(reply) = reply
+            {
+                conn.send(&peer, reply.into_bytes()).await;
+            }
+        });
+        self.flights.set_task(&id, seq, handle.abort_handle());
+        None
+    }
+
+    /// Runs one handler method to its reply, in a span that records the item and the outcome.
+    async fn run_handler(
+        self: &Arc<Self>,
+        route: Route,
+        id: RequestId,
+        params: Option<Box<RawValue>>,
+        scope: Scope,
+        cancel: CancellationToken,
+    ) -> Option<Reply> {
+        let started = tracing::enabled!(tracing::Level::DEBUG).then(Instant::now);
+        let span = tracing::info_span!(
+            "mcp.request",
+            method = route.name().unwrap_or_default(),
+            id = %id,
+            item = tracing::field::Empty,
+            outcome = tracing::field::Empty,
+        );
+        let outcome = async {
+            let call = self.call(route, &id, params.as_deref(), scope, Some(cancel));
+            let outcome = methods::run_handler(call).await;
+            match &outcome {
+                Ok(_) => tracing::Span::current().record("outcome", "ok"),
+                Err(err) => tracing::Span::current().record("outcome", err.code),
+            };
+            outcome
+        }
+        .instrument(span.clone())
+        .await;
+        if let Some(started) = started {
+            span.in_scope(|| {
+                tracing::debug!(
+                    elapsed_us = started.elapsed().as_micros() as u64,
+                    "request done"
+                )
+            });
+        }
+        Some(Reply::new(id, outcome))
+    }
+
+    /// Cancels everything running on the connection at once (HTTP session ended).
+    #[cfg(feature = "http")]
+    pub(crate) fn drain_now(&self) {
+        self.link.closing.cancel();
+        self.abort_all();
+    }
+
+    /// Waits for handlers still running (up to the drain timeout), then aborts the rest.
+    pub(crate) async fn drain(&self) {
+        self.link.closing.cancel();
+        let deadline = Instant::now() + self.server.options.drain_timeout;
+        while !self.flights.is_empty() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        self.abort_all();
+    }
+
+    /// Cancels and aborts every request still running, and forgets requests sent to the client.
+    fn abort_all(&self) {
+        self.flights.abort_all();
+        self.link.pending.clear();
+    }
+}
+
+fn duplicate(id: RequestId) -> Reply {
+    let err = ErrorObject::invalid_request("a request with this id is already in flight");
+    Reply::error(Some(id), err)
+}

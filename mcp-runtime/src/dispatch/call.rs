@@ -1,0 +1,182 @@
+//! One request being handled: its parameters, its scope, and the skeleton that runs an item's
+//! handler for it (the round or peer for questions, the [`Context`], limits, timeout, panic
+//! catch, `input_required`).
+
+use std::sync::{Arc, Mutex};
+
+use mcp_core::{ErrorObject, InputRequiredResult, Meta, ProtocolVersion, RequestId, ResultType};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::dispatch::link::Link;
+use crate::dispatch::reply::Payload;
+use crate::dispatch::route::Route;
+use crate::dispatch::scope::Scope;
+use crate::error::HandlerError;
+use crate::handler::context::{CancellationToken, Context, ContextInner};
+use crate::handler::invoke::{HandlerFuture, Invoked, Limits, invoke};
+use crate::handler::peer::Interact;
+use crate::handler::rounds::{self, Round};
+use crate::server::ServerInner;
+
+/// A request on its way through a method.
+pub(crate) struct Call<'a> {
+    pub(crate) server: &'a Arc<ServerInner>,
+    pub(crate) link: &'a Link,
+    pub(crate) route: Route,
+    pub(crate) id: &'a RequestId,
+    pub(crate) params: Option<&'a RawValue>,
+    pub(crate) scope: Scope,
+    /// Set for methods that run a handler (they can be cancelled).
+    pub(crate) cancel: Option<CancellationToken>,
+}
+
+/// How an item's handler run ended, seen from its method.
+pub(crate) enum Ran<T> {
+    Done(Result<T, HandlerError>),
+    TimedOut(u64),
+    /// The request is answered already: `input_required`, or the protocol error of an
+    /// interaction the client could not serve.
+    Answered(Result<Payload, ErrorObject>),
+}
+
+impl<'a> Call<'a> {
+    /// The request's params as `T`; MCP params are always objects.
+    pub(crate) fn params<'p, T: Deserialize<'p>>(&self) -> Result<T, ErrorObject>
+    where
+        'a: 'p,
+    {
+        parse_params(self.params)
+    }
+
+    /// The method name, for errors and sealed state.
+    pub(crate) fn method(&self) -> &'static str {
+        self.route.name().unwrap_or_default()
+    }
+
+    /// Runs an item's handler: `start` makes its future from the request's [`Context`];
+    /// `failed` tells whether an outcome is a failure (then a protocol error recorded by an
+    /// interaction the client could not serve takes its place).
+    pub(crate) async fn run<T>(
+        self,
+        limits: Limits<'_>,
+        start: impl FnOnce(Context) -> HandlerFuture<T>,
+        failed: impl FnOnce(&Result<T, HandlerError>) -> bool,
+    ) -> Ran<T> {
+        let server = self.server;
+        let (method, params) = (self.method(), self.params);
+        let round = if self.scope.version.is_stateless() {
+            match Round::from_request(&server.state_key, method, params) {
+                Ok(round) => Some(Arc::new(round)),
+                Err(err) => return Ran::Answered(Err(err)),
+            }
+        } else {
+            None
+        };
+        let interact = match &round {
+            Some(r) => Interact::Rounds(Arc::clone(r)),
+            None => Interact::Peer(Arc::clone(&self.link.pending)),
+        };
+        let ctx = self.into_context(interact);
+        match invoke(limits, round.as_deref(), || start(ctx.clone())).await {
+            Invoked::NeedsInput => {
+                let round = round.as_deref();
+                Ran::Answered(round.map_or_else(
+                    || Err(ErrorObject::internal("input required outside a round")),
+                    |r| input_required(server, method, params, r),
+                ))
+            }
+            Invoked::TimedOut(ms) => Ran::TimedOut(ms),
+            Invoked::Done(outcome) => match ctx.take_fault() {
+                Some(fault) if failed(&outcome) => Ran::Answered(Err(fault)),
+                _ => Ran::Done(outcome),
+            },
+        }
+    }
+
+    /// The handler's view of this request.
+    pub(crate) fn into_context(self, interact: Interact) -> Context {
+        let scope = self.scope;
+        Context {
+            inner: Arc::new(ContextInner {
+                request_id: Some(self.id.clone()),
+                version: scope.version,
+                progress_token: scope.progress_token,
+                meta: scope.meta,
+                client_info: scope.client_info,
+                client_capabilities: scope.client_caps,
+                log_gate: scope.log_gate,
+                peer: Some(scope.peer),
+                state: Arc::clone(&self.server.state),
+                cancel: self.cancel.unwrap_or_default(),
+                last_progress: Mutex::new(None),
+                interact,
+                fault: Mutex::new(None),
+                server: Arc::clone(self.server) as _,
+            }),
+        }
+    }
+}
+
+/// The `input_required` result of a round: its requests, and its answers sealed (always, even
+/// with no answers yet: the seal binds method, params and expiry).
+fn input_required(
+    server: &ServerInner,
+    method: &str,
+    params: Option<&RawValue>,
+    round: &Round,
+) -> Result<Payload, ErrorObject> {
+    let (missing, used) = round.finish();
+    let mut result = InputRequiredResult::new().with_meta(server.server_info_meta.clone());
+    result.input_requests = Some(missing);
+    let digest = rounds::params_digest(params);
+    result.request_state = Some(rounds::seal(
+        &server.state_key,
+        method,
+        &digest,
+        used,
+        server.options.request_state_ttl,
+    ));
+    Payload::of(&result)
+}
+
+/// Marks a finished result in the stateless era: `resultType: "complete"` and the server's
+/// identity in `_meta`.
+pub(crate) fn mark_complete(
+    server: &ServerInner,
+    result_type: &mut Option<ResultType>,
+    meta: &mut Option<Meta>,
+    v: ProtocolVersion,
+) {
+    if v.has_result_type() {
+        *result_type = Some(ResultType::Complete);
+        let m = meta.get_or_insert_with(Meta::new);
+        for (k, val) in &server.server_info_meta {
+            m.entry(k.clone()).or_insert_with(|| val.clone());
+        }
+    }
+}
+
+/// The error of an item that ran past its `timeout_ms` (resources and prompts have no error
+/// results; a tool's timeout is an `isError` result instead).
+pub(crate) fn timed_out(kind: &str, name: &str, ms: u64) -> ErrorObject {
+    ErrorObject::internal(format!("{kind} '{name}' timed out after {ms} ms"))
+}
+
+/// Params as `T`, with serde's message minus its position; positional arrays are refused.
+pub(crate) fn parse_params<'a, T: Deserialize<'a>>(
+    params: Option<&'a RawValue>,
+) -> Result<T, ErrorObject> {
+    let text = params.map_or("{}", RawValue::get);
+    // Derived structs would also accept positional arrays; MCP params are always objects.
+    if !text.trim_start().starts_with('{') {
+        return Err(ErrorObject::invalid_params(
+            "invalid params: `params` must be an object",
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+        ErrorObject::invalid_params(format!("invalid params: {msg}"))
+    })
+}

@@ -1,0 +1,61 @@
+//! `initialize`, `server/discover` and `logging/setLevel`.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use mcp_core::{
+    DiscoverResult, EmptyResult, ErrorObject, ForVersion, InitializeRequestParams,
+    InitializeResult, ProtocolVersion, SetLevelRequestParams,
+};
+
+use crate::dispatch::call::Call;
+use crate::dispatch::reply::Payload;
+use crate::dispatch::scope::Session;
+use crate::handler::context::severity;
+
+/// `initialize`: opens the connection's handshake-era session at a revision both sides speak.
+pub(super) fn initialize(call: &Call<'_>) -> Result<Payload, ErrorObject> {
+    let p: InitializeRequestParams = call.params()?;
+    // Echo a supported handshake revision; otherwise answer the newest one (never an error).
+    let version = ProtocolVersion::parse(&p.protocol_version)
+        .filter(|v| !v.is_stateless())
+        .unwrap_or(ProtocolVersion::LATEST_HANDSHAKE);
+    let server = call.server;
+    let mut result = InitializeResult::new(
+        version,
+        server.live().capabilities.clone(),
+        server.info.clone(),
+    );
+    result.instructions.clone_from(&server.instructions);
+    result.for_version(version);
+    tracing::info!(client = %p.client_info.name, version = %version, "session initialized");
+    call.link.open(Session {
+        version,
+        client_info: Arc::new(p.client_info),
+        client_caps: Arc::new(p.capabilities),
+    });
+    Payload::of(&result)
+}
+
+/// `server/discover`: the stateless era's revisions, capabilities and instructions.
+pub(super) fn discover(call: &Call<'_>) -> Result<Payload, ErrorObject> {
+    let server = call.server;
+    let mut r = DiscoverResult::new(
+        vec![ProtocolVersion::V2026_07_28.as_str().to_owned()],
+        server.live().capabilities.clone(),
+    )
+    .with_cache(server.options.ttl_ms, mcp_core::CacheScope::Public);
+    r.instructions.clone_from(&server.instructions);
+    r.meta = Some(server.server_info_meta.clone());
+    r.for_version(call.scope.version);
+    Payload::of(&r)
+}
+
+/// `logging/setLevel`: the session's minimum level for `notifications/message`.
+pub(super) fn set_level(call: &Call<'_>) -> Result<Payload, ErrorObject> {
+    let p: SetLevelRequestParams = call.params()?;
+    call.link
+        .log_level
+        .store(severity(p.level), Ordering::Relaxed);
+    Payload::of(&EmptyResult::new().into_version(call.scope.version))
+}

@@ -1,0 +1,52 @@
+//! The protocol methods, one module per spec area; [`answer_now`] and [`run_handler`] pick one
+//! by [`Route`].
+
+mod complete;
+mod lifecycle;
+mod listen;
+mod lists;
+mod prompts;
+mod resources;
+mod tools;
+
+use mcp_core::ErrorObject;
+
+use crate::dispatch::call::Call;
+use crate::dispatch::reply::Payload;
+use crate::dispatch::route::Route;
+use crate::registry::ListKind;
+
+/// Answers a method that runs no handler: at once, in order.
+pub(crate) fn answer_now(call: &Call<'_>) -> Result<Payload, ErrorObject> {
+    match call.route {
+        Route::Initialize => lifecycle::initialize(call),
+        Route::Ping => Ok(Payload::empty()),
+        Route::Discover => lifecycle::discover(call),
+        Route::SetLevel => lifecycle::set_level(call),
+        Route::ListTools => lists::list(call, ListKind::Tools),
+        Route::ListResources => lists::list(call, ListKind::Resources),
+        Route::ListTemplates => lists::list(call, ListKind::Templates),
+        Route::ListPrompts => lists::list(call, ListKind::Prompts),
+        Route::Subscribe => resources::subscribe(call, true),
+        Route::Unsubscribe => resources::subscribe(call, false),
+        Route::CallTool
+        | Route::ReadResource
+        | Route::GetPrompt
+        | Route::Complete
+        | Route::Listen
+        | Route::Task
+        | Route::Unknown => Err(ErrorObject::method_not_found(call.method())),
+    }
+}
+
+/// Runs a method whose route runs a handler (see [`Route::runs_handler`]).
+pub(crate) async fn run_handler(call: Call<'_>) -> Result<Payload, ErrorObject> {
+    match call.route {
+        Route::CallTool => tools::call(call).await,
+        Route::ReadResource => resources::read(call).await,
+        Route::GetPrompt => prompts::get(call).await,
+        Route::Complete => complete::complete(call),
+        Route::Listen => listen::listen(call).await,
+        _ => answer_now(&call),
+    }
+}

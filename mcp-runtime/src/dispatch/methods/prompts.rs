@@ -1,0 +1,71 @@
+//! `prompts/get`.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use mcp_core::{ErrorObject, ForVersion};
+use serde::Deserialize;
+
+use crate::dispatch::call::{Call, Ran, mark_complete, timed_out};
+use crate::dispatch::methods::resources::not_found;
+use crate::dispatch::reply::Payload;
+use crate::handler::invoke::{Limits, error_object};
+use crate::registry::PromptArguments;
+
+#[derive(Deserialize)]
+struct GetParams<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default)]
+    arguments: Option<BTreeMap<String, serde_json::Value>>,
+}
+
+/// Renders a prompt; arguments arrive as strings (other JSON values are taken as their text).
+pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
+    let server = call.server;
+    let live = server.live();
+    if live.capabilities.prompts.is_none() {
+        return Err(ErrorObject::method_not_found(call.method()));
+    }
+    let p: GetParams<'_> = call.params()?;
+    let Some(&index) = live.catalog.prompt_index.get(p.name.as_ref()) else {
+        return Err(ErrorObject::invalid_params(format!(
+            "unknown prompt '{}'",
+            p.name
+        )));
+    };
+    tracing::Span::current().record("item", p.name.as_ref());
+    let entry = &live.catalog.prompts[index];
+    let record = &entry.record;
+    let mut args = PromptArguments::default();
+    for (k, val) in p.arguments.unwrap_or_default() {
+        let text = match val {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Null => continue,
+            other => other.to_string(),
+        };
+        args.0.insert(k, text);
+    }
+    let v = call.scope.version;
+    let limits = Limits {
+        concurrency: None, // PENDING-LIMITS
+        timeout_ms: None,
+    };
+    let mut result = match call
+        .run(limits, |ctx| (record.get)(ctx, args), Result::is_err)
+        .await
+    {
+        Ran::Answered(answer) => return answer,
+        Ran::TimedOut(ms) => return Err(timed_out("prompt", record.name, ms)),
+        Ran::Done(Ok(r)) => r,
+        Ran::Done(Err(err)) => {
+            return Err(error_object(record.name, err, || not_found("", v)));
+        }
+    };
+    if result.description.is_none() {
+        result.description = record.description.map(str::to_owned);
+    }
+    result.for_version(v);
+    mark_complete(server, &mut result.result_type, &mut result.meta, v);
+    Payload::of(&result)
+}

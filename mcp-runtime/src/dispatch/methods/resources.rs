@@ -1,0 +1,81 @@
+//! `resources/read`, `resources/subscribe` and `resources/unsubscribe`.
+
+use std::borrow::Cow;
+
+use mcp_core::jsonrpc::error_codes;
+use mcp_core::{EmptyResult, ErrorObject, ForVersion, ProtocolVersion, ReadResourceResult};
+use serde::Deserialize;
+
+use crate::dispatch::call::{Call, Ran, mark_complete, timed_out};
+use crate::dispatch::reply::Payload;
+use crate::handler::invoke::{Limits, error_object};
+
+#[derive(Deserialize)]
+struct UriParams<'a> {
+    #[serde(borrow)]
+    uri: Cow<'a, str>,
+}
+
+/// Reads a fixed resource or a template's match.
+pub(super) async fn read(call: Call<'_>) -> Result<Payload, ErrorObject> {
+    let server = call.server;
+    let live = server.live();
+    if live.capabilities.resources.is_none() {
+        return Err(ErrorObject::method_not_found(call.method()));
+    }
+    let p: UriParams<'_> = call.params()?;
+    let v = call.scope.version;
+    let Some((record, request)) = live.catalog.find_resource(&p.uri) else {
+        return Err(not_found(&p.uri, v));
+    };
+    tracing::Span::current().record("item", record.name);
+    let limits = Limits {
+        concurrency: None, // PENDING-LIMITS
+        timeout_ms: None,
+    };
+    let contents = match call
+        .run(limits, |ctx| (record.read)(ctx, request), Result::is_err)
+        .await
+    {
+        Ran::Answered(answer) => return answer,
+        Ran::TimedOut(ms) => return Err(timed_out("resource", record.name, ms)),
+        Ran::Done(Ok(c)) if c.is_empty() => return Err(not_found(&p.uri, v)),
+        Ran::Done(Ok(c)) => c,
+        Ran::Done(Err(err)) => return Err(error_object(record.name, err, || not_found(&p.uri, v))),
+    };
+    let mut result = ReadResourceResult::new(contents);
+    result.for_version(v);
+    if v.has_cache_hints() {
+        result.ttl_ms = Some(0);
+        result.cache_scope = Some(mcp_core::CacheScope::Private);
+    }
+    mark_complete(server, &mut result.result_type, &mut result.meta, v);
+    Payload::of(&result)
+}
+
+/// `resources/subscribe` (`on`) and `resources/unsubscribe`.
+pub(super) fn subscribe(call: &Call<'_>, on: bool) -> Result<Payload, ErrorObject> {
+    if call.server.live().capabilities.resources.is_none() {
+        return Err(ErrorObject::method_not_found(call.method()));
+    }
+    let p: UriParams<'_> = call.params()?;
+    if !on {
+        call.link.subscriptions.remove(&p.uri);
+    } else if !call.link.subscriptions.add(&p.uri) {
+        return Err(ErrorObject::invalid_params(
+            "too many resource subscriptions on this session",
+        ));
+    }
+    Payload::of(&EmptyResult::new().into_version(call.scope.version))
+}
+
+/// The revision's "resource not found": -32002 up to 2025-11-25, -32602 from 2026-07-28.
+pub(super) fn not_found(uri: &str, v: ProtocolVersion) -> ErrorObject {
+    let data = serde_json::json!({ "uri": uri });
+    let message = format!("resource not found: {uri}");
+    if v.is_stateless() {
+        ErrorObject::invalid_params(message).with_data(data)
+    } else {
+        ErrorObject::new(error_codes::RESOURCE_NOT_FOUND, message).with_data(data)
+    }
+}

@@ -1,0 +1,87 @@
+//! `tools/call`.
+
+use std::borrow::Cow;
+
+use mcp_core::{CallToolResult, ErrorObject, ForVersion, ProtocolVersion};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::dispatch::call::{Call, Ran, mark_complete};
+use crate::dispatch::reply::Payload;
+use crate::error::HandlerError;
+use crate::handler::invoke::{Limits, mask};
+use crate::server::options::ValidationErrors;
+
+#[derive(Deserialize)]
+struct CallParams<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default, borrow)]
+    arguments: Option<&'a RawValue>,
+}
+
+/// Calls a tool. Its failures are results with `isError` (argument validation failures too, from
+/// 2025-11-25 on or as configured); protocol errors are for requests that name no tool.
+pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
+    let server = call.server;
+    let live = server.live();
+    if live.capabilities.tools.is_none() {
+        return Err(ErrorObject::method_not_found(call.method()));
+    }
+    let p: CallParams<'_> = call.params()?;
+    let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
+        return Err(ErrorObject::invalid_params(format!(
+            "unknown tool '{}'",
+            p.name
+        )));
+    };
+    tracing::Span::current().record("item", p.name.as_ref());
+    let entry = &live.catalog.tools[index];
+    #[cfg(feature = "http")]
+    if let Some(headers) = &call.scope.headers {
+        crate::dispatch::headers::check_arguments(headers, &entry.mirrored, p.arguments)?;
+    }
+    let v = call.scope.version;
+    let limits = Limits {
+        concurrency: entry.limit.as_deref(),
+        timeout_ms: entry.record.timeout_ms,
+    };
+    let name = entry.record.name;
+    let arguments = p.arguments.map(RawValue::to_owned);
+    let outcome = match call
+        .run(
+            limits,
+            |ctx| (entry.record.call)(ctx, arguments),
+            |r| r.as_ref().map_or(true, |r| r.is_error == Some(true)),
+        )
+        .await
+    {
+        Ran::Answered(answer) => return answer,
+        Ran::TimedOut(ms) => Err(HandlerError::Tool(crate::error::ToolError::new(format!(
+            "tool '{name}' timed out after {ms} ms"
+        )))),
+        Ran::Done(outcome) => outcome,
+    };
+    let mut result = match outcome {
+        Ok(r) => r,
+        Err(HandlerError::InvalidArguments(msg)) => {
+            let as_result = match server.options.validation {
+                ValidationErrors::ToolResult => true,
+                ValidationErrors::ProtocolError => false,
+                _ => v >= ProtocolVersion::V2025_11_25,
+            };
+            let text = format!("invalid arguments for tool '{name}': {msg}");
+            if !as_result {
+                return Err(ErrorObject::invalid_params(text));
+            }
+            CallToolResult::error_text(text)
+        }
+        Err(HandlerError::Tool(err)) => CallToolResult::error_text(err.message()),
+        Err(HandlerError::Protocol(err)) => return Err(err),
+        Err(HandlerError::ResourceNotFound) => CallToolResult::error_text("resource not found"),
+        Err(HandlerError::Internal(err)) => CallToolResult::error_text(mask(name, &err)),
+    };
+    result.for_version(v);
+    mark_complete(server, &mut result.result_type, &mut result.meta, v);
+    Payload::of(&result)
+}

@@ -1,0 +1,237 @@
+//! Which era and revision a request is served in, and what it is served with: the one resolver
+//! every transport shares.
+//!
+//! A request whose `params._meta` names a protocol version is served statelessly (2026-07-28),
+//! whatever else happened on the connection; `initialize` without one opens a handshake-era
+//! session; any other request needs that session. `ping` is answered either way.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU8;
+
+use mcp_core::jsonrpc::error_codes;
+use mcp_core::meta::{CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
+use mcp_core::{
+    ClientCapabilities, Era, ErrorObject, Implementation, Meta, ProgressToken, ProtocolVersion,
+    RequestMeta,
+};
+use serde_json::value::RawValue;
+
+use crate::dispatch::route::Route;
+use crate::handler::context::LogGate;
+use crate::outbound::Sink;
+
+/// A handshake-era session, opened by `initialize`.
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) version: ProtocolVersion,
+    pub(crate) client_info: Arc<Implementation>,
+    pub(crate) client_caps: Arc<ClientCapabilities>,
+}
+
+impl Session {
+    /// A session whose handshake happened elsewhere (HTTP without sessions): it serves
+    /// handshake-era requests at `version`, with no client capabilities known.
+    pub(crate) fn assumed(version: ProtocolVersion) -> Self {
+        Self {
+            version,
+            client_info: Arc::new(Implementation::new("unknown", "0")),
+            client_caps: Arc::new(ClientCapabilities::default()),
+        }
+    }
+}
+
+/// What a request is served with: revision, client, logging, progress, and where its messages go.
+pub(crate) struct Scope {
+    pub(crate) version: ProtocolVersion,
+    pub(crate) client_info: Option<Arc<Implementation>>,
+    pub(crate) client_caps: Option<Arc<ClientCapabilities>>,
+    pub(crate) log_gate: LogGate,
+    pub(crate) progress_token: Option<ProgressToken>,
+    /// `_meta` as the handler sees it.
+    pub(crate) meta: Option<Meta>,
+    /// Where this request's notifications, requests to the client and reply go.
+    pub(crate) peer: Sink,
+    /// The HTTP request's headers (the stateless era mirrors tool arguments in them).
+    pub(crate) headers: RequestHeaders,
+}
+
+/// The headers of the HTTP request that carried a message, when it came over HTTP.
+#[cfg(feature = "http")]
+pub(crate) type RequestHeaders = Option<Arc<http::HeaderMap>>;
+/// Nothing: without the `http` feature no message comes with headers.
+#[cfg(not(feature = "http"))]
+pub(crate) type RequestHeaders = ();
+
+/// The era a message announces by itself, before any session is consulted: `initialize` without a
+/// `_meta` version opens the handshake era, a `_meta` version means the stateless era.
+pub(crate) fn announced_era(route: Option<Route>, meta_version: Option<&str>) -> Option<Era> {
+    match (route, meta_version) {
+        (_, Some(_)) => Some(Era::Stateless),
+        (Some(Route::Initialize), None) => Some(Era::Handshake),
+        _ => None,
+    }
+}
+
+/// -32602 naming a reserved `_meta` key the request lacks.
+pub(crate) fn missing_meta(key: &str) -> ErrorObject {
+    ErrorObject::invalid_params(format!("missing required `_meta[\"{key}\"]`"))
+}
+
+/// The stateless revision a request names, or -32022 with the revisions served statelessly.
+pub(crate) fn stateless_version(requested: &str) -> Result<ProtocolVersion, ErrorObject> {
+    match ProtocolVersion::parse(requested) {
+        Some(v) if v.is_stateless() => Ok(v),
+        _ => Err(ErrorObject::new(
+            error_codes::UNSUPPORTED_PROTOCOL_VERSION,
+            format!("unsupported protocol version {requested:?}; this server speaks 2026-07-28 statelessly and 2024-11-05 to 2025-11-25 through `initialize`"),
+        )
+        .with_data(serde_json::json!({
+            "supported": [ProtocolVersion::V2026_07_28.as_str()],
+            "requested": requested,
+        }))),
+    }
+}
+
+/// Whether a stateless request carries both reserved keys every such request needs.
+pub(crate) fn has_stateless_meta(meta: &RequestMeta) -> bool {
+    meta.protocol_version.is_some() && meta.client_capabilities.is_some()
+}
+
+/// -32602 for a stateless request without both reserved keys.
+pub(crate) fn missing_stateless_meta() -> ErrorObject {
+    ErrorObject::invalid_params(format!(
+        "missing required `_meta[\"{PROTOCOL_VERSION_KEY}\"]` and `_meta[\"{CLIENT_CAPABILITIES_KEY}\"]`"
+    ))
+}
+
+/// Reads a request's `_meta` (unless the transport already did).
+fn read_meta(
+    params: Option<&RawValue>,
+    pre: Option<RequestMeta>,
+) -> Result<RequestMeta, ErrorObject> {
+    match pre {
+        Some(meta) => Ok(meta),
+        // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
+        None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => {
+            Ok(RequestMeta::default())
+        }
+        None => RequestMeta::from_params(params).map_err(|e| {
+            let msg = e.to_string();
+            let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+            ErrorObject::invalid_params(format!("invalid `_meta`: {msg}"))
+        }),
+    }
+}
+
+/// The connection-side facts the resolver needs.
+pub(crate) struct Resolver<'a> {
+    pub(crate) session: Option<Arc<Session>>,
+    /// The session's `logging/setLevel` level.
+    pub(crate) log_level: &'a Arc<AtomicU8>,
+    pub(crate) peer: &'a Sink,
+}
+
+impl Resolver<'_> {
+    /// Picks the era and revision of a request, and what it is served with.
+    pub(crate) fn resolve(
+        self,
+        route: Route,
+        params: Option<&RawValue>,
+        pre: Option<RequestMeta>,
+    ) -> Result<Scope, ErrorObject> {
+        let meta_version = pre.as_ref().and_then(|m| m.protocol_version.as_deref());
+        if announced_era(Some(route), meta_version) == Some(Era::Handshake) {
+            return Ok(self.scope(
+                ProtocolVersion::LATEST_HANDSHAKE,
+                None,
+                RequestMeta::default(),
+            ));
+        }
+        let mut meta = read_meta(params, pre)?;
+        if let Some(requested) = meta.protocol_version.take() {
+            return self.stateless(route, &requested, meta);
+        }
+        if let Some(session) = self.session.clone() {
+            if route.stateless_only() {
+                return Err(missing_meta(PROTOCOL_VERSION_KEY));
+            }
+            return Ok(self.scope(session.version, Some(&session), meta));
+        }
+        if route == Route::Ping {
+            let mut scope = self.scope(
+                ProtocolVersion::LATEST_HANDSHAKE,
+                None,
+                RequestMeta::default(),
+            );
+            scope.log_gate = LogGate::Request(None);
+            return Ok(scope);
+        }
+        Err(ErrorObject::invalid_params(format!(
+            "missing `_meta[\"{PROTOCOL_VERSION_KEY}\"]`: stateless (2026-07-28) requests must carry it; handshake clients must send `initialize` first"
+        )))
+    }
+
+    fn scope(
+        &self,
+        version: ProtocolVersion,
+        session: Option<&Session>,
+        meta: RequestMeta,
+    ) -> Scope {
+        Scope {
+            version,
+            client_info: session.map(|s| Arc::clone(&s.client_info)),
+            client_caps: session.map(|s| Arc::clone(&s.client_caps)),
+            log_gate: LogGate::Session(Arc::clone(self.log_level)),
+            meta: meta_map(&meta),
+            progress_token: meta.progress_token,
+            peer: self.peer.clone(),
+            headers: RequestHeaders::default(),
+        }
+    }
+
+    fn stateless(
+        self,
+        route: Route,
+        requested: &str,
+        meta: RequestMeta,
+    ) -> Result<Scope, ErrorObject> {
+        let version = stateless_version(requested)?;
+        if meta.client_capabilities.is_none() {
+            return Err(missing_meta(CLIENT_CAPABILITIES_KEY));
+        }
+        if route.handshake_only() {
+            return Err(ErrorObject::method_not_found(
+                route.name().unwrap_or_default(),
+            ));
+        }
+        // The handler sees `_meta` as sent, version included; the typed fields move into the scope.
+        let mut map = meta_map(&meta);
+        if let Some(m) = &mut map {
+            m.insert(
+                PROTOCOL_VERSION_KEY.to_owned(),
+                serde_json::Value::String(requested.to_owned()),
+            );
+        }
+        Ok(Scope {
+            version,
+            client_info: meta.client_info.map(Arc::new),
+            client_caps: meta.client_capabilities.map(Arc::new),
+            log_gate: LogGate::Request(meta.log_level),
+            progress_token: meta.progress_token,
+            meta: map,
+            peer: self.peer.clone(),
+            headers: RequestHeaders::default(),
+        })
+    }
+}
+
+fn meta_map(meta: &RequestMeta) -> Option<Meta> {
+    // The common case, no `_meta` at all, costs no serialisation.
+    if *meta == RequestMeta::default() {
+        return None;
+    }
+    match serde_json::to_value(meta) {
+        Ok(serde_json::Value::Object(m)) if !m.is_empty() => Some(m),
+        _ => None,
+    }
+}

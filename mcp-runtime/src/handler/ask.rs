@@ -1,0 +1,268 @@
+//! Asking the client: elicitation, sampling and roots, with one handler body for both eras.
+//!
+//! In the handshake era each call is a JSON-RPC request to the client, sent on the stream of the
+//! request being handled, and its answer is awaited (with a timeout). In the stateless era
+//! (2026-07-28) the runtime answers `input_required` instead, and runs the handler again when the
+//! client retries with the answers; see the crate docs, "Asking the client".
+
+use std::fmt;
+
+use mcp_core::jsonrpc::error_codes;
+use mcp_core::{ErrorObject, InputRequest, ProtocolVersion};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::error::{HandlerError, IntoHandlerError, ToolError};
+use crate::handler::context::Context;
+use crate::handler::peer::{Forget, Interact};
+use crate::handler::rounds::Kind;
+use crate::outbound::Outbound;
+
+/// Why asking the client failed.
+///
+/// The `?` operator turns it into a [`ToolError`] (text for the model) or, in a handler returning
+/// `Result<_, HandlerError>`, into the fitting protocol error. When the client did not declare the
+/// capability, the request fails with -32021 and `data.requiredCapabilities` whatever the handler
+/// returns as an error.
+///
+/// ```
+/// use mcp_runtime::InteractionError;
+/// let err = InteractionError::Unsupported { capability: "sampling" };
+/// assert_eq!(err.to_string(), "the client does not support `sampling`");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum InteractionError {
+    /// The client did not declare the capability (or mode) this needs.
+    Unsupported {
+        /// `elicitation`, `elicitation.url`, `sampling`, `sampling.tools` or `roots`.
+        capability: &'static str,
+    },
+    /// This request cannot ask the client anything (a command-line call, `completion/complete`).
+    NotAvailable,
+    /// The client answered with a JSON-RPC error.
+    Rejected(ErrorObject),
+    /// The client's answer does not have the expected shape.
+    InvalidResponse(String),
+    /// No answer within the server's client-request timeout.
+    TimedOut,
+    /// The connection closed, or too many requests to the client are pending.
+    Disconnected,
+}
+
+impl fmt::Display for InteractionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unsupported { capability } => {
+                write!(f, "the client does not support `{capability}`")
+            }
+            Self::NotAvailable => f.write_str("this request cannot ask the client for input"),
+            Self::Rejected(err) => write!(f, "the client refused: {} ({})", err.message, err.code),
+            Self::InvalidResponse(msg) => write!(f, "invalid answer from the client: {msg}"),
+            Self::TimedOut => f.write_str("the client did not answer in time"),
+            Self::Disconnected => f.write_str("the client is not reachable"),
+        }
+    }
+}
+
+impl From<InteractionError> for ToolError {
+    fn from(err: InteractionError) -> Self {
+        ToolError::new(err.to_string())
+    }
+}
+
+impl IntoHandlerError for InteractionError {
+    fn into_handler_error(self) -> HandlerError {
+        match self {
+            Self::Unsupported { capability } => {
+                HandlerError::Protocol(missing_capability(capability))
+            }
+            Self::InvalidResponse(msg) => HandlerError::Protocol(ErrorObject::invalid_params(msg)),
+            other => HandlerError::Tool(other.into()),
+        }
+    }
+}
+
+/// -32021 with `data.requiredCapabilities` (`{"sampling":{}}`, `{"elicitation":{"url":{}}}`).
+pub(crate) fn missing_capability(capability: &str) -> ErrorObject {
+    let required = match capability.split_once('.') {
+        Some((outer, inner)) => serde_json::json!({ outer: { inner: {} } }),
+        None => serde_json::json!({ capability: {} }),
+    };
+    ErrorObject::new(
+        error_codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!("MissingRequiredClientCapabilityError: this request needs the client capability `{capability}`"),
+    )
+    .with_data(serde_json::json!({ "requiredCapabilities": required }))
+}
+
+/// The user's answer to a form elicitation.
+///
+/// ```
+/// use mcp_runtime::Elicitation;
+/// let answer: Elicitation<String> = Elicitation::Accept("Ada".into());
+/// assert_eq!(answer.accepted(), Some("Ada".to_string()));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elicitation<T> {
+    /// The user submitted the form.
+    Accept(T),
+    /// The user explicitly declined.
+    Decline,
+    /// The user dismissed the request.
+    Cancel,
+}
+
+impl<T> Elicitation<T> {
+    /// The submitted value, if the user accepted.
+    pub fn accepted(self) -> Option<T> {
+        match self {
+            Self::Accept(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Which capability an interaction needs, checked against the client's declaration.
+pub(crate) fn check(ctx: &Context, what: Need) -> Result<(), InteractionError> {
+    let caps = ctx.client_capabilities();
+    let v = ctx.protocol_version();
+    let ok = match what {
+        Need::ElicitForm => {
+            v.has_elicitation()
+                && caps
+                    .and_then(|c| c.elicitation.as_ref())
+                    .is_some_and(|e| e.supports_form())
+        }
+        Need::ElicitUrl => {
+            v >= ProtocolVersion::V2025_11_25
+                && caps
+                    .and_then(|c| c.elicitation.as_ref())
+                    .is_some_and(|e| e.supports_url())
+        }
+        Need::Sampling => caps.is_some_and(|c| c.sampling.is_some()),
+        Need::SamplingTools => caps
+            .and_then(|c| c.sampling.as_ref())
+            .is_some_and(|s| s.tools.is_some()),
+        Need::Roots => caps.is_some_and(|c| c.roots.is_some()),
+    };
+    if ok {
+        return Ok(());
+    }
+    let capability = what.capability();
+    ctx.record_fault(missing_capability(capability));
+    Err(InteractionError::Unsupported { capability })
+}
+
+#[derive(Clone, Copy)]
+pub(crate) enum Need {
+    ElicitForm,
+    ElicitUrl,
+    Sampling,
+    SamplingTools,
+    Roots,
+}
+
+impl Need {
+    fn capability(self) -> &'static str {
+        match self {
+            Need::ElicitForm => "elicitation",
+            Need::ElicitUrl => "elicitation.url",
+            Need::Sampling => "sampling",
+            Need::SamplingTools => "sampling.tools",
+            Need::Roots => "roots",
+        }
+    }
+}
+
+impl Context {
+    /// Sends one request to the client (or finds its answer in this round) and returns the raw
+    /// result.
+    pub(crate) async fn ask(
+        &self,
+        kind: Kind,
+        key: Option<String>,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Box<RawValue>, InteractionError> {
+        match &self.inner.interact {
+            Interact::None => Err(InteractionError::NotAvailable),
+            Interact::Peer(pending) => {
+                let Some(peer) = &self.inner.peer else {
+                    return Err(InteractionError::NotAvailable);
+                };
+                let (id, rx) = pending.register().ok_or(InteractionError::Disconnected)?;
+                let _forget = Forget(pending, id.clone());
+                if peer
+                    .send(Outbound::Message(crate::wire::request(
+                        &id, method, &params,
+                    )))
+                    .await
+                    .is_err()
+                {
+                    return Err(InteractionError::Disconnected);
+                }
+                match tokio::time::timeout(pending.timeout, rx).await {
+                    Ok(Ok(Ok(raw))) => Ok(raw),
+                    Ok(Ok(Err(err))) => Err(InteractionError::Rejected(err)),
+                    Ok(Err(_)) => Err(InteractionError::Disconnected),
+                    Err(_) => Err(InteractionError::TimedOut),
+                }
+            }
+            Interact::Rounds(round) => {
+                let key = round.key(kind, key);
+                if let Some(raw) = round.answer(&key) {
+                    return Ok(raw);
+                }
+                round.ask(key, InputRequest::new(method, Some(params)));
+                // The runtime drops this future as soon as the handler is pending.
+                std::future::pending().await
+            }
+        }
+    }
+
+    /// Parses an answer; in the stateless era a malformed answer fails the request with -32602.
+    pub(crate) fn parse_answer<T: DeserializeOwned>(
+        &self,
+        raw: &RawValue,
+        what: &str,
+    ) -> Result<T, InteractionError> {
+        serde_json::from_str(raw.get()).map_err(|e| {
+            let msg = format!(
+                "the client's {what} result is invalid: {}",
+                strip_position(&e)
+            );
+            if matches!(self.inner.interact, Interact::Rounds(_)) {
+                self.record_fault(ErrorObject::invalid_params(msg.clone()));
+            }
+            InteractionError::InvalidResponse(msg)
+        })
+    }
+}
+
+pub(crate) fn strip_position(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    msg.rfind(" at line ")
+        .map_or(msg.clone(), |i| msg[..i].to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_capability_names_it() {
+        let e = missing_capability("sampling");
+        assert_eq!(e.code, -32021);
+        assert_eq!(
+            e.data.unwrap()["requiredCapabilities"],
+            serde_json::json!({"sampling": {}})
+        );
+        let e = missing_capability("elicitation.url");
+        assert_eq!(
+            e.data.unwrap()["requiredCapabilities"],
+            serde_json::json!({"elicitation": {"url": {}}})
+        );
+    }
+}

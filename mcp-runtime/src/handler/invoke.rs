@@ -1,0 +1,158 @@
+//! The one skeleton every item kind runs under: concurrency limit, timeout, panic catch and the
+//! stateless era's stop on missing input; and the masking of internal failures.
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context as TaskContext, Poll};
+use std::time::Duration;
+
+use mcp_core::ErrorObject;
+use tokio::sync::Semaphore;
+
+use crate::error::{BoxError, HandlerError};
+use crate::handler::rounds::{Outcome, Round, UntilInput};
+
+/// A boxed handler future.
+pub(crate) type HandlerFuture<T> =
+    Pin<Box<dyn Future<Output = Result<T, HandlerError>> + Send + 'static>>;
+
+/// The per-item limits of `#[tool]`, `#[resource]` and `#[prompt]` (`max_concurrency`,
+/// `timeout_ms`).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Limits<'a> {
+    /// Calls of this item in flight at once, server-wide.
+    pub(crate) concurrency: Option<&'a Semaphore>,
+    /// How long one call may run, once it has its slot.
+    pub(crate) timeout_ms: Option<u64>,
+}
+
+/// How a handler run ended.
+pub(crate) enum Invoked<T> {
+    Done(Result<T, HandlerError>),
+    /// Stateless era: the handler asked the client something this round does not answer.
+    NeedsInput,
+    TimedOut(u64),
+}
+
+/// Runs a handler: waits for the item's slot, then polls the future (made only once the slot is
+/// held) under the timeout, turning a panic into an internal error and stopping at the first
+/// question this round cannot answer.
+pub(crate) async fn invoke<T>(
+    limits: Limits<'_>,
+    round: Option<&Round>,
+    start: impl FnOnce() -> HandlerFuture<T>,
+) -> Invoked<T> {
+    let _slot = match limits.concurrency {
+        Some(sem) => sem.acquire().await.ok(),
+        None => None,
+    };
+    let run = UntilInput::new(CatchUnwind(start()), round);
+    let outcome = match limits.timeout_ms {
+        Some(ms) => match tokio::time::timeout(Duration::from_millis(ms), run).await {
+            Ok(o) => o,
+            Err(_) => return Invoked::TimedOut(ms),
+        },
+        None => run.await,
+    };
+    match outcome {
+        Outcome::NeedsInput => Invoked::NeedsInput,
+        Outcome::Done(Ok(r)) => Invoked::Done(r),
+        Outcome::Done(Err(panic)) => Invoked::Done(Err(HandlerError::internal(panic))),
+    }
+}
+
+/// Polls a future, turning a panic into an error with the panic's message.
+pub(crate) struct CatchUnwind<F>(pub(crate) F);
+
+impl<F: Future + Unpin> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, String>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.0;
+        match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Err(payload) => {
+                let msg = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".to_owned());
+                Poll::Ready(Err(msg))
+            }
+        }
+    }
+}
+
+/// A short id tying a masked error to the server log.
+fn correlation_id() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    format!("{:08x}", (t ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)) as u32)
+}
+
+/// Logs an internal failure of `item` in full and returns the text the client sees:
+/// `internal error, id <correlation id>`.
+pub(crate) fn mask(item: &str, err: &BoxError) -> String {
+    let cid = correlation_id();
+    tracing::error!(item, correlation_id = %cid, error = %err, "handler failed");
+    format!("internal error, id {cid}")
+}
+
+/// The JSON-RPC error of a failed resource read or prompt (tools answer with results instead);
+/// `not_found` is the revision's "resource not found".
+pub(crate) fn error_object(
+    item: &str,
+    err: HandlerError,
+    not_found: impl FnOnce() -> ErrorObject,
+) -> ErrorObject {
+    match err {
+        HandlerError::InvalidArguments(msg) => ErrorObject::invalid_params(msg),
+        HandlerError::Tool(err) => ErrorObject::invalid_params(err.message()),
+        HandlerError::Protocol(err) => err,
+        HandlerError::ResourceNotFound => not_found(),
+        HandlerError::Internal(err) => ErrorObject::internal(mask(item, &err)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn panics_become_internal_errors_and_timeouts_are_reported() {
+        let panicked = invoke::<()>(Limits::default(), None, || {
+            Box::pin(async { panic!("boom") })
+        })
+        .await;
+        assert!(matches!(
+            panicked,
+            Invoked::Done(Err(HandlerError::Internal(e))) if e.to_string() == "boom"
+        ));
+        let limits = Limits {
+            concurrency: None,
+            timeout_ms: Some(1),
+        };
+        let slow = invoke::<()>(limits, None, || {
+            Box::pin(async {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                Ok(())
+            })
+        })
+        .await;
+        assert!(matches!(slow, Invoked::TimedOut(1)));
+    }
+
+    #[test]
+    fn masked_errors_carry_an_id_not_the_cause() {
+        let err = error_object("x", HandlerError::internal("secret"), || unreachable!());
+        assert_eq!(err.code, -32603);
+        assert!(err.message.starts_with("internal error, id "));
+        assert!(!err.message.contains("secret"));
+    }
+}

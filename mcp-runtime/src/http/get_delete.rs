@@ -1,0 +1,79 @@
+//! `GET` (the session's stream of server-initiated messages, or the resumption of any stream of
+//! the session with `Last-Event-ID`) and `DELETE` (ends a session).
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use http::{HeaderMap, StatusCode};
+use tokio::sync::mpsc;
+
+use crate::http::endpoint::{
+    Http, accepts, method_not_allowed, session_id, session_not_found, sse_response, transport_error,
+};
+use crate::http::sse::{self, SseBody};
+use crate::http::stream::SSE_QUEUE;
+
+pub(crate) async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -> Response {
+    if let Some(r) = h.reject(&headers) {
+        return r;
+    }
+    let Some(sid) = session_id(&headers).filter(|_| h.opts.sessions) else {
+        return method_not_allowed();
+    };
+    let Some(session) = h.sessions.get(sid) else {
+        return session_not_found(None);
+    };
+    if !accepts(&headers).1 {
+        return transport_error(
+            StatusCode::NOT_ACCEPTABLE,
+            "Not Acceptable: the client must accept text/event-stream",
+        );
+    }
+    let unknown = || {
+        transport_error(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: unknown Last-Event-ID",
+        )
+    };
+    let (tx, rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
+    match headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
+        Some(last) => {
+            let Some((stream, seq)) = sse::parse_event_id(last) else {
+                return unknown();
+            };
+            match session.stream(stream) {
+                Some(open) => open.attach(Some(seq), tx, h.retry_ms()).await,
+                None => {
+                    let Some(replay) = session.store().replay(&session.id, stream, seq).await
+                    else {
+                        return unknown();
+                    };
+                    let _ = tx.try_send(sse::priming(last, h.retry_ms()));
+                    for (_, frame) in replay.events {
+                        if tx.try_send(frame).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        None => session.standalone.attach(None, tx, h.retry_ms()).await,
+    }
+    sse_response(SseBody::new(rx, None))
+}
+
+pub(crate) async fn handle_delete(State(h): State<Arc<Http>>, headers: HeaderMap) -> Response {
+    if let Some(r) = h.reject(&headers) {
+        return r;
+    }
+    let Some(sid) = session_id(&headers).filter(|_| h.opts.sessions) else {
+        return method_not_allowed();
+    };
+    if h.sessions.remove(sid) {
+        StatusCode::OK.into_response()
+    } else {
+        session_not_found(None)
+    }
+}

@@ -1,0 +1,437 @@
+//! `POST`: one JSON-RPC message (or a 2025-03-26 batch), classified by era and served.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use http::{HeaderMap, StatusCode, header};
+use mcp_core::jsonrpc::{Message, Parsed, error_codes};
+use mcp_core::{Era, ErrorObject, ProtocolVersion, RequestMeta};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::connection::Connection;
+use crate::dispatch::headers as mirror;
+use crate::dispatch::route::{Route, Target};
+use crate::dispatch::scope;
+use crate::http::endpoint::{Http, accepts, json_response, rpc_error, session_id, sse_response};
+use crate::http::session::Session;
+use crate::http::sse::{AbortOnDrop, SseBody};
+use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_request};
+use crate::outbound::Outbound;
+
+/// The params members the stateless era mirrors in headers.
+#[derive(Deserialize, Default)]
+struct Mirrored<'a> {
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    uri: Option<Cow<'a, str>>,
+    #[serde(rename = "taskId", default, borrow)]
+    task_id: Option<Cow<'a, str>>,
+}
+
+pub(crate) async fn handle_post(
+    State(h): State<Arc<Http>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    if let Some(r) = h.reject(&headers) {
+        return r;
+    }
+    let limit = h.server.options.max_message_bytes;
+    let too_large = || {
+        let err =
+            ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+        rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, err)
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return too_large();
+    }
+    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        return too_large();
+    };
+    let Ok(text) = String::from_utf8(Vec::from(bytes)) else {
+        return rpc_error(StatusCode::BAD_REQUEST, None, ErrorObject::parse_error());
+    };
+    let (head_tx, head_rx) = oneshot::channel();
+    let armed = Arc::new(AtomicBool::new(false));
+    let task = tokio::spawn(post_task(
+        Arc::clone(&h),
+        Arc::new(headers),
+        text,
+        HeadTx(Some(head_tx)),
+        Arc::clone(&armed),
+    ));
+    let mut guard = AbortOnDrop(Some(task.abort_handle()));
+    let head = head_rx.await;
+    if !armed.load(Ordering::Acquire) {
+        guard.0 = None;
+    }
+    match head {
+        Ok(Head::Json {
+            status,
+            body,
+            session,
+        }) => {
+            guard.0 = None;
+            json_response(status, body, session.as_deref())
+        }
+        Ok(Head::Accepted) => {
+            guard.0 = None;
+            StatusCode::ACCEPTED.into_response()
+        }
+        Ok(Head::Sse(rx)) => {
+            let guard = guard.0.is_some().then_some(guard);
+            sse_response(SseBody::new(rx, guard))
+        }
+        Err(_) => {
+            guard.0 = None;
+            rpc_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                None,
+                ErrorObject::internal("internal error"),
+            )
+        }
+    }
+}
+
+/// Whether a protocol-version header names a handshake-era revision (a date up to 2025-11-25).
+fn is_handshake_date(v: &str) -> bool {
+    v.len() == 10
+        && v.as_bytes()[4] == b'-'
+        && v.as_bytes()[7] == b'-'
+        && v <= ProtocolVersion::LATEST_HANDSHAKE.as_str()
+}
+
+/// -32000 with 400.
+fn bad_request(message: impl Into<String>) -> ErrorObject {
+    ErrorObject::new(error_codes::TRANSPORT_ERROR, message)
+}
+
+async fn post_task(
+    h: Arc<Http>,
+    headers: Arc<HeaderMap>,
+    text: String,
+    mut head: HeadTx,
+    armed: Arc<AtomicBool>,
+) {
+    let parsed = match mcp_core::jsonrpc::parse_batch_or_message(&text) {
+        Ok(p) => p,
+        Err(err) => {
+            return head.error(StatusCode::BAD_REQUEST, err.id(), err.to_error_object());
+        }
+    };
+    let msg = match parsed {
+        Parsed::Single(m) => m,
+        Parsed::Batch(_) => return batch(&h, &headers, &text, head).await,
+    };
+    let sid = session_id(&headers);
+    let hv = match mirror::text(&headers, "mcp-protocol-version") {
+        Ok(v) => v,
+        Err(e) => return head.error(StatusCode::BAD_REQUEST, None, e),
+    };
+    let (route, params) = match &msg {
+        Message::Request(r) => (Some(Route::parse(&r.method)), r.params),
+        Message::Notification(n) => (Some(Route::parse(&n.method)), n.params),
+        Message::Response(_) => (None, None),
+    };
+    let meta = RequestMeta::from_params(params).ok();
+    let meta_version = meta.as_ref().and_then(|m| m.protocol_version.as_deref());
+    if h.raw_log {
+        eprintln!("--> {text}");
+    }
+    let announced = scope::announced_era(route, meta_version);
+    let era = if announced == Some(Era::Handshake)
+        || sid.is_some()
+        || (meta_version.is_none() && hv.is_some_and(is_handshake_date))
+    {
+        Some(Era::Handshake)
+    } else if announced == Some(Era::Stateless) || hv.is_some() {
+        Some(Era::Stateless)
+    } else if !h.opts.sessions {
+        Some(Era::Handshake)
+    } else {
+        None
+    };
+    match era {
+        Some(Era::Handshake) => {
+            let post = Post {
+                h: &h,
+                headers: &headers,
+                sid,
+                hv,
+            };
+            handshake_post(post, msg, meta, route, head).await;
+        }
+        Some(_) => {
+            armed.store(true, Ordering::Release);
+            stateless_post(&h, &headers, msg, meta, hv, head).await;
+        }
+        None => {
+            let id = match &msg {
+                Message::Request(r) => Some(&r.id),
+                _ => None,
+            };
+            let err = bad_request(
+                "Bad Request: Mcp-Session-Id header is required (send `initialize` first), or give the request `_meta` with a protocol version",
+            );
+            head.error(StatusCode::BAD_REQUEST, id, err);
+        }
+    }
+}
+
+/// What a handshake-era POST is read with.
+struct Post<'a> {
+    h: &'a Arc<Http>,
+    headers: &'a HeaderMap,
+    sid: Option<&'a str>,
+    hv: Option<&'a str>,
+}
+
+async fn handshake_post(
+    post: Post<'_>,
+    msg: Message<'_>,
+    meta: Option<RequestMeta>,
+    route: Option<Route>,
+    mut head: HeadTx,
+) {
+    let Post {
+        h,
+        headers,
+        sid,
+        hv,
+    } = post;
+    let server = &h.server;
+    if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
+        if !h.opts.sessions {
+            let conn = Connection::new(Arc::clone(server), nowhere());
+            let reply = conn.dispatch(msg, meta, None, &nowhere()).await;
+            return head.reply(reply, false);
+        }
+        let (out_tx, out_rx) = mpsc::channel(server.options.outbound_queue);
+        let conn = Connection::new(Arc::clone(server), out_tx);
+        let Some(reply) = conn.dispatch(msg, meta, None, &nowhere()).await else {
+            return head.send(Head::Accepted);
+        };
+        if reply.error_code().is_some() {
+            return head.json(StatusCode::OK, reply.into_bytes());
+        }
+        let id: Arc<str> = crate::random::token().into();
+        let session = Session::new(
+            Arc::clone(&id),
+            conn,
+            out_rx,
+            Arc::clone(&h.store),
+            h.opts.keep_alive,
+        );
+        if !h.sessions.insert(session) {
+            let err = bad_request("Service Unavailable: too many sessions");
+            return head.error(StatusCode::SERVICE_UNAVAILABLE, None, err);
+        }
+        return head.send(Head::Json {
+            status: StatusCode::OK,
+            body: reply.into_bytes(),
+            session: Some(id),
+        });
+    }
+    let request_id = match &msg {
+        Message::Request(r) => Some(r.id.clone()),
+        _ => None,
+    };
+    let session = if h.opts.sessions {
+        let Some(sid) = sid else {
+            let err = bad_request("Bad Request: Mcp-Session-Id header is required");
+            return head.error(StatusCode::BAD_REQUEST, request_id.as_ref(), err);
+        };
+        let Some(s) = h.sessions.get(sid) else {
+            let err = ErrorObject::new(error_codes::SESSION_NOT_FOUND, "Session not found");
+            return head.error(StatusCode::NOT_FOUND, request_id.as_ref(), err);
+        };
+        Some(s)
+    } else {
+        None
+    };
+    let version = match hv.map(ProtocolVersion::parse) {
+        None => session
+            .as_ref()
+            .and_then(|s| s.conn.session_version())
+            .unwrap_or(ProtocolVersion::V2025_03_26),
+        Some(Some(v)) => v,
+        Some(None) => {
+            let err = bad_request(format!(
+                "Bad Request: unsupported MCP-Protocol-Version {:?}",
+                hv.unwrap_or_default()
+            ));
+            return head.error(StatusCode::BAD_REQUEST, request_id.as_ref(), err);
+        }
+    };
+    let conn = match &session {
+        Some(s) => Arc::clone(&s.conn),
+        None => Connection::with_session(
+            Arc::clone(server),
+            nowhere(),
+            if version.is_stateless() {
+                ProtocolVersion::V2025_03_26
+            } else {
+                version
+            },
+        ),
+    };
+    match msg {
+        Message::Request(_) => {
+            let (_, sse_ok) = accepts(headers);
+            let req = Request {
+                conn,
+                msg,
+                meta,
+                headers: None,
+                session,
+                modern: false,
+                sse_ok,
+            };
+            run_request(h, req, head).await;
+        }
+        _ => {
+            conn.dispatch(msg, meta, None, &nowhere()).await;
+            head.send(Head::Accepted);
+        }
+    }
+}
+
+async fn stateless_post(
+    h: &Arc<Http>,
+    headers: &Arc<HeaderMap>,
+    msg: Message<'_>,
+    meta: Option<RequestMeta>,
+    hv: Option<&str>,
+    mut head: HeadTx,
+) {
+    let (id, method, params) = match &msg {
+        Message::Request(r) => (Some(r.id.clone()), &*r.method, r.params),
+        Message::Notification(n) => (None, &*n.method, n.params),
+        Message::Response(_) => {
+            let err = ErrorObject::invalid_request(
+                "clients must not send responses in protocol revision 2026-07-28",
+            );
+            return head.error(StatusCode::BAD_REQUEST, None, err);
+        }
+    };
+    let id = id.as_ref();
+    // 1. The version header is required.
+    let Some(hv) = hv else {
+        let err = mirror::mismatch("Header mismatch: the MCP-Protocol-Version header is required");
+        return head.error(StatusCode::BAD_REQUEST, id, err);
+    };
+    // 2. `_meta` with the version and the client's capabilities.
+    let Some(meta) = meta.filter(scope::has_stateless_meta) else {
+        return head.error(StatusCode::BAD_REQUEST, id, scope::missing_stateless_meta());
+    };
+    let requested = meta.protocol_version.as_deref().unwrap_or_default();
+    // 3. Header and body agree.
+    if hv != requested {
+        let err = mirror::mismatch(format!(
+            "Header mismatch: MCP-Protocol-Version header value '{hv}' does not match body value '{requested}'"
+        ));
+        return head.error(StatusCode::BAD_REQUEST, id, err);
+    }
+    // 4. A revision served statelessly.
+    if let Err(err) = scope::stateless_version(requested) {
+        return head.error(StatusCode::BAD_REQUEST, id, err);
+    }
+    // 5. Standard headers (`Mcp-Param-*` are checked by `tools/call` against the tool).
+    if id.is_some()
+        && let Err(err) = check_headers(headers, method, params)
+    {
+        return head.error(StatusCode::BAD_REQUEST, id, err);
+    }
+    let conn = Connection::new(Arc::clone(&h.server), nowhere());
+    if id.is_none() {
+        conn.dispatch(msg, Some(meta), None, &nowhere()).await;
+        return head.send(Head::Accepted);
+    }
+    let (_, sse_ok) = accepts(headers);
+    let req = Request {
+        conn,
+        msg,
+        meta: Some(meta),
+        headers: Some(Arc::clone(headers)),
+        session: None,
+        modern: true,
+        sse_ok,
+    };
+    run_request(h, req, head).await;
+}
+
+/// Step 5 of the stateless era's validation: `Mcp-Method` and `Mcp-Name`.
+fn check_headers(
+    headers: &HeaderMap,
+    method: &str,
+    params: Option<&RawValue>,
+) -> Result<(), ErrorObject> {
+    mirror::check_method(headers, method)?;
+    let Some(target) = Route::parse(method).named_by() else {
+        return Ok(());
+    };
+    let mirrored: Mirrored<'_> = match params {
+        Some(p) => serde_json::from_str(p.get())
+            .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
+        None => Mirrored::default(),
+    };
+    let body_name = match target {
+        Target::Uri => mirrored.uri.as_deref(),
+        Target::Name => mirrored.name.as_deref(),
+        Target::TaskId => mirrored.task_id.as_deref(),
+    };
+    match body_name {
+        Some(expected) => mirror::check_name(headers, expected),
+        None if headers.get("mcp-name").is_none() => Err(mirror::mismatch(
+            "Header mismatch: the Mcp-Name header is required for this method",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A JSON-RPC batch (2025-03-26 only, in a session): answered with one JSON array.
+async fn batch(h: &Arc<Http>, headers: &HeaderMap, text: &str, mut head: HeadTx) {
+    let Some(session) = session_id(headers).and_then(|s| h.sessions.get(s)) else {
+        let err = ErrorObject::invalid_request(
+            "JSON-RPC batches are only accepted in a 2025-03-26 session",
+        );
+        return head.error(StatusCode::BAD_REQUEST, None, err);
+    };
+    let (tx, mut rx) = mpsc::channel::<Outbound>(REQUEST_QUEUE);
+    // The batch's notifications have no stream to go to.
+    let discard = async { while rx.recv().await.is_some() {} };
+    let work = async {
+        let answer = session.conn.receive(text, &tx).await;
+        drop(tx);
+        answer
+    };
+    let (answer, ()) = tokio::join!(work, discard);
+    match answer {
+        Some(answer) => head.json(StatusCode::OK, answer.into_bytes()),
+        None => head.send(Head::Accepted),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handshake_dates() {
+        assert!(is_handshake_date("2025-03-26"));
+        assert!(is_handshake_date("2025-11-25"));
+        assert!(!is_handshake_date("2026-07-28"));
+        assert!(!is_handshake_date("garbage"));
+    }
+}

@@ -1,0 +1,216 @@
+//! A POST's answer: the head (plain JSON, 202, or an SSE stream) decided by the request's task,
+//! and the stream that carries a request's notifications, requests to the client and reply.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::StatusCode;
+use mcp_core::jsonrpc::Message;
+use mcp_core::{ErrorObject, RequestId, RequestMeta};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::connection::Connection;
+use crate::dispatch::reply::Reply;
+use crate::dispatch::scope::RequestHeaders;
+use crate::http::endpoint::{Http, status_of};
+use crate::http::session::Session;
+use crate::http::sse::{self, Resumable};
+use crate::outbound::{Outbound, Sink};
+
+/// Messages a request may queue before the response stream takes them.
+pub(crate) const REQUEST_QUEUE: usize = 64;
+/// SSE frames queued for one response before a slow client is cut off.
+pub(crate) const SSE_QUEUE: usize = 256;
+
+/// A sink whose messages go nowhere.
+pub(crate) fn nowhere() -> Sink {
+    mpsc::channel(1).0
+}
+
+/// How a POST is answered, decided by its task.
+pub(crate) enum Head {
+    Json {
+        status: StatusCode,
+        body: Vec<u8>,
+        session: Option<Arc<str>>,
+    },
+    Accepted,
+    Sse(mpsc::Receiver<Bytes>),
+}
+
+/// Sends the head once.
+pub(crate) struct HeadTx(pub(crate) Option<oneshot::Sender<Head>>);
+
+impl HeadTx {
+    pub(crate) fn send(&mut self, head: Head) {
+        if let Some(tx) = self.0.take() {
+            let _ = tx.send(head);
+        }
+    }
+
+    pub(crate) fn json(&mut self, status: StatusCode, body: Vec<u8>) {
+        self.send(Head::Json {
+            status,
+            body,
+            session: None,
+        });
+    }
+
+    pub(crate) fn error(&mut self, status: StatusCode, id: Option<&RequestId>, err: ErrorObject) {
+        self.json(status, Reply::error(id.cloned(), err).into_bytes());
+    }
+
+    /// A reply as plain JSON (the stateless era maps errors to statuses), or 202 for none.
+    pub(crate) fn reply(&mut self, reply: Option<Reply>, modern: bool) {
+        match reply {
+            None => self.send(Head::Accepted),
+            Some(reply) => {
+                let status = if modern {
+                    status_of(&reply)
+                } else {
+                    StatusCode::OK
+                };
+                self.json(status, reply.into_bytes());
+            }
+        }
+    }
+}
+
+/// Where a request's stream goes.
+enum Out {
+    Plain(mpsc::Sender<Bytes>),
+    Resumable(Arc<Resumable>, Arc<Session>),
+}
+
+impl Out {
+    async fn send(&self, msg: &[u8]) {
+        match self {
+            Out::Plain(tx) => {
+                let _ = tx.send(sse::frame(None, None, msg)).await;
+            }
+            Out::Resumable(stream, _) => stream.push(msg).await,
+        }
+    }
+
+    /// Sends a message, or cuts the connection on
+    /// [`Context::close_stream`](crate::Context::close_stream).
+    async fn deliver(&self, item: &Outbound) {
+        match item {
+            Outbound::Message(msg) => self.send(msg).await,
+            Outbound::CloseStream => {
+                if let Out::Resumable(stream, _) = self {
+                    stream.disconnect().await;
+                }
+            }
+        }
+    }
+
+    async fn keep_alive(&self) {
+        match self {
+            Out::Plain(tx) => {
+                let _ = tx.try_send(Bytes::from_static(sse::KEEPALIVE));
+            }
+            Out::Resumable(stream, _) => stream.keep_alive().await,
+        }
+    }
+
+    async fn finish(self) {
+        if let Out::Resumable(stream, session) = self {
+            stream.finish().await;
+            session.close_stream(stream.stream);
+        }
+    }
+}
+
+/// What one POSTed request is dispatched with.
+pub(crate) struct Request<'a> {
+    pub(crate) conn: Arc<Connection>,
+    pub(crate) msg: Message<'a>,
+    pub(crate) meta: Option<RequestMeta>,
+    pub(crate) headers: RequestHeaders,
+    /// The handshake-era session the request belongs to, if any.
+    pub(crate) session: Option<Arc<Session>>,
+    /// Stateless era: statuses from errors, no resumable streams.
+    pub(crate) modern: bool,
+    /// Whether the client accepts SSE.
+    pub(crate) sse_ok: bool,
+}
+
+/// Dispatches a request and streams its answer: plain JSON when the reply comes first, SSE when
+/// something else does (or the reply takes longer than `stream_after`).
+pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadTx) {
+    let Request {
+        conn,
+        msg,
+        meta,
+        headers,
+        session,
+        modern,
+        sse_ok,
+    } = req;
+    let sse_ok = sse_ok && !h.opts.json_response;
+    let (tx, mut rx) = mpsc::channel::<Outbound>(REQUEST_QUEUE);
+    let sink = match (&session, sse_ok) {
+        (Some(s), false) => s.conn.out(),
+        (None, false) => nowhere(),
+        _ => tx.clone(),
+    };
+    let dispatch = conn.dispatch(msg, meta, headers, &sink);
+    tokio::pin!(dispatch);
+    if !sse_ok {
+        let reply = dispatch.await;
+        return head.reply(reply, modern);
+    }
+    let mut first = Vec::new();
+    let mut done: Option<Option<Reply>> = None;
+    tokio::select! {
+        biased;
+        reply = &mut dispatch => {
+            while let Ok(m) = rx.try_recv() {
+                first.push(m);
+            }
+            if first.is_empty() {
+                return head.reply(reply, modern);
+            }
+            done = Some(reply);
+        }
+        Some(m) = rx.recv() => first.push(m),
+        () = tokio::time::sleep(h.opts.stream_after) => {}
+    }
+    let (body_tx, body_rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
+    let out = match &session {
+        Some(s) if !modern => {
+            let stream = s.open_stream();
+            stream.attach(None, body_tx, h.retry_ms()).await;
+            Out::Resumable(stream, Arc::clone(s))
+        }
+        _ => Out::Plain(body_tx),
+    };
+    head.send(Head::Sse(body_rx));
+    for m in &first {
+        out.deliver(m).await;
+    }
+    let period = h.opts.keep_alive;
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    loop {
+        if let Some(reply) = done.take() {
+            while let Ok(m) = rx.try_recv() {
+                if let Outbound::Message(m) = m {
+                    out.send(&m).await;
+                }
+            }
+            if let Some(reply) = reply {
+                out.send(&reply.into_bytes()).await;
+            }
+            break;
+        }
+        tokio::select! {
+            biased;
+            Some(m) = rx.recv() => out.deliver(&m).await,
+            reply = &mut dispatch => done = Some(reply),
+            _ = ticks.tick() => out.keep_alive().await,
+        }
+    }
+    drop(tx);
+    out.finish().await;
+}

@@ -1,0 +1,279 @@
+//! [`ServerBuilder`]: items, state, instructions and limits, checked and built into a [`Server`].
+
+use std::any::{Any, TypeId};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use mcp_core::{Implementation, Meta};
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::handler::context::StateMap;
+use crate::handler::rounds::StateKey;
+use crate::notify::Hub;
+use crate::registry::{PromptRecord, ResourceRecord, ToolRecord};
+use crate::schema::SchemaProfile;
+use crate::server::options::{Options, ValidationErrors};
+use crate::server::{Extensions, Live, Records, Server, ServerInner};
+
+/// The name and version of *your* crate, for `serverInfo`.
+///
+/// Expands `env!("CARGO_PKG_NAME")`, `CARGO_PKG_VERSION` and `CARGO_PKG_DESCRIPTION` in the
+/// calling crate, so the server reports itself, not this framework.
+///
+/// ```
+/// let info = mcp_runtime::server_info!();
+/// assert_eq!(info.name, env!("CARGO_PKG_NAME"));
+/// ```
+#[macro_export]
+macro_rules! server_info {
+    () => {
+        $crate::__private::server_info(
+            ::core::env!("CARGO_PKG_NAME"),
+            ::core::env!("CARGO_PKG_VERSION"),
+            ::core::env!("CARGO_PKG_DESCRIPTION"),
+        )
+    };
+}
+
+/// Builds a [`Server`]: items, state, instructions and limits.
+///
+/// ```standalone_crate
+/// use mcp_runtime::prelude::*;
+///
+/// /// Says hello.
+/// #[tool]
+/// async fn hello(name: String) -> String {
+///     format!("Hello, {name}!")
+/// }
+///
+/// let server = Server::builder(server_info!())
+///     .tool(hello::TOOL)
+///     .instructions("Greets people")
+///     .build()
+///     .unwrap();
+/// assert_eq!(server.tool_names().collect::<Vec<_>>(), ["hello"]);
+/// ```
+#[must_use]
+pub struct ServerBuilder {
+    info: Implementation,
+    instructions: Option<String>,
+    records: Records,
+    state: StateMap,
+    options: Options,
+    state_key: Option<StateKey>,
+    extensions: Extensions,
+}
+
+impl std::fmt::Debug for ServerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerBuilder")
+            .field("info", &self.info)
+            .field("tools", &self.records.tools.len())
+            .field("resources", &self.records.resources.len())
+            .field("prompts", &self.records.prompts.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerBuilder {
+    pub(crate) fn new(info: Implementation) -> Self {
+        Self {
+            info,
+            instructions: None,
+            records: Records {
+                tools: Vec::new(),
+                resources: Vec::new(),
+                prompts: Vec::new(),
+            },
+            state: StateMap::new(),
+            options: Options::default(),
+            state_key: None,
+            extensions: Extensions::new(),
+        }
+    }
+
+    pub(crate) fn with_records(mut self, records: Records) -> Self {
+        self.records = records;
+        self
+    }
+
+    /// Settings of an optional part, by type (see [`ServerInner::extension`]).
+    pub(crate) fn extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
+        self.extensions.insert(TypeId::of::<T>(), Arc::new(value));
+        self
+    }
+
+    /// Adds a tool record (`my_fn::TOOL`).
+    pub fn tool(mut self, record: ToolRecord) -> Self {
+        self.records.tools.push(record);
+        self
+    }
+
+    /// Adds a resource or resource template record (`my_fn::RESOURCE`).
+    pub fn resource(mut self, record: ResourceRecord) -> Self {
+        self.records.resources.push(record);
+        self
+    }
+
+    /// Adds a prompt record (`my_fn::PROMPT`).
+    pub fn prompt(mut self, record: PromptRecord) -> Self {
+        self.records.prompts.push(record);
+        self
+    }
+
+    /// Instructions for the model, sent in `initialize` and `server/discover` results.
+    pub fn instructions(mut self, text: impl Into<String>) -> Self {
+        self.instructions = Some(text.into());
+        self
+    }
+
+    /// Application state, injected into handlers as `State<T>`.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(
+            TypeId::of::<T>(),
+            Arc::new(value) as Arc<dyn Any + Send + Sync>,
+        );
+        self
+    }
+
+    /// The schema profile (default: [`SchemaProfile::Portable`]).
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.options.profile = profile;
+        self
+    }
+
+    /// Items per list page (default 100).
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.options.page_size = size;
+        self
+    }
+
+    /// `ttlMs` of cacheable results in the stateless era (default 300 000).
+    pub fn cache_ttl_ms(mut self, ttl: u64) -> Self {
+        self.options.ttl_ms = ttl;
+        self
+    }
+
+    /// How tool argument validation failures are reported.
+    pub fn validation_errors(mut self, policy: ValidationErrors) -> Self {
+        self.options.validation = policy;
+        self
+    }
+
+    /// Whether a handler's first poll runs on the connection's own task (default `true`).
+    ///
+    /// Most handlers finish without waiting for anything; running their first poll in place
+    /// saves a task and a hand-over between threads per call. A handler that waits continues in
+    /// a task of its own either way. A handler that *blocks* its thread (a long synchronous
+    /// computation, `std::thread::sleep`) would hold up the connection meanwhile: the first time
+    /// one does (over 50 ms), the connection switches to a task per request for good, and logs it.
+    /// Turn this off when your handlers block, or move the blocking work to
+    /// `tokio::task::spawn_blocking`.
+    ///
+    /// ```
+    /// # let info = mcp_runtime::server_info!();
+    /// let builder = mcp_runtime::Server::builder(info).inline_first_poll(false);
+    /// # let _ = builder;
+    /// ```
+    pub fn inline_first_poll(mut self, on: bool) -> Self {
+        self.options.inline_first_poll = on;
+        self
+    }
+
+    /// Most handler requests (`tools/call`, `resources/read`, `prompts/get`, completion) running
+    /// at once per connection (default 256). Further requests wait for a slot without blocking
+    /// pings or cancellations; once four times as many (at least 64) are admitted, the connection
+    /// stops reading until one finishes (back-pressure) rather than refusing work.
+    pub fn max_in_flight(mut self, limit: usize) -> Self {
+        self.options.max_in_flight = limit;
+        self
+    }
+
+    /// Largest accepted message in bytes (default 4 MiB).
+    pub fn max_message_bytes(mut self, limit: usize) -> Self {
+        self.options.max_message_bytes = limit;
+        self
+    }
+
+    /// How long a request to the client (elicitation, sampling, roots) may wait for its answer
+    /// in the handshake era (default 10 minutes: a human may be filling in a form).
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).client_request_timeout(std::time::Duration::from_secs(60));
+    /// # let _ = builder;
+    /// ```
+    pub fn client_request_timeout(mut self, timeout: Duration) -> Self {
+        self.options.client_request_timeout = timeout;
+        self
+    }
+
+    /// The secret that seals stateless-era `requestState` (HMAC-SHA256). By default each server
+    /// draws a random one at start-up; give every replica behind a load balancer the same key.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).request_state_key([42; 32]);
+    /// # let _ = builder;
+    /// ```
+    pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
+        self.state_key = Some(StateKey(key));
+        self
+    }
+
+    /// How long a sealed `requestState` stays valid (default 10 minutes).
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).request_state_ttl(std::time::Duration::from_secs(120));
+    /// # let _ = builder;
+    /// ```
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
+        self.options.request_state_ttl = ttl;
+        self
+    }
+
+    /// Checks everything and builds descriptors and list pages.
+    pub fn build(self) -> Result<Server, Error> {
+        if self.options.page_size == 0 {
+            return Err(Error::Config("page size must be at least 1".into()));
+        }
+        if self.options.max_in_flight == 0 || self.options.max_message_bytes < 1024 {
+            return Err(Error::Config(
+                "max_in_flight must be at least 1 and max_message_bytes at least 1024".into(),
+            ));
+        }
+        let mut server_info_meta = Meta::new();
+        server_info_meta.insert(
+            mcp_core::meta::SERVER_INFO_KEY.to_owned(),
+            serde_json::to_value(&self.info).unwrap_or(Value::Null),
+        );
+        let records = self.records;
+        let live = Live::build(&records, &self.options, &server_info_meta)?;
+        Ok(Server {
+            inner: Arc::new(ServerInner {
+                info: self.info,
+                instructions: self.instructions,
+                live: RwLock::new(Arc::new(live)),
+                records: Mutex::new(records),
+                state: Arc::new(self.state),
+                options: self.options,
+                server_info_meta,
+                hub: Arc::new(Hub::default()),
+                state_key: self.state_key.unwrap_or_else(StateKey::random),
+                extensions: self.extensions,
+            }),
+        })
+    }
+
+    /// Builds the server and serves it over stdio until stdin closes.
+    pub async fn serve_stdio(self) -> Result<(), Error> {
+        self.build()?.serve_stdio().await
+    }
+
+    /// Builds the server and runs its command line (see [`Server::run`]).
+    pub async fn run(self) -> Result<(), Error> {
+        self.build()?.run().await
+    }
+}

@@ -1,0 +1,386 @@
+//! The [`Server`]: a cheap handle on what every connection shares (the catalog, the options,
+//! the notification hub), and the changes a running server accepts.
+
+pub(crate) mod builder;
+pub(crate) mod options;
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use mcp_core::{Implementation, Meta, ProtocolVersion, ServerCapabilities};
+
+use crate::error::Error;
+use crate::handler::context::{Context, StateMap};
+use crate::handler::rounds::StateKey;
+use crate::notify::{Hub, ListChanged};
+use crate::registry::{
+    self, Catalog, CatalogSettings, ListKind, PromptRecord, ResourceRecord, ToolRecord,
+};
+pub use builder::ServerBuilder;
+use options::Options;
+
+/// Settings of optional parts (transports, extensions), by type: what the core does not know.
+pub(crate) type Extensions = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
+
+/// The registered items, kept to rebuild the catalog when they change at run time.
+#[derive(Clone)]
+pub(crate) struct Records {
+    tools: Vec<ToolRecord>,
+    resources: Vec<ResourceRecord>,
+    prompts: Vec<PromptRecord>,
+}
+
+/// Everything derived from the registered items: rebuilt once per change, swapped atomically.
+pub(crate) struct Live {
+    pub(crate) catalog: Catalog,
+    pub(crate) capabilities: ServerCapabilities,
+}
+
+impl Live {
+    pub(crate) fn build(
+        records: &Records,
+        options: &Options,
+        server_info_meta: &Meta,
+    ) -> Result<Self, Error> {
+        let settings = CatalogSettings {
+            profile: options.profile,
+            page_size: options.page_size,
+            ttl_ms: options.ttl_ms,
+            server_info_meta,
+        };
+        let catalog = Catalog::build(
+            records.tools.clone(),
+            records.resources.clone(),
+            records.prompts.clone(),
+            &settings,
+        )?;
+        let has_completions = !catalog.prompts.is_empty() || !catalog.templates.is_empty();
+        let mut caps = ServerCapabilities::default();
+        if !catalog.tools.is_empty() {
+            let mut tools = mcp_core::lifecycle::ToolsCapability::default();
+            tools.list_changed = Some(true);
+            caps.tools = Some(tools);
+        }
+        if !catalog.resources.is_empty() || !catalog.templates.is_empty() {
+            let mut resources = mcp_core::lifecycle::ResourcesCapability::default();
+            resources.subscribe = Some(true);
+            resources.list_changed = Some(true);
+            caps.resources = Some(resources);
+        }
+        if !catalog.prompts.is_empty() {
+            let mut prompts = mcp_core::lifecycle::PromptsCapability::default();
+            prompts.list_changed = Some(true);
+            caps.prompts = Some(prompts);
+        }
+        caps.logging = Some(Default::default());
+        if has_completions {
+            caps.completions = Some(Default::default());
+        }
+        Ok(Live {
+            catalog,
+            capabilities: caps,
+        })
+    }
+}
+
+pub(crate) struct ServerInner {
+    pub(crate) info: Implementation,
+    pub(crate) instructions: Option<String>,
+    pub(crate) live: RwLock<Arc<Live>>,
+    pub(crate) records: Mutex<Records>,
+    pub(crate) state: Arc<StateMap>,
+    pub(crate) options: Options,
+    pub(crate) server_info_meta: Meta,
+    pub(crate) hub: Arc<Hub>,
+    pub(crate) state_key: StateKey,
+    pub(crate) extensions: Extensions,
+}
+
+impl ServerInner {
+    /// The current catalog and capabilities.
+    pub(crate) fn live(&self) -> Arc<Live> {
+        Arc::clone(&self.live.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// The settings of type `T` given to the builder, if any.
+    pub(crate) fn extension<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        let value = self.extensions.get(&TypeId::of::<T>())?;
+        Arc::clone(value).downcast::<T>().ok()
+    }
+}
+
+/// A built MCP server: cheap to clone, serves any number of connections on any transports.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// # async fn demo() -> Result<(), mcp_runtime::Error> {
+/// Server::from_registry(server_info!())
+///     .instructions("Gift ideas for any occasion")
+///     .serve_stdio()
+///     .await
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Server {
+    pub(crate) inner: Arc<ServerInner>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("info", &self.inner.info)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// A builder with nothing registered.
+    pub fn builder(info: Implementation) -> ServerBuilder {
+        ServerBuilder::new(info)
+    }
+
+    /// A builder holding every item of the default server registered in this binary with
+    /// `#[tool]`, `#[resource]` and `#[prompt]` (those without a `server = "…"` key).
+    ///
+    /// Items in a library crate are only linked in when the binary uses something from that
+    /// crate; if a library's items are missing, add `use that_library as _;` to the binary.
+    pub fn from_registry(info: Implementation) -> ServerBuilder {
+        Self::from_registry_named("", info)
+    }
+
+    /// Like [`from_registry`](Self::from_registry), for the items marked `server = "name"`, to keep
+    /// several servers in one binary apart.
+    pub fn from_registry_named(name: &str, info: Implementation) -> ServerBuilder {
+        let records = Records {
+            tools: registry::tools()
+                .filter(|r| r.server == name)
+                .copied()
+                .collect(),
+            resources: registry::resources()
+                .filter(|r| r.server == name)
+                .copied()
+                .collect(),
+            prompts: registry::prompts()
+                .filter(|r| r.server == name)
+                .copied()
+                .collect(),
+        };
+        ServerBuilder::new(info).with_records(records)
+    }
+
+    /// The server's `serverInfo`.
+    pub fn info(&self) -> &Implementation {
+        &self.inner.info
+    }
+
+    /// Tool names, sorted.
+    pub fn tool_names(&self) -> impl Iterator<Item = &'static str> {
+        let names: Vec<&'static str> = self
+            .inner
+            .live()
+            .catalog
+            .tools
+            .iter()
+            .map(|t| t.record.name)
+            .collect();
+        names.into_iter()
+    }
+
+    /// The capabilities this server declares (they follow the registered items).
+    pub fn capabilities(&self) -> ServerCapabilities {
+        self.inner.live().capabilities.clone()
+    }
+
+    /// Rebuilds the catalog with `change` applied to the records; on success swaps it in and
+    /// tells every client that the list changed.
+    fn change(
+        &self,
+        kind: ListKind,
+        change: impl FnOnce(&mut Records) -> bool,
+    ) -> Result<bool, Error> {
+        let mut records = self.inner.records.lock().unwrap_or_else(|e| e.into_inner());
+        let mut next = records.clone();
+        if !change(&mut next) {
+            return Ok(false);
+        }
+        let live = Live::build(&next, &self.inner.options, &self.inner.server_info_meta)?;
+        *self.inner.live.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(live);
+        *records = next;
+        drop(records);
+        self.inner.hub.list_changed(kind);
+        Ok(true)
+    }
+
+    /// Registers a tool while the server runs; clients are sent
+    /// `notifications/tools/list_changed`. A duplicate name is an error and changes nothing.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// async fn hello() -> String { "hello".into() }
+    ///
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.add_tool(hello::TOOL).unwrap();
+    /// assert_eq!(server.tool_names().collect::<Vec<_>>(), ["hello"]);
+    /// assert!(server.add_tool(hello::TOOL).is_err());
+    /// assert!(server.remove_tool("hello"));
+    /// ```
+    pub fn add_tool(&self, record: ToolRecord) -> Result<(), Error> {
+        self.change(ListKind::Tools, |r| {
+            r.tools.push(record);
+            true
+        })
+        .map(drop)
+    }
+
+    /// Unregisters a tool by name; `false` when there is none.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// assert!(!server.remove_tool("nothing"));
+    /// ```
+    pub fn remove_tool(&self, name: &str) -> bool {
+        self.change(ListKind::Tools, |r| {
+            let before = r.tools.len();
+            r.tools.retain(|t| t.name != name);
+            r.tools.len() != before
+        })
+        .unwrap_or(false)
+    }
+
+    /// Registers a resource or resource template while the server runs; clients are sent
+    /// `notifications/resources/list_changed`.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// A note.
+    /// #[resource(uri = "note://1")]
+    /// async fn note() -> String { "hi".into() }
+    ///
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.add_resource(note::RESOURCE).unwrap();
+    /// assert!(server.capabilities().resources.is_some());
+    /// assert!(server.remove_resource("note://1"));
+    /// ```
+    pub fn add_resource(&self, record: ResourceRecord) -> Result<(), Error> {
+        self.change(ListKind::Resources, |r| {
+            r.resources.push(record);
+            true
+        })
+        .map(drop)
+    }
+
+    /// Unregisters a resource or template by URI (template text for templates).
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// assert!(!server.remove_resource("note://nothing"));
+    /// ```
+    pub fn remove_resource(&self, uri: &str) -> bool {
+        self.change(ListKind::Resources, |r| {
+            let before = r.resources.len();
+            r.resources.retain(|x| x.uri != uri);
+            r.resources.len() != before
+        })
+        .unwrap_or(false)
+    }
+
+    /// Registers a prompt while the server runs; clients are sent
+    /// `notifications/prompts/list_changed`.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Greets.
+    /// #[prompt]
+    /// async fn greet() -> Vec<PromptMessage> { vec![PromptMessage::user("hi")] }
+    ///
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.add_prompt(greet::PROMPT).unwrap();
+    /// assert!(server.remove_prompt("greet"));
+    /// ```
+    pub fn add_prompt(&self, record: PromptRecord) -> Result<(), Error> {
+        self.change(ListKind::Prompts, |r| {
+            r.prompts.push(record);
+            true
+        })
+        .map(drop)
+    }
+
+    /// Unregisters a prompt by name.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// assert!(!server.remove_prompt("nothing"));
+    /// ```
+    pub fn remove_prompt(&self, name: &str) -> bool {
+        self.change(ListKind::Prompts, |r| {
+            let before = r.prompts.len();
+            r.prompts.retain(|p| p.name != name);
+            r.prompts.len() != before
+        })
+        .unwrap_or(false)
+    }
+
+    /// Tells subscribers that the resource at `uri` changed: `notifications/resources/updated`
+    /// to handshake-era sessions that sent `resources/subscribe` for it, and to stateless-era
+    /// `subscriptions/listen` streams whose `resourceSubscriptions` name it.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.notify_resource_updated("file:///notes.txt"); // nobody listens: nothing happens
+    /// ```
+    pub fn notify_resource_updated(&self, uri: &str) {
+        self.inner.hub.resource_updated(uri);
+    }
+
+    /// Sends a `notifications/*/list_changed` without changing anything (for lists computed
+    /// elsewhere). [`add_tool`](Self::add_tool) and friends send it on their own.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// use mcp_runtime::ListChanged;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.notify_list_changed(ListChanged::Tools);
+    /// ```
+    pub fn notify_list_changed(&self, list: ListChanged) {
+        self.inner.hub.list_changed(list.kind());
+    }
+
+    /// The revisions this server speaks, newest first.
+    pub fn supported_versions(&self) -> impl Iterator<Item = ProtocolVersion> {
+        ProtocolVersion::ALL.into_iter().rev()
+    }
+}
+
+impl Context {
+    /// The server serving this request: register tools at run time, announce resource updates.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Marks the report as changed.
+    /// #[tool]
+    /// async fn touch_report(ctx: Context) -> String {
+    ///     ctx.server().notify_resource_updated("report://daily");
+    ///     "done".into()
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn server(&self) -> Server {
+        // Every context is made by a connection of a server, from that server's shared state.
+        match Arc::clone(&self.inner.server).downcast::<ServerInner>() {
+            Ok(inner) => Server { inner },
+            Err(_) => unreachable!("a context holds the shared state of its server"),
+        }
+    }
+}

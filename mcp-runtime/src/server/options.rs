@@ -1,0 +1,57 @@
+//! A server's limits and policies.
+
+use std::time::Duration;
+
+use crate::schema::SchemaProfile;
+
+/// How argument validation failures of tools are reported.
+///
+/// ```
+/// use mcp_runtime::ValidationErrors;
+/// assert_eq!(ValidationErrors::default(), ValidationErrors::ByRevision);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ValidationErrors {
+    /// `isError: true` results from 2025-11-25 on (SEP-1303), -32602 errors before.
+    #[default]
+    ByRevision,
+    /// Always an `isError: true` result, so the model can correct itself.
+    ToolResult,
+    /// Always a -32602 protocol error.
+    ProtocolError,
+}
+
+/// Limits and policies of a server.
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    pub(crate) profile: SchemaProfile,
+    pub(crate) page_size: usize,
+    pub(crate) ttl_ms: u64,
+    pub(crate) validation: ValidationErrors,
+    pub(crate) max_in_flight: usize,
+    pub(crate) max_message_bytes: usize,
+    pub(crate) outbound_queue: usize,
+    pub(crate) drain_timeout: std::time::Duration,
+    pub(crate) inline_first_poll: bool,
+    pub(crate) client_request_timeout: Duration,
+    pub(crate) request_state_ttl: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            profile: SchemaProfile::Portable,
+            page_size: 100,
+            ttl_ms: 300_000,
+            validation: ValidationErrors::ByRevision,
+            max_in_flight: 256,
+            max_message_bytes: 4 * 1024 * 1024,
+            outbound_queue: 1024,
+            drain_timeout: std::time::Duration::from_secs(10),
+            inline_first_poll: true,
+            client_request_timeout: Duration::from_secs(600),
+            request_state_ttl: Duration::from_secs(600),
+        }
+    }
+}
