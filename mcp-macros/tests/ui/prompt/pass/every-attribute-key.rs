@@ -10,6 +10,8 @@ use mcp_runtime::prelude::*;
     icon = "https://example.com/p.png",
     meta = r#"{"k": true}"#,
     server = "poetry",
+    timeout_ms = 1500,
+    max_concurrency = 8,
 )]
 fn write_poem(
     /// What the poem is about

@@ -13,6 +13,8 @@ use mcp_runtime::prelude::*;
     icon(src = "https://example.com/c-dark.png", theme = "dark"),
     meta = r#"{"k": 1}"#,
     server = "shop",
+    timeout_ms = 30_000,
+    max_concurrency = 2,
 )]
 fn gift_catalog(ctx: Context) -> String {
     let _ = ctx;
