@@ -230,6 +230,19 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///   after N ms`).
 /// - `max_concurrency = 4`: the most reads of this resource (or template, whatever URI it
 ///   matched) in flight at once, per server (1 to 4294967295); further reads wait for a slot.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// A slow report, read by one client at a time.
+/// #[resource(uri = "reports://{year}", timeout_ms = 10_000, max_concurrency = 1)]
+/// async fn report(year: u16) -> String {
+///     format!("report {year}")
+/// }
+///
+/// assert_eq!(report::RESOURCE.timeout_ms, Some(10_000));
+/// assert_eq!(report::RESOURCE.max_concurrency, Some(1));
+/// ```
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Resource, attr.into(), item.into()).into()
@@ -271,6 +284,19 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///   ms`).
 /// - `max_concurrency = 4`: the most gets of this prompt in flight at once, per server (1 to
 ///   4294967295); further gets wait for a slot.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Summarises a long text.
+/// #[prompt(timeout_ms = 2000, max_concurrency = 4)]
+/// async fn summarise(text: String) -> String {
+///     format!("Summarise: {text}")
+/// }
+///
+/// assert_eq!(summarise::PROMPT.timeout_ms, Some(2000));
+/// assert_eq!(summarise::PROMPT.max_concurrency, Some(4));
+/// ```
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Prompt, attr.into(), item.into()).into()

@@ -1070,7 +1070,7 @@ impl Connection {
         }
         let p: UriParams<'_> = parse_params(params)?;
         let v = scope.version;
-        let Some((record, request)) = live.catalog.find_resource(&p.uri) else {
+        let Some((record, request, _limit)) = live.catalog.find_resource(&p.uri) else {
             return Err(not_found(&p.uri, v));
         };
         tracing::Span::current().record("item", record.name);

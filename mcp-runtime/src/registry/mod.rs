@@ -56,6 +56,7 @@ pub fn prompts() -> impl Iterator<Item = &'static PromptRecord> {
 pub(crate) struct ToolEntry {
     pub(crate) record: ToolRecord,
     pub(crate) descriptor: Tool,
+    /// Slots for calls in flight, from `max_concurrency`.
     pub(crate) limit: Option<Arc<Semaphore>>,
 }
 
@@ -63,6 +64,8 @@ pub(crate) struct ToolEntry {
 pub(crate) struct ResourceEntry {
     pub(crate) record: ResourceRecord,
     pub(crate) descriptor: Resource,
+    /// Slots for reads in flight, from `max_concurrency`.
+    pub(crate) limit: Option<Arc<Semaphore>>,
 }
 
 /// A resource template ready to serve.
@@ -70,12 +73,25 @@ pub(crate) struct TemplateEntry {
     pub(crate) record: ResourceRecord,
     pub(crate) template: UriTemplate,
     pub(crate) descriptor: ResourceTemplate,
+    /// Slots for reads in flight (whatever URI they matched), from `max_concurrency`.
+    pub(crate) limit: Option<Arc<Semaphore>>,
 }
 
 /// A prompt ready to serve.
 pub(crate) struct PromptEntry {
     pub(crate) record: PromptRecord,
     pub(crate) descriptor: Prompt,
+    /// Slots for gets in flight, from `max_concurrency`.
+    #[allow(
+        dead_code,
+        reason = "for the dispatcher's `prompts/get`, which does not take a slot yet"
+    )]
+    pub(crate) limit: Option<Arc<Semaphore>>,
+}
+
+/// The semaphore of an item with `max_concurrency`: one permit per call in flight.
+fn limit(max_concurrency: Option<u32>) -> Option<Arc<Semaphore>> {
+    max_concurrency.map(|n| Arc::new(Semaphore::new(n.max(1) as usize)))
 }
 
 /// Pre-serialised list results of one revision: one JSON text per page.
@@ -247,13 +263,10 @@ impl Catalog {
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
             let descriptor = tool_descriptor(&record, settings.profile)?;
-            let limit = record
-                .max_concurrency
-                .map(|n| Arc::new(Semaphore::new(n.max(1) as usize)));
             tool_entries.push(ToolEntry {
+                limit: limit(record.max_concurrency),
                 record,
                 descriptor,
-                limit,
             });
         }
 
@@ -275,6 +288,7 @@ impl Catalog {
                 d.icons = icons(record.icons);
                 d.meta = meta;
                 resource_entries.push(ResourceEntry {
+                    limit: limit(record.max_concurrency),
                     record,
                     descriptor: d,
                 });
@@ -286,6 +300,7 @@ impl Catalog {
                 d.icons = icons(record.icons);
                 d.meta = meta;
                 template_entries.push(TemplateEntry {
+                    limit: limit(record.max_concurrency),
                     record,
                     template,
                     descriptor: d,
@@ -316,6 +331,7 @@ impl Catalog {
             d.icons = icons(record.icons);
             d.meta = meta("prompt", record.name, record.location, record.meta)?;
             prompt_entries.push(PromptEntry {
+                limit: limit(record.max_concurrency),
                 record,
                 descriptor: d,
             });
@@ -420,19 +436,24 @@ impl Catalog {
         list.get(index).map(|p| &**p)
     }
 
-    /// The fixed resource or matching template for a URI, with matched variables.
-    pub(crate) fn find_resource(&self, uri: &str) -> Option<(&ResourceRecord, ResourceRequest)> {
+    /// The fixed resource or matching template for a URI, with matched variables and the
+    /// entry's `max_concurrency` semaphore (`None` when it has no limit).
+    pub(crate) fn find_resource(
+        &self,
+        uri: &str,
+    ) -> Option<(&ResourceRecord, ResourceRequest, Option<&Arc<Semaphore>>)> {
         if let Some(&i) = self.resource_index.get(uri) {
             let r = &self.resources[i];
             return Some((
                 &r.record,
                 ResourceRequest::new(uri, std::iter::empty::<(String, String)>()),
+                r.limit.as_ref(),
             ));
         }
         self.templates.iter().find_map(|t| {
             t.template
                 .match_uri(uri)
-                .map(|vars| (&t.record, ResourceRequest::new(uri, vars)))
+                .map(|vars| (&t.record, ResourceRequest::new(uri, vars), t.limit.as_ref()))
         })
     }
 }
