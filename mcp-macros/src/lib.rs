@@ -172,7 +172,10 @@ use crate::parse::Kind;
 /// - `meta = r#"{"key": 1}"#`: the `_meta` object, as JSON text (checked at compile time).
 /// - `server = "name"`: the named registry this tool belongs to; `""` (the default server) when
 ///   absent.
-/// - `timeout_ms = 5000`, `max_concurrency = 4`: per-call timeout and the most calls in flight.
+/// - `timeout_ms = 5000`: per-call timeout in milliseconds (at least 1). A call still running then
+///   is abandoned and answered with an error result (`isError`).
+/// - `max_concurrency = 4`: the most calls of this tool in flight at once, per server (1 to
+///   4294967295); further calls wait for a slot.
 /// - `input_schema = r#"{…}"#`: a hand-written JSON Schema used verbatim. The function then takes
 ///   the whole arguments object as its one argument parameter, of type `serde_json::Value` or any
 ///   `Deserialize` type (or takes none).
@@ -222,6 +225,24 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// - `name = "…"` (defaults to the function's name), `title = "…"`, `description = "…"`
 ///   (defaults to the doc comment), `mime = "…"`, `icon`, `meta`, `server`: as for
 ///   [`macro@tool`].
+/// - `timeout_ms = 5000`: per-read timeout in milliseconds (at least 1). A read still running
+///   then is abandoned and answered with a JSON-RPC error (`-32603`, `resource 'NAME' timed out
+///   after N ms`).
+/// - `max_concurrency = 4`: the most reads of this resource (or template, whatever URI it
+///   matched) in flight at once, per server (1 to 4294967295); further reads wait for a slot.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// A slow report, read by one client at a time.
+/// #[resource(uri = "reports://{year}", timeout_ms = 10_000, max_concurrency = 1)]
+/// async fn report(year: u16) -> String {
+///     format!("report {year}")
+/// }
+///
+/// assert_eq!(report::RESOURCE.timeout_ms, Some(10_000));
+/// assert_eq!(report::RESOURCE.max_concurrency, Some(1));
+/// ```
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Resource, attr.into(), item.into()).into()
@@ -256,7 +277,26 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// # Arguments of `#[prompt(..)]`
 ///
-/// `name`, `title`, `description`, `icon`, `meta` and `server`, as for [`macro@tool`].
+/// `name`, `title`, `description`, `icon`, `meta` and `server`, as for [`macro@tool`], and:
+///
+/// - `timeout_ms = 5000`: per-get timeout in milliseconds (at least 1). A get still running then
+///   is abandoned and answered with a JSON-RPC error (`-32603`, `prompt 'NAME' timed out after N
+///   ms`).
+/// - `max_concurrency = 4`: the most gets of this prompt in flight at once, per server (1 to
+///   4294967295); further gets wait for a slot.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Summarises a long text.
+/// #[prompt(timeout_ms = 2000, max_concurrency = 4)]
+/// async fn summarise(text: String) -> String {
+///     format!("Summarise: {text}")
+/// }
+///
+/// assert_eq!(summarise::PROMPT.timeout_ms, Some(2000));
+/// assert_eq!(summarise::PROMPT.max_concurrency, Some(4));
+/// ```
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Prompt, attr.into(), item.into()).into()

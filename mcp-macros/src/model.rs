@@ -101,11 +101,15 @@ pub(crate) struct ResourceDef {
     /// Required; its absence is reported by `validate`.
     pub(crate) uri: Option<LitStr>,
     pub(crate) mime: Option<LitStr>,
+    pub(crate) timeout_ms: Option<LitInt>,
+    pub(crate) max_concurrency: Option<LitInt>,
 }
 
 /// A `#[prompt]` function.
 pub(crate) struct PromptDef {
     pub(crate) item: ItemDef,
+    pub(crate) timeout_ms: Option<LitInt>,
+    pub(crate) max_concurrency: Option<LitInt>,
 }
 
 /// Any of the three.
@@ -255,8 +259,18 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             max_concurrency,
             input_schema,
         }),
-        Kind::Resource => Def::Resource(ResourceDef { item, uri, mime }),
-        Kind::Prompt => Def::Prompt(PromptDef { item }),
+        Kind::Resource => Def::Resource(ResourceDef {
+            item,
+            uri,
+            mime,
+            timeout_ms,
+            max_concurrency,
+        }),
+        Kind::Prompt => Def::Prompt(PromptDef {
+            item,
+            timeout_ms,
+            max_concurrency,
+        }),
     }
 }
 

@@ -49,8 +49,28 @@ impl Kind {
                 MaxConcurrency,
                 InputSchema,
             ],
-            Kind::Resource => &[Uri, Name, Title, Description, Mime, Icon, Meta, Server],
-            Kind::Prompt => &[Name, Title, Description, Icon, Meta, Server],
+            Kind::Resource => &[
+                Uri,
+                Name,
+                Title,
+                Description,
+                Mime,
+                Icon,
+                Meta,
+                Server,
+                TimeoutMs,
+                MaxConcurrency,
+            ],
+            Kind::Prompt => &[
+                Name,
+                Title,
+                Description,
+                Icon,
+                Meta,
+                Server,
+                TimeoutMs,
+                MaxConcurrency,
+            ],
         }
     }
 }
@@ -670,6 +690,35 @@ mod tests {
         };
         assert_eq!(icon.sizes.len(), 2);
         assert_eq!(icon.theme.as_ref().unwrap().value(), "dark");
+    }
+
+    #[test]
+    fn resources_and_prompts_take_limits() {
+        for (kind, tokens) in [
+            (
+                Kind::Resource,
+                quote!(uri = "a://b", timeout_ms = 5000, max_concurrency = 4),
+            ),
+            (Kind::Prompt, quote!(timeout_ms = 5000, max_concurrency = 4)),
+        ] {
+            let args = item(kind, tokens).unwrap();
+            let limits: Vec<(&str, u64)> = args
+                .0
+                .iter()
+                .filter_map(|a| match &a.value {
+                    ItemValue::Int(i) => Some((a.key.as_str(), i.base10_parse().unwrap())),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(limits, [("timeout_ms", 5000), ("max_concurrency", 4)]);
+        }
+        let err = item(Kind::Prompt, quote!(max_concurrency = "4"))
+            .err()
+            .unwrap();
+        assert_eq!(
+            err,
+            "`max_concurrency` takes an integer literal, e.g. `max_concurrency = 4`"
+        );
     }
 
     #[test]

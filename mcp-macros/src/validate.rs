@@ -262,14 +262,7 @@ fn tool(cx: &Ctxt, def: &ToolDef) {
     if let Err(why) = tool_name(&name) {
         cx.error_at(item.name_span(), why);
     }
-    for (key, value) in [
-        ("timeout_ms", &def.timeout_ms),
-        ("max_concurrency", &def.max_concurrency),
-    ] {
-        if let Some(value) = value {
-            positive(cx, key, value, key == "max_concurrency");
-        }
-    }
+    limits(cx, def.timeout_ms.as_ref(), def.max_concurrency.as_ref());
     if let Some(schema) = &def.input_schema {
         if let Err(why) = json::check_object(&schema.value()) {
             cx.error_spanned_by(schema, format!("`input_schema` must be a JSON Schema object, e.g. `input_schema = r#\"{{\"type\": \"object\"}}\"#`: {why}"));
@@ -295,6 +288,17 @@ fn tool(cx: &Ctxt, def: &ToolDef) {
     }
 }
 
+/// `timeout_ms` and `max_concurrency`, of any of the three macros: positive, and in range of the
+/// record's `u64` and `u32`.
+fn limits(cx: &Ctxt, timeout_ms: Option<&LitInt>, max_concurrency: Option<&LitInt>) {
+    if let Some(value) = timeout_ms {
+        positive(cx, "timeout_ms", value, false);
+    }
+    if let Some(value) = max_concurrency {
+        positive(cx, "max_concurrency", value, true);
+    }
+}
+
 fn positive(cx: &Ctxt, key: &str, value: &LitInt, small: bool) {
     let ok = if small {
         value.base10_parse::<u32>().is_ok_and(|v| v > 0)
@@ -317,6 +321,7 @@ fn resource(cx: &Ctxt, def: &ResourceDef) {
         cx.error_at(item.name_span(), "a resource name cannot be empty");
     }
     from_str_params(cx, item, "URI template variables");
+    limits(cx, def.timeout_ms.as_ref(), def.max_concurrency.as_ref());
     let Some(uri) = &def.uri else {
         cx.error_at(
             proc_macro2::Span::call_site(),
@@ -376,6 +381,7 @@ fn prompt(cx: &Ctxt, def: &PromptDef) {
         cx.error_at(item.name_span(), "a prompt name cannot be empty");
     }
     from_str_params(cx, item, "prompt arguments");
+    limits(cx, def.timeout_ms.as_ref(), def.max_concurrency.as_ref());
 }
 
 /// Rule `prompt-arg-not-from-str` (and its resource twin): types never parsed from a string.
@@ -556,6 +562,54 @@ mod pipeline_tests {
         );
         assert_eq!(found.len(), 3, "{found:#?}");
         assert!(found[1].contains("`HashMap<String, u8>`"));
+    }
+
+    #[test]
+    fn limits_are_checked_on_every_kind() {
+        let item = || {
+            quote!(
+                fn f() -> String {
+                    todo!()
+                }
+            )
+        };
+        for (kind, attr) in [
+            (
+                Kind::Tool,
+                quote!(timeout_ms = 0, max_concurrency = 5000000000),
+            ),
+            (
+                Kind::Resource,
+                quote!(uri = "a://b", timeout_ms = 0, max_concurrency = 5000000000),
+            ),
+            (
+                Kind::Prompt,
+                quote!(timeout_ms = 0, max_concurrency = 5000000000),
+            ),
+        ] {
+            assert_eq!(
+                errors(kind, attr, item()),
+                [
+                    "`timeout_ms` must be a whole number, at least 1",
+                    "`max_concurrency` must be a whole number, 1 to 4294967295",
+                ],
+                "{kind:?}"
+            );
+        }
+        let found = errors(
+            Kind::Resource,
+            quote!(
+                uri = "a://{id}",
+                timeout_ms = 18446744073709551615,
+                max_concurrency = 1
+            ),
+            quote!(
+                fn f(id: u32) -> String {
+                    todo!()
+                }
+            ),
+        );
+        assert_eq!(found, Vec::<String>::new());
     }
 
     #[test]

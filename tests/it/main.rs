@@ -11,6 +11,7 @@ mod concurrency;
 mod envelope;
 mod fixtures;
 mod handshake;
+mod limits;
 mod live;
 mod notifications;
 mod pagination;

@@ -13,7 +13,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Expr, Item, LitStr, Type};
+use syn::{Expr, Item, LitInt, LitStr, Type};
 
 use crate::ctxt::Ctxt;
 use crate::fallback;
@@ -56,6 +56,14 @@ fn some_str(value: Option<String>) -> TokenStream {
 
 fn some_lit(value: Option<&LitStr>) -> TokenStream {
     some_str(value.map(LitStr::value))
+}
+
+/// `Some(N)` with the literal as written (its type follows from the record's field), or `None`.
+fn some_int(value: Option<&LitInt>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
 }
 
 /// `&[IconRecord { .. }, ..]`.

@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 
 use super::{
     call, completions, default_fn, icons, injections, local, location, private, register,
-    return_type, some_lit, some_str,
+    return_type, some_int, some_lit, some_str,
 };
 use crate::model::PromptDef;
 
@@ -56,6 +56,8 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
         .as_ref()
         .map(syn::LitStr::value)
         .unwrap_or_default();
+    let timeout_ms = some_int(def.timeout_ms.as_ref());
+    let max_concurrency = some_int(def.max_concurrency.as_ref());
     let location = location(item);
 
     let record = quote! {{
@@ -89,6 +91,8 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
             get: __mcp_get,
             completions: #completions,
             server: #server,
+            timeout_ms: #timeout_ms,
+            max_concurrency: #max_concurrency,
             location: #location,
         }
     }};

@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 
 use super::{
     call, completions, icons, injections, local, location, private, register, return_type,
-    some_lit, some_str,
+    some_int, some_lit, some_str,
 };
 use crate::model::ResourceDef;
 
@@ -45,6 +45,8 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
         .as_ref()
         .map(syn::LitStr::value)
         .unwrap_or_default();
+    let timeout_ms = some_int(def.timeout_ms.as_ref());
+    let max_concurrency = some_int(def.max_concurrency.as_ref());
     let location = location(item);
 
     let record = quote! {{
@@ -77,6 +79,8 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
             read: __mcp_read,
             completions: #completions,
             server: #server,
+            timeout_ms: #timeout_ms,
+            max_concurrency: #max_concurrency,
             location: #location,
         }
     }};

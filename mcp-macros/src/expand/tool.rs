@@ -7,8 +7,8 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 use super::{
-    call, default_fn, icons, injections, local, location, private, register, return_type, some_lit,
-    some_str,
+    call, default_fn, icons, injections, local, location, private, register, return_type, some_int,
+    some_lit, some_str,
 };
 use crate::model::ToolDef;
 
@@ -48,14 +48,8 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
         .as_ref()
         .map(syn::LitStr::value)
         .unwrap_or_default();
-    let timeout_ms = match &def.timeout_ms {
-        Some(ms) => quote!(::core::option::Option::Some(#ms)),
-        None => quote!(::core::option::Option::None),
-    };
-    let max_concurrency = match &def.max_concurrency {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
-        None => quote!(::core::option::Option::None),
-    };
+    let timeout_ms = some_int(def.timeout_ms.as_ref());
+    let max_concurrency = some_int(def.max_concurrency.as_ref());
     let location = location(item);
 
     let record = quote! {{

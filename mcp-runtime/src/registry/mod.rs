@@ -57,6 +57,7 @@ pub fn prompts() -> impl Iterator<Item = &'static PromptRecord> {
 pub(crate) struct ToolEntry {
     pub(crate) record: ToolRecord,
     pub(crate) descriptor: Tool,
+    /// Slots for calls in flight, from `max_concurrency`.
     pub(crate) limit: Option<Arc<Semaphore>>,
     /// Parameters mirrored in `Mcp-Param-*` headers (stateless era, HTTP).
     pub(crate) mirrored: Vec<mirror::HeaderParam>,
@@ -66,6 +67,8 @@ pub(crate) struct ToolEntry {
 pub(crate) struct ResourceEntry {
     pub(crate) record: ResourceRecord,
     pub(crate) descriptor: Resource,
+    /// Slots for reads in flight, from `max_concurrency`.
+    pub(crate) limit: Option<Arc<Semaphore>>,
 }
 
 /// A resource template ready to serve.
@@ -73,12 +76,21 @@ pub(crate) struct TemplateEntry {
     pub(crate) record: ResourceRecord,
     pub(crate) template: UriTemplate,
     pub(crate) descriptor: ResourceTemplate,
+    /// Slots for reads in flight (whatever URI they matched), from `max_concurrency`.
+    pub(crate) limit: Option<Arc<Semaphore>>,
 }
 
 /// A prompt ready to serve.
 pub(crate) struct PromptEntry {
     pub(crate) record: PromptRecord,
     pub(crate) descriptor: Prompt,
+    /// Slots for gets in flight, from `max_concurrency`.
+    pub(crate) limit: Option<Arc<Semaphore>>,
+}
+
+/// The semaphore of an item with `max_concurrency`: one permit per call in flight.
+fn limit(max_concurrency: Option<u32>) -> Option<Arc<Semaphore>> {
+    max_concurrency.map(|n| Arc::new(Semaphore::new(n.max(1) as usize)))
 }
 
 /// Pre-serialised list results of one revision: one JSON text per page.
@@ -250,14 +262,11 @@ impl Catalog {
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
             let descriptor = tool_descriptor(&record, settings.profile)?;
-            let limit = record
-                .max_concurrency
-                .map(|n| Arc::new(Semaphore::new(n.max(1) as usize)));
             let mirrored = mirror::header_params(&descriptor.input_schema);
             tool_entries.push(ToolEntry {
+                limit: limit(record.max_concurrency),
                 record,
                 descriptor,
-                limit,
                 mirrored,
             });
         }
@@ -280,6 +289,7 @@ impl Catalog {
                 d.icons = icons(record.icons);
                 d.meta = meta;
                 resource_entries.push(ResourceEntry {
+                    limit: limit(record.max_concurrency),
                     record,
                     descriptor: d,
                 });
@@ -291,6 +301,7 @@ impl Catalog {
                 d.icons = icons(record.icons);
                 d.meta = meta;
                 template_entries.push(TemplateEntry {
+                    limit: limit(record.max_concurrency),
                     record,
                     template,
                     descriptor: d,
@@ -321,6 +332,7 @@ impl Catalog {
             d.icons = icons(record.icons);
             d.meta = meta("prompt", record.name, record.location, record.meta)?;
             prompt_entries.push(PromptEntry {
+                limit: limit(record.max_concurrency),
                 record,
                 descriptor: d,
             });
@@ -425,19 +437,24 @@ impl Catalog {
         list.get(index).map(Arc::clone)
     }
 
-    /// The fixed resource or matching template for a URI, with matched variables.
-    pub(crate) fn find_resource(&self, uri: &str) -> Option<(&ResourceRecord, ResourceRequest)> {
+    /// The fixed resource or matching template for a URI, with matched variables and the
+    /// entry's `max_concurrency` semaphore (`None` when it has no limit).
+    pub(crate) fn find_resource(
+        &self,
+        uri: &str,
+    ) -> Option<(&ResourceRecord, ResourceRequest, Option<&Arc<Semaphore>>)> {
         if let Some(&i) = self.resource_index.get(uri) {
             let r = &self.resources[i];
             return Some((
                 &r.record,
                 ResourceRequest::new(uri, std::iter::empty::<(String, String)>()),
+                r.limit.as_ref(),
             ));
         }
         self.templates.iter().find_map(|t| {
             t.template
                 .match_uri(uri)
-                .map(|vars| (&t.record, ResourceRequest::new(uri, vars)))
+                .map(|vars| (&t.record, ResourceRequest::new(uri, vars), t.limit.as_ref()))
         })
     }
 }
@@ -501,4 +518,112 @@ fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
             Arc::from(serde_json::to_string(&r).unwrap_or_default())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_core::{GetPromptResult, ResourceContents};
+
+    use super::*;
+    use crate::context::Context;
+    use crate::error::HandlerError;
+
+    fn read(
+        _: Context,
+        _: ResourceRequest,
+    ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    fn get(_: Context, _: PromptArguments) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+        Box::pin(async { Ok(GetPromptResult::new(Vec::new())) })
+    }
+
+    const HERE: Location = Location {
+        file: file!(),
+        line: 1,
+        column: 1,
+    };
+
+    fn resource(
+        name: &'static str,
+        uri: &'static str,
+        max_concurrency: Option<u32>,
+    ) -> ResourceRecord {
+        ResourceRecord {
+            name,
+            title: None,
+            description: None,
+            uri,
+            mime_type: None,
+            icons: &[],
+            meta: None,
+            read,
+            completions: &[],
+            server: "",
+            timeout_ms: Some(100),
+            max_concurrency,
+            location: HERE,
+        }
+    }
+
+    fn prompt(name: &'static str, max_concurrency: Option<u32>) -> PromptRecord {
+        PromptRecord {
+            name,
+            title: None,
+            description: None,
+            icons: &[],
+            meta: None,
+            arguments: &[],
+            get,
+            completions: &[],
+            server: "",
+            timeout_ms: None,
+            max_concurrency,
+            location: HERE,
+        }
+    }
+
+    fn permits(limit: Option<&Arc<Semaphore>>) -> Option<usize> {
+        limit.map(|s| s.available_permits())
+    }
+
+    #[test]
+    fn resources_templates_and_prompts_get_their_limit() {
+        let meta = mcp_core::Meta::new();
+        let settings = CatalogSettings {
+            profile: SchemaProfile::default(),
+            page_size: 10,
+            ttl_ms: 0,
+            server_info_meta: &meta,
+        };
+        let catalog = Catalog::build(
+            Vec::new(),
+            vec![
+                resource("fixed", "x://fixed", Some(2)),
+                resource("free", "x://free", None),
+                resource("template", "x://t/{id}", Some(1)),
+            ],
+            vec![prompt("limited", Some(3)), prompt("unlimited", None)],
+            &settings,
+        )
+        .unwrap();
+
+        let (record, _, limit) = catalog.find_resource("x://fixed").unwrap();
+        assert_eq!((record.name, permits(limit)), ("fixed", Some(2)));
+        let (record, _, limit) = catalog.find_resource("x://free").unwrap();
+        assert_eq!((record.name, permits(limit)), ("free", None));
+        let (record, request, limit) = catalog.find_resource("x://t/7").unwrap();
+        assert_eq!((record.name, permits(limit)), ("template", Some(1)));
+        assert_eq!(request.var("id"), Some("7"));
+        // One semaphore per template, whatever URI matched it.
+        let (_, _, again) = catalog.find_resource("x://t/8").unwrap();
+        assert!(Arc::ptr_eq(limit.unwrap(), again.unwrap()));
+        assert_eq!(record.timeout_ms, Some(100));
+
+        let limited = &catalog.prompts[catalog.prompt_index["limited"]];
+        assert_eq!(permits(limited.limit.as_ref()), Some(3));
+        let unlimited = &catalog.prompts[catalog.prompt_index["unlimited"]];
+        assert!(unlimited.limit.is_none());
+    }
 }

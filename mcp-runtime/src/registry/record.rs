@@ -183,6 +183,10 @@ pub struct ResourceRecord {
     pub completions: &'static [CompletionRecord],
     /// Which server this belongs to.
     pub server: &'static str,
+    /// Per-read timeout in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Most reads of this resource (or template) in flight at once (per server).
+    pub max_concurrency: Option<u32>,
     /// Declaration site.
     pub location: Location,
 }
@@ -221,6 +225,10 @@ pub struct PromptRecord {
     pub completions: &'static [CompletionRecord],
     /// Which server this belongs to.
     pub server: &'static str,
+    /// Per-get timeout in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Most gets of this prompt in flight at once (per server).
+    pub max_concurrency: Option<u32>,
     /// Declaration site.
     pub location: Location,
 }

@@ -48,8 +48,8 @@ pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
     }
     let v = call.scope.version;
     let limits = Limits {
-        concurrency: None, // PENDING-LIMITS
-        timeout_ms: None,
+        concurrency: entry.limit.as_deref(),
+        timeout_ms: record.timeout_ms,
     };
     let mut result = match call
         .run(limits, |ctx| (record.get)(ctx, args), Result::is_err)

@@ -25,13 +25,13 @@ pub(super) async fn read(call: Call<'_>) -> Result<Payload, ErrorObject> {
     }
     let p: UriParams<'_> = call.params()?;
     let v = call.scope.version;
-    let Some((record, request)) = live.catalog.find_resource(&p.uri) else {
+    let Some((record, request, limit)) = live.catalog.find_resource(&p.uri) else {
         return Err(not_found(&p.uri, v));
     };
     tracing::Span::current().record("item", record.name);
     let limits = Limits {
-        concurrency: None, // PENDING-LIMITS
-        timeout_ms: None,
+        concurrency: limit.map(|l| &**l),
+        timeout_ms: record.timeout_ms,
     };
     let contents = match call
         .run(limits, |ctx| (record.read)(ctx, request), Result::is_err)

@@ -10,6 +10,8 @@ use mcp_runtime::prelude::*;
     icon = "https://example.com/p.png",
     meta = r#"{"k": true}"#,
     server = "poetry",
+    timeout_ms = 1500,
+    max_concurrency = 8,
 )]
 fn write_poem(
     /// What the poem is about
@@ -40,6 +42,8 @@ fn main() {
     assert_eq!(p.icons.len(), 1);
     assert_eq!(p.meta, Some(r#"{"k": true}"#));
     assert_eq!(p.server, "poetry");
+    assert_eq!(p.timeout_ms, Some(1500));
+    assert_eq!(p.max_concurrency, Some(8));
     let names: Vec<_> = p.arguments.iter().map(|a| (a.name, a.required)).collect();
     assert_eq!(names, [("topic", true), ("lines", false), ("style", false), ("mood", false)]);
     assert_eq!(p.arguments[0].title, Some("Topic"));
