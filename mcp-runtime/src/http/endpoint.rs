@@ -24,8 +24,6 @@ pub(crate) struct Http {
     pub(crate) sessions: Sessions,
     pub(crate) store: Arc<dyn EventStore>,
     pub(crate) raw_log: bool,
-    #[cfg(feature = "legacy-sse")]
-    pub(crate) legacy: crate::http::legacy::LegacySessions,
 }
 
 impl Http {
@@ -43,8 +41,6 @@ impl Http {
             store,
             raw_log: crate::connection::raw_log_enabled(),
             opts,
-            #[cfg(feature = "legacy-sse")]
-            legacy: Default::default(),
         }
     }
 

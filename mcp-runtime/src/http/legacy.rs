@@ -23,19 +23,27 @@ use crate::outbound::Outbound;
 /// Most legacy SSE connections at once.
 const MAX_LEGACY: usize = 1024;
 
-/// Open legacy connections by session id.
-#[derive(Default)]
-pub(crate) struct LegacySessions(Mutex<HashMap<String, Arc<Connection>>>);
+/// The legacy routes' state: the endpoint's, and the open connections by session id.
+pub(crate) struct Legacy {
+    http: Arc<Http>,
+    sessions: Mutex<HashMap<String, Arc<Connection>>>,
+}
+
+impl std::ops::Deref for Legacy {
+    type Target = Http;
+    fn deref(&self) -> &Http {
+        &self.http
+    }
+}
 
 /// Forgets a legacy session when its stream closes.
-struct Closer(Arc<Http>, String);
+struct Closer(Arc<Legacy>, String);
 
 impl Drop for Closer {
     fn drop(&mut self) {
         let conn = self
             .0
-            .legacy
-            .0
+            .sessions
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&self.1);
@@ -45,28 +53,33 @@ impl Drop for Closer {
     }
 }
 
-pub(crate) fn routes(router: Router<Arc<Http>>) -> Router<Arc<Http>> {
-    router
+/// `GET /sse` and `POST /messages` of the endpoint `http`.
+pub(crate) fn router(http: Arc<Http>) -> Router {
+    let state = Arc::new(Legacy {
+        http,
+        sessions: Mutex::new(HashMap::new()),
+    });
+    Router::new()
         .route("/sse", axum::routing::get(open))
         .route("/messages", axum::routing::post(message))
+        .with_state(state)
 }
 
 async fn open(
-    State(h): State<Arc<Http>>,
+    State(h): State<Arc<Legacy>>,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
 ) -> Response {
     if let Some(r) = h.reject(&headers) {
         return r;
     }
-    if h.legacy.0.lock().unwrap_or_else(|e| e.into_inner()).len() >= MAX_LEGACY {
+    if h.sessions.lock().unwrap_or_else(|e| e.into_inner()).len() >= MAX_LEGACY {
         return transport_error(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     }
     let (out_tx, mut out_rx) = mpsc::channel::<Outbound>(h.server.options.outbound_queue);
     let conn = Connection::new(Arc::clone(&h.server), out_tx);
     let id = crate::random::token();
-    h.legacy
-        .0
+    h.sessions
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(id.clone(), conn);
@@ -100,7 +113,7 @@ async fn open(
 }
 
 async fn message(
-    State(h): State<Arc<Http>>,
+    State(h): State<Arc<Legacy>>,
     Query(q): Query<HashMap<String, String>>,
     headers: HeaderMap,
     body: Body,
@@ -109,8 +122,7 @@ async fn message(
         return r;
     }
     let Some(conn) = q.get("sessionId").and_then(|id| {
-        h.legacy
-            .0
+        h.sessions
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(id)

@@ -82,15 +82,17 @@ use post::handle_post;
 
 fn build_router(server: &Server, path: &str, loopback: bool) -> Router {
     let state = Arc::new(Http::new(Arc::clone(&server.inner), loopback));
-    let router = Router::new().route(
-        path,
-        axum::routing::post(handle_post)
-            .get(handle_get)
-            .delete(handle_delete),
-    );
+    let router = Router::new()
+        .route(
+            path,
+            axum::routing::post(handle_post)
+                .get(handle_get)
+                .delete(handle_delete),
+        )
+        .with_state(Arc::clone(&state));
     #[cfg(feature = "legacy-sse")]
-    let router = legacy::routes(router);
-    router.with_state(state)
+    let router = router.merge(legacy::router(state));
+    router
 }
 
 impl Server {

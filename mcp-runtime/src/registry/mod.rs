@@ -525,8 +525,8 @@ mod tests {
     use mcp_core::{GetPromptResult, ResourceContents};
 
     use super::*;
-    use crate::context::Context;
     use crate::error::HandlerError;
+    use crate::handler::context::Context;
 
     fn read(
         _: Context,
