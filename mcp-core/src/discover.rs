@@ -56,7 +56,7 @@ pub(crate) fn cache_hints_for(
 /// The result of `server/discover` (2026-07-28).
 ///
 /// ```
-/// use mcp_core::{CacheScope, DiscoverResult, ServerCapabilities};
+/// use mcp_runtime_core::{CacheScope, DiscoverResult, ServerCapabilities};
 ///
 /// let result = DiscoverResult::new(vec!["2026-07-28".into()], ServerCapabilities::default())
 ///     .with_instructions("Call `add` to add numbers");
@@ -124,7 +124,7 @@ impl ForVersion for DiscoverResult {
 /// A result with no content (`ping`, `logging/setLevel`, `resources/subscribe`, ...).
 ///
 /// ```
-/// use mcp_core::{EmptyResult, ForVersion, ProtocolVersion};
+/// use mcp_runtime_core::{EmptyResult, ForVersion, ProtocolVersion};
 ///
 /// let json = serde_json::to_string(&EmptyResult::new().into_version(ProtocolVersion::LATEST));
 /// assert_eq!(json.unwrap(), r#"{"resultType":"complete"}"#);

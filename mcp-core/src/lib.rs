@@ -1,8 +1,10 @@
 //! Protocol types of the Model Context Protocol, for every released revision.
 //!
-//! `mcp-core` is the vocabulary the rest of the workspace speaks: the JSON-RPC envelope,
-//! the request, result and notification types of each spec area, and the rules that say
-//! which revision defines which field. It does no I/O and depends only on serde.
+//! `mcp-runtime-core` is the vocabulary the rest of the `mcp-runtime` workspace speaks: the
+//! JSON-RPC envelope, the request, result and notification types of each spec area, and the
+//! rules that say which revision defines which field. It does no I/O and depends only on serde.
+//! `mcp-runtime` re-exports it as `mcp_runtime::protocol`; inside the workspace it is imported
+//! as `mcp_core`.
 //!
 //! # One set of types, five revisions
 //!
@@ -14,7 +16,7 @@
 //! removes (or rewrites) whatever the negotiated revision does not define:
 //!
 //! ```
-//! use mcp_core::{ContentBlock, ForVersion, ProtocolVersion, Tool};
+//! use mcp_runtime_core::{ContentBlock, ForVersion, ProtocolVersion, Tool};
 //!
 //! let mut tool = Tool::new("add", serde_json::json!({"type": "object"}))
 //!     .with_title("Add two numbers")

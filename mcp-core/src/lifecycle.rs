@@ -11,7 +11,7 @@ use crate::version::{ForVersion, ProtocolVersion};
 /// The name and version of a client or server implementation.
 ///
 /// ```
-/// use mcp_core::Implementation;
+/// use mcp_runtime_core::Implementation;
 ///
 /// let info = Implementation::new("gift-server", "0.3.1").with_title("Gift ideas");
 /// assert_eq!(
@@ -126,7 +126,7 @@ impl ElicitationCapability {
 /// What a client supports. Unknown members are kept in `other`.
 ///
 /// ```
-/// use mcp_core::ClientCapabilities;
+/// use mcp_runtime_core::ClientCapabilities;
 ///
 /// let caps: ClientCapabilities =
 ///     serde_json::from_str(r#"{"roots":{"listChanged":true},"elicitation":{},"tasks":{}}"#)
@@ -195,8 +195,8 @@ pub struct ResourcesCapability {
 /// What a server offers.
 ///
 /// ```
-/// use mcp_core::{ForVersion, ProtocolVersion, ServerCapabilities};
-/// use mcp_core::lifecycle::ToolsCapability;
+/// use mcp_runtime_core::{ForVersion, ProtocolVersion, ServerCapabilities};
+/// use mcp_runtime_core::lifecycle::ToolsCapability;
 ///
 /// let mut caps = ServerCapabilities::default()
 ///     .with_tools(ToolsCapability::default())
@@ -299,7 +299,7 @@ impl InitializeRequestParams {
 /// The result of `initialize` (handshake era).
 ///
 /// ```
-/// use mcp_core::{Implementation, InitializeResult, ProtocolVersion, ServerCapabilities};
+/// use mcp_runtime_core::{Implementation, InitializeResult, ProtocolVersion, ServerCapabilities};
 ///
 /// let result = InitializeResult::new(
 ///     ProtocolVersion::V2025_06_18,

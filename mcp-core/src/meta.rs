@@ -32,7 +32,7 @@ pub const PROGRESS_TOKEN_KEY: &str = "progressToken";
 /// The typed contents of a request's `params._meta`.
 ///
 /// ```
-/// use mcp_core::RequestMeta;
+/// use mcp_runtime_core::RequestMeta;
 /// use serde_json::value::RawValue;
 ///
 /// let params = RawValue::from_string(r#"{"name":"x","_meta":{

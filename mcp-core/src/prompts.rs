@@ -57,7 +57,7 @@ impl ForVersion for PromptArgument {
 /// A prompt template the server offers.
 ///
 /// ```
-/// use mcp_core::{Prompt, PromptArgument};
+/// use mcp_runtime_core::{Prompt, PromptArgument};
 ///
 /// let p = Prompt::new("greet")
 ///     .with_description("Greets someone")
@@ -215,7 +215,7 @@ impl GetPromptRequestParams {
 /// One message of a rendered prompt.
 ///
 /// ```
-/// use mcp_core::PromptMessage;
+/// use mcp_runtime_core::PromptMessage;
 ///
 /// let m = PromptMessage::user("Hello");
 /// assert_eq!(
