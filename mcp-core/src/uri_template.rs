@@ -4,8 +4,8 @@
 //! them (levels 1 to 3, plus the level 4 prefix `:n` and explode `*` modifiers), expands
 //! them from string variables, and matches a concrete URI back to its variables.
 //!
-//! The module uses only `std`, so that a proc-macro crate can include it to check
-//! templates at compile time.
+//! The module uses only `std`; the proc-macro crate `mcp-runtime-macros` depends on this crate
+//! to check templates at compile time with the same parser.
 //!
 //! ```
 //! use std::collections::BTreeMap;
