@@ -116,3 +116,8 @@ pub use subscriptions::{SubscriptionFilter, SubscriptionsListenRequestParams};
 pub use tools::{CallToolRequestParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations};
 pub use uri_template::{UriTemplate, UriTemplateError};
 pub use version::{Era, ForVersion, ProtocolVersion};
+
+// The README's examples run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

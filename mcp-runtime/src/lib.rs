@@ -82,6 +82,8 @@
 //! binary uses that crate; if a library's items are missing from the lists, add
 //! `use the_library as _;` to the binary.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 // The generated code names `::mcp_runtime`; this makes it resolve inside the crate too.
 #[allow(unused_extern_crates)]
 extern crate self as mcp_runtime;
@@ -92,6 +94,7 @@ mod context;
 mod dispatch;
 mod error;
 #[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 mod interact;
 mod mrtr;
@@ -133,3 +136,8 @@ pub mod prelude {
         ResourceError, Server, State, ToolError, prompt, resource, server_info, tool,
     };
 }
+
+// The README's examples compile as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

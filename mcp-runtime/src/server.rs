@@ -273,6 +273,7 @@ impl ServerBuilder {
     /// # let _ = builder;
     /// ```
     #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http(mut self, options: crate::http::HttpOptions) -> Self {
         self.http = options;
         self
