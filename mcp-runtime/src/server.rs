@@ -323,6 +323,8 @@ impl ServerBuilder {
     }
 
     /// Builds the server and runs its command line (see [`Server::run`]).
+    #[cfg(feature = "cli")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run(self) -> Result<(), Error> {
         self.build()?.run().await
     }
