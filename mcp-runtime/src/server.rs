@@ -281,6 +281,7 @@ impl ServerBuilder {
 
     /// Checks everything and builds descriptors and list pages.
     pub fn build(self) -> Result<Server, Error> {
+        crate::random::check()?; // fail closed: no keys or ids without the OS random source
         if self.options.page_size == 0 {
             return Err(Error::Config("page size must be at least 1".into()));
         }
