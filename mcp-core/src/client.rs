@@ -16,8 +16,9 @@ use crate::meta::Meta;
 use crate::tools::Tool;
 use crate::version::{ForVersion, ProtocolVersion};
 
-/// Answers to the `inputRequests` of an earlier result, by key (raw client results).
-pub type InputResponses = BTreeMap<String, Value>;
+// Defined in `discover`, beside `resultType`, so that `tools`, `prompts` and `resources` (whose
+// retried requests carry it) need not depend on this module, which depends on `tools`.
+pub use crate::discover::InputResponses;
 
 /// Method name of a sampling request.
 pub const CREATE_MESSAGE_METHOD: &str = "sampling/createMessage";

@@ -1,11 +1,30 @@
 //! `server/discover` and the result-level fields of the stateless era (2026-07-28):
-//! `resultType` and the cache hints `ttlMs` / `cacheScope`.
+//! `resultType` and the cache hints `ttlMs` / `cacheScope`; and [`InputResponses`], what a
+//! request retried after an `input_required` result carries.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::lifecycle::ServerCapabilities;
 use crate::meta::Meta;
 use crate::version::{ForVersion, ProtocolVersion};
+
+/// Answers to the `inputRequests` of an earlier `input_required` result, by key (raw client
+/// results), sent as `inputResponses` when the client retries the request (2026-07-28).
+///
+/// ```
+/// use mcp_runtime_core::{CallToolRequestParams, InputResponses};
+///
+/// let params: CallToolRequestParams = serde_json::from_str(
+///     r#"{"name":"book","inputResponses":{"elicit-0":{"action":"accept","content":{}}}}"#,
+/// )
+/// .unwrap();
+/// let answers: &InputResponses = params.input_responses.as_ref().unwrap();
+/// assert_eq!(answers["elicit-0"]["action"], "accept");
+/// ```
+pub type InputResponses = BTreeMap<String, Value>;
 
 /// The `resultType` of a 2026-07-28 result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -84,23 +84,22 @@ pub mod version;
 
 pub use client::{
     CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams,
-    ElicitResult, InputRequest, InputRequiredResult, InputResponses, ListRootsResult, Root,
-    SamplingMessage,
+    ElicitResult, InputRequest, InputRequiredResult, ListRootsResult, Root, SamplingMessage,
 };
 pub use completion::{CompleteRequestParams, CompleteResult, Completion, CompletionReference};
 pub use content::{
     Annotations, AudioContent, BlobResourceContents, ContentBlock, EmbeddedResource, ImageContent,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
 };
-pub use discover::{CacheScope, DiscoverResult, EmptyResult, ResultType};
+pub use discover::{CacheScope, DiscoverResult, EmptyResult, InputResponses, ResultType};
 pub use icons::Icon;
 pub use jsonrpc::{EnvelopeError, ErrorObject, Message, RequestId};
 pub use lifecycle::{
-    ClientCapabilities, Implementation, InitializeRequestParams, InitializeResult,
+    ClientCapabilities, Implementation, InitializeRequestParams, InitializeResult, RequestMeta,
     ServerCapabilities,
 };
 pub use logging::{LoggingLevel, LoggingMessageNotificationParams, SetLevelRequestParams};
-pub use meta::{Meta, RequestMeta};
+pub use meta::Meta;
 pub use pagination::PaginatedRequestParams;
 pub use progress::{CancelledNotificationParams, ProgressNotificationParams, ProgressToken};
 pub use prompts::{

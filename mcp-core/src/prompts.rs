@@ -4,9 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::client::InputResponses;
 use crate::content::{ContentBlock, Role, entity_meta_for, icons_for, title_for};
-use crate::discover::{CacheScope, ResultType, cache_hints_for, result_type_for};
+use crate::discover::{CacheScope, InputResponses, ResultType, cache_hints_for, result_type_for};
 use crate::icons::Icon;
 use crate::meta::Meta;
 use crate::pagination::Cursor;

@@ -4,9 +4,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::client::InputResponses;
 use crate::content::{ContentBlock, entity_meta_for, icons_for, title_for};
-use crate::discover::{CacheScope, ResultType, cache_hints_for, result_type_for};
+use crate::discover::{CacheScope, InputResponses, ResultType, cache_hints_for, result_type_for};
 use crate::icons::Icon;
 use crate::meta::Meta;
 use crate::pagination::Cursor;
