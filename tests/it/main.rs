@@ -12,6 +12,7 @@ mod envelope;
 mod fixtures;
 mod handshake;
 mod live;
+mod module_cycles;
 mod notifications;
 mod pagination;
 mod prompts;
