@@ -46,7 +46,6 @@ impl Server {
     /// [`Stdio`](crate::transport::stdio::Stdio) is the same protocol
     /// through the general transport loop.)
     pub async fn serve_stdio(&self) -> Result<(), Error> {
-        crate::cli::init_tracing();
         let max = self.inner.options.max_message_bytes;
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
         let writer = tokio::task::spawn_blocking(move || stdio::write_loop(out_rx));

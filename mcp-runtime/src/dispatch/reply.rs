@@ -76,6 +76,7 @@ impl Reply {
     }
 
     /// The error code, when the reply is an error.
+    #[cfg(any(feature = "http", test))]
     pub(crate) fn error_code(&self) -> Option<i32> {
         self.outcome.as_ref().err().map(|e| e.code)
     }

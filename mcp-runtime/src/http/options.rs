@@ -251,6 +251,7 @@ impl ServerBuilder {
     ///     .http(HttpOptions::new().allowed_hosts(["mcp.example.com"]).json_response(true));
     /// # let _ = builder;
     /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http(self, options: HttpOptions) -> Self {
         self.extension(options)
     }

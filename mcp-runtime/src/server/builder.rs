@@ -236,6 +236,7 @@ impl ServerBuilder {
 
     /// Checks everything and builds descriptors and list pages.
     pub fn build(self) -> Result<Server, Error> {
+        crate::random::check()?;
         if self.options.page_size == 0 {
             return Err(Error::Config("page size must be at least 1".into()));
         }
@@ -273,6 +274,8 @@ impl ServerBuilder {
     }
 
     /// Builds the server and runs its command line (see [`Server::run`]).
+    #[cfg(feature = "cli")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run(self) -> Result<(), Error> {
         self.build()?.run().await
     }
