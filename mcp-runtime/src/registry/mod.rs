@@ -2,6 +2,7 @@
 //! into protocol descriptors and pre-serialised list pages once, at start-up.
 
 mod descriptor;
+#[cfg(feature = "http")]
 pub(crate) mod mirror;
 mod record;
 
@@ -61,6 +62,7 @@ pub(crate) struct ToolEntry {
     /// Slots for calls in flight, from `max_concurrency`.
     pub(crate) limit: Option<Arc<Semaphore>>,
     /// Parameters mirrored in `Mcp-Param-*` headers (stateless era, HTTP).
+    #[cfg(feature = "http")]
     pub(crate) mirrored: Vec<mirror::HeaderParam>,
 }
 
@@ -159,11 +161,13 @@ impl Catalog {
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
             let descriptor = tool_descriptor(&record, settings.profile)?;
+            #[cfg(feature = "http")]
             let mirrored = mirror::header_params(&descriptor.input_schema);
             tool_entries.push(ToolEntry {
                 limit: limit(record.max_concurrency),
                 record,
                 descriptor,
+                #[cfg(feature = "http")]
                 mirrored,
             });
         }

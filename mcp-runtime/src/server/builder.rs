@@ -99,6 +99,7 @@ impl ServerBuilder {
     }
 
     /// Settings of an optional part, by type (see [`ServerInner::extension`]).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
         self.extensions.insert(TypeId::of::<T>(), Arc::new(value));
         self
