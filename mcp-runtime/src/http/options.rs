@@ -227,7 +227,7 @@ impl HttpOptions {
         self
     }
 
-    /// Where SSE events are kept for resumption (default: a bounded [`InMemoryEventStore`]).
+    /// Where SSE events are kept for resumption (default: a bounded [`InMemoryEventStore`](crate::http::InMemoryEventStore)).
     ///
     /// ```
     /// # use mcp_runtime::http::{HttpOptions, InMemoryEventStore};
