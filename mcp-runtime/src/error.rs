@@ -1,40 +1,207 @@
 //! Errors: what handlers return, what the runtime reports, and how each reaches the client.
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use mcp_core::ErrorObject;
 
-/// A boxed error of any kind.
+/// A boxed error of any kind; returned by a handler, it is masked and logged like any other
+/// internal error.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Reads the answer from a file.
+/// #[tool]
+/// fn answer() -> Result<String, mcp_runtime::BoxError> {
+///     let text = std::fs::read_to_string("/no/such/answer")?; // masked: "internal error, id …"
+///     Ok(text)
+/// }
+/// # let _ = answer::TOOL;
+/// ```
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
-/// A business error of a tool, shown to the model as a result with `isError: true`.
+/// An internal error shared by clones of the error that holds it.
+type SharedError = Arc<dyn std::error::Error + Send + Sync + 'static>;
+
+/// The text written for the client when `error` is one: a `String`, a `&'static str` or a
+/// `Cow<'static, str>`; otherwise the error itself, untouched.
 ///
-/// Return it when the call was understood but cannot succeed ("nothing fits a $5 budget"): the
-/// model reads the text and can try again differently. Any other error type returned by a tool is
-/// masked as an internal error and logged on the server instead.
-///
-/// ```
-/// use mcp_runtime::ToolError;
-/// let err = ToolError::new("no gift fits a budget of $1");
-/// assert_eq!(err.to_string(), "no gift fits a budget of $1");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolError {
-    message: Cow<'static, str>,
-    structured: Option<serde_json::Value>,
+/// This is what lets `?` and `Result<T, E>` tell a message written for the model (shown) from
+/// an error of the program (masked): both arrive as an `E: Into<BoxError>`.
+fn message_of<E: 'static>(error: E) -> Result<String, E> {
+    let any: &dyn Any = &error;
+    if let Some(text) = any.downcast_ref::<String>() {
+        return Ok(text.clone());
+    }
+    if let Some(text) = any.downcast_ref::<&'static str>() {
+        return Ok((*text).to_owned());
+    }
+    if let Some(text) = any.downcast_ref::<Cow<'static, str>>() {
+        return Ok(text.clone().into_owned());
+    }
+    Err(error)
 }
 
-impl ToolError {
-    /// A tool error with this text.
-    pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
-        Self {
-            message: message.into(),
-            structured: None,
+/// Hands an [`SharedError`] on as a [`BoxError`] (the cause, its `Display` and its sources).
+struct Shared(SharedError);
+
+impl fmt::Debug for Shared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for Shared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for Shared {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+fn unshare(error: SharedError) -> BoxError {
+    Box::new(Shared(error))
+}
+
+/// The text a masked error shows before the runtime adds its correlation id.
+const INTERNAL: &str = "internal error";
+
+/// A tool's failure: a business error shown to the model as a result with `isError: true`, or
+/// an internal error, masked.
+///
+/// Return [`ToolError::new`] when the call was understood but cannot succeed ("nothing fits a $5
+/// budget"): the model reads the text and can try again differently.
+///
+/// # What reaches the model
+///
+/// | the error | the model sees |
+/// |---|---|
+/// | `ToolError::new(text)`, a `String`, a `&'static str` | the text, as an `isError` result |
+/// | any `std::error::Error + Send + Sync`, a [`BoxError`], an `anyhow::Error` | `internal error, id 1a2b3c4d`; the error is logged in full with that id |
+///
+/// Strings are messages someone wrote for the model; every other error comes from the program
+/// (an I/O error, a parse error) and may carry what the model must not see (paths, SQL,
+/// secrets), so it is masked. The same rule holds whether the tool returns `Result<T, E>` with
+/// one of these as `E`, or `Result<T, ToolError>` and converts them with `?`:
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Doubles a number given as text.
+/// #[tool]
+/// fn double(text: String) -> Result<String, ToolError> {
+///     if text.is_empty() {
+///         return Err("give a number, e.g. \"21\"".into()); // shown to the model
+///     }
+///     let n: u32 = text.trim().parse()?; // a `ParseIntError`: masked and logged
+///     Ok((2 * n).to_string())
+/// }
+///
+/// let err = double(String::new()).unwrap_err();
+/// assert_eq!(err.message(), "give a number, e.g. \"21\"");
+/// let err = double("x".into()).unwrap_err();
+/// assert!(err.is_internal());
+/// assert_eq!(err.message(), "internal error");
+/// ```
+#[derive(Clone)]
+pub struct ToolError {
+    repr: Repr,
+}
+
+/// A handler error: a message for the client, or a masked internal error.
+#[derive(Clone)]
+enum Repr {
+    Shown {
+        message: Cow<'static, str>,
+        structured: Option<serde_json::Value>,
+    },
+    Internal(SharedError),
+}
+
+impl Repr {
+    fn from_error<E: Into<BoxError> + 'static>(error: E) -> Self {
+        match message_of(error) {
+            Ok(message) => Repr::Shown {
+                message: message.into(),
+                structured: None,
+            },
+            Err(error) => Repr::Internal(Arc::from(error.into())),
         }
     }
 
-    /// Attaches structured details, sent as `structuredContent` where the revision has it.
+    fn message(&self) -> &str {
+        match self {
+            Repr::Shown { message, .. } => message,
+            Repr::Internal(_) => INTERNAL,
+        }
+    }
+
+    fn same(&self, other: &Repr) -> bool {
+        match (self, other) {
+            (
+                Repr::Shown {
+                    message: a,
+                    structured: x,
+                },
+                Repr::Shown {
+                    message: b,
+                    structured: y,
+                },
+            ) => a == b && x == y,
+            (Repr::Internal(a), Repr::Internal(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    fn debug(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Repr::Shown {
+                message,
+                structured,
+            } => f
+                .debug_struct(name)
+                .field("message", message)
+                .field("structured", structured)
+                .finish(),
+            Repr::Internal(error) => f.debug_tuple(name).field(error).finish(),
+        }
+    }
+}
+
+impl ToolError {
+    /// A business error with this text, shown to the model.
+    pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
+        Self {
+            repr: Repr::Shown {
+                message: message.into(),
+                structured: None,
+            },
+        }
+    }
+
+    /// An internal error: masked for the model (`internal error, id …`) and logged in full.
+    ///
+    /// ```
+    /// use mcp_runtime::ToolError;
+    /// let err = ToolError::internal(std::io::Error::other("disk full"));
+    /// assert!(err.is_internal());
+    /// assert_eq!(err.to_string(), "internal error");
+    /// ```
+    pub fn internal(error: impl Into<BoxError>) -> Self {
+        Self {
+            repr: Repr::Internal(Arc::from(error.into())),
+        }
+    }
+
+    /// Attaches structured details, sent as `structuredContent` where the revision has it (an
+    /// internal error stays as it is).
     ///
     /// ```
     /// use mcp_runtime::ToolError;
@@ -43,48 +210,86 @@ impl ToolError {
     /// ```
     #[must_use]
     pub fn with_structured(mut self, value: serde_json::Value) -> Self {
-        self.structured = Some(value);
+        if let Repr::Shown { structured, .. } = &mut self.repr {
+            *structured = Some(value);
+        }
         self
     }
 
-    /// The text shown to the model.
+    /// The text shown to the model; `internal error` for an internal one (the runtime adds the
+    /// correlation id).
     pub fn message(&self) -> &str {
-        &self.message
+        self.repr.message()
     }
 
     /// Structured details, if any.
     pub fn structured(&self) -> Option<&serde_json::Value> {
-        self.structured.as_ref()
+        match &self.repr {
+            Repr::Shown { structured, .. } => structured.as_ref(),
+            Repr::Internal(_) => None,
+        }
+    }
+
+    /// Whether this is an internal error, masked for the model.
+    pub fn is_internal(&self) -> bool {
+        matches!(self.repr, Repr::Internal(_))
     }
 }
 
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.repr.debug("ToolError", f)
+    }
+}
+
+/// The text shown to the model: never the cause of an internal error (see `Debug` for that).
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(self.message())
     }
 }
 
-impl From<String> for ToolError {
-    fn from(message: String) -> Self {
-        Self::new(message)
+impl PartialEq for ToolError {
+    fn eq(&self, other: &Self) -> bool {
+        self.repr.same(&other.repr)
     }
 }
 
-impl From<&'static str> for ToolError {
-    fn from(message: &'static str) -> Self {
-        Self::new(message)
+impl Eq for ToolError {}
+
+/// `String`, `&'static str` and `Cow<'static, str>` become the text shown to the model; any
+/// other error (`std::error::Error + Send + Sync`, [`BoxError`], `anyhow::Error`) becomes an
+/// internal error, masked. This is what makes `?` work in a tool returning `ToolError`.
+///
+/// ```
+/// use mcp_runtime::ToolError;
+/// assert_eq!(ToolError::from(format!("no {} left", "gifts")).message(), "no gifts left");
+/// assert!(ToolError::from(std::fmt::Error).is_internal());
+/// ```
+#[diagnostic::do_not_recommend]
+impl<E: Into<BoxError> + 'static> From<E> for ToolError {
+    fn from(error: E) -> Self {
+        Self {
+            repr: Repr::from_error(error),
+        }
     }
 }
 
 /// Why a resource read failed.
 ///
 /// `NotFound` reaches the client as the revision's "resource not found" error (-32002 up to
-/// 2025-11-25, -32602 from 2026-07-28, both with `data.uri`); `Other` is masked and logged.
+/// 2025-11-25, -32602 from 2026-07-28, both with `data.uri`); `Invalid` as an invalid-params
+/// error (-32602) with its text; `Other` is masked and logged.
+///
+/// `?` converts: a `String` or `&'static str` becomes `Invalid` (a message written for the
+/// client), any other error `Other`.
 ///
 /// ```
 /// use mcp_runtime::ResourceError;
 /// let err = ResourceError::not_found();
 /// assert!(matches!(err, ResourceError::NotFound));
+/// assert!(matches!(ResourceError::from("no such year"), ResourceError::Invalid(_)));
+/// assert!(matches!(ResourceError::from(std::fmt::Error), ResourceError::Other(_)));
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
@@ -119,26 +324,94 @@ impl fmt::Display for ResourceError {
     }
 }
 
-/// A prompt's own failure: shown to the client as an invalid-params error with this text.
+#[diagnostic::do_not_recommend]
+impl<E: Into<BoxError> + 'static> From<E> for ResourceError {
+    fn from(error: E) -> Self {
+        match message_of(error) {
+            Ok(message) => Self::Invalid(message),
+            Err(error) => Self::Other(error.into()),
+        }
+    }
+}
+
+/// A prompt's failure: its text shown to the client as an invalid-params error (-32602), or an
+/// internal error, masked.
+///
+/// `?` converts as for [`ToolError`]: a `String` or `&'static str` is shown, any other error is
+/// masked and logged.
 ///
 /// ```
 /// use mcp_runtime::PromptError;
 /// let err = PromptError::new("unknown tone 'grumpy'");
 /// assert_eq!(err.to_string(), "unknown tone 'grumpy'");
+/// assert!(PromptError::from("x".parse::<u8>().unwrap_err()).is_internal());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PromptError(pub String);
+#[derive(Clone)]
+pub struct PromptError {
+    repr: Repr,
+}
 
 impl PromptError {
-    /// A prompt error with this text.
+    /// A prompt error with this text, shown to the client.
     pub fn new(message: impl Into<String>) -> Self {
-        Self(message.into())
+        Self {
+            repr: Repr::Shown {
+                message: Cow::Owned(message.into()),
+                structured: None,
+            },
+        }
+    }
+
+    /// An internal error: masked for the client and logged in full.
+    ///
+    /// ```
+    /// use mcp_runtime::PromptError;
+    /// assert!(PromptError::internal("template store offline").is_internal());
+    /// ```
+    pub fn internal(error: impl Into<BoxError>) -> Self {
+        Self {
+            repr: Repr::Internal(Arc::from(error.into())),
+        }
+    }
+
+    /// The text shown to the client; `internal error` for an internal one.
+    pub fn message(&self) -> &str {
+        self.repr.message()
+    }
+
+    /// Whether this is an internal error, masked for the client.
+    pub fn is_internal(&self) -> bool {
+        matches!(self.repr, Repr::Internal(_))
     }
 }
 
+impl fmt::Debug for PromptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.repr.debug("PromptError", f)
+    }
+}
+
+/// The text shown to the client: never the cause of an internal error.
 impl fmt::Display for PromptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.message())
+    }
+}
+
+impl PartialEq for PromptError {
+    fn eq(&self, other: &Self) -> bool {
+        self.repr.same(&other.repr)
+    }
+}
+
+impl Eq for PromptError {}
+
+#[diagnostic::do_not_recommend]
+impl<E: Into<BoxError> + 'static> From<E> for PromptError {
+    fn from(error: E) -> Self {
+        Self {
+            repr: Repr::from_error(error),
+        }
     }
 }
 
@@ -156,7 +429,9 @@ impl fmt::Display for PromptError {
 pub enum HandlerError {
     /// Arguments did not fit the schema: `isError` result (tools, 2025-11-25 on) or -32602.
     InvalidArguments(String),
-    /// A tool's business error: an `isError` result (an invalid-params error elsewhere).
+    /// A message for the client: a tool's `isError` result, an invalid-params error (-32602)
+    /// for a resource or a prompt. (A [`ToolError`] holding an internal error is never here:
+    /// it converts to `Internal`.)
     Tool(ToolError),
     /// The resource does not exist.
     ResourceNotFound,
@@ -190,23 +465,33 @@ impl fmt::Display for HandlerError {
     }
 }
 
-/// Errors a handler may return in its `Result`: how each reaches the client.
+/// Errors a handler may return in its `Result<T, E>`, and how each reaches the client.
 ///
-/// [`ToolError`], [`ResourceError`], [`PromptError`] and [`HandlerError`] keep their meaning; any
-/// other `std::error::Error` is an internal error: masked for the client (`internal error, id
-/// …`) and logged in full on stderr. These four types deliberately do not implement
-/// `std::error::Error`, so that they are not swallowed as internal errors.
+/// | `E` | the client sees |
+/// |---|---|
+/// | [`ToolError`], [`PromptError`] | their text (tool: an `isError` result; prompt: -32602), or `internal error, id …` for their internal form |
+/// | [`ResourceError`] | not found (the revision's code), -32602 with the text, or masked |
+/// | `String`, `&'static str`, `Cow<'static, str>` | the text: they are messages written for the client |
+/// | any `std::error::Error + Send + Sync + 'static`, [`BoxError`], `anyhow::Error` | `internal error, id 1a2b3c4d`, logged in full with that id |
+/// | [`HandlerError`] | as its variant says |
+///
+/// Everything that converts into a [`BoxError`] is accepted, so `anyhow::Error` needs no
+/// feature. `Box<dyn Error>` without `Send + Sync` is not: it cannot be logged from another
+/// thread.
 ///
 /// ```
 /// use mcp_runtime::{HandlerError, IntoHandlerError, ToolError};
 /// let err = ToolError::new("over budget").into_handler_error();
 /// assert!(matches!(err, HandlerError::Tool(_)));
+/// let err = "over budget".into_handler_error();
+/// assert!(matches!(err, HandlerError::Tool(e) if e.message() == "over budget"));
 /// let err = std::io::Error::other("disk on fire").into_handler_error();
 /// assert!(matches!(err, HandlerError::Internal(_)));
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned as a handler's error",
-    note = "use `ToolError` (shown to the model), `ResourceError`, `PromptError`, or any type implementing `std::error::Error` (masked and logged)"
+    label = "not an error type the runtime can report",
+    note = "use `ToolError`, `PromptError` or `ResourceError`, a `String` or `&'static str` (shown to the client), or any `std::error::Error + Send + Sync + 'static`, `BoxError` or `anyhow::Error` (masked with a correlation id and logged)"
 )]
 pub trait IntoHandlerError {
     /// Converts the error.
@@ -221,13 +506,19 @@ impl IntoHandlerError for HandlerError {
 
 impl IntoHandlerError for ToolError {
     fn into_handler_error(self) -> HandlerError {
-        HandlerError::Tool(self)
+        match self.repr {
+            Repr::Internal(error) => HandlerError::Internal(unshare(error)),
+            Repr::Shown { .. } => HandlerError::Tool(self),
+        }
     }
 }
 
 impl IntoHandlerError for PromptError {
     fn into_handler_error(self) -> HandlerError {
-        HandlerError::InvalidArguments(self.0)
+        match self.repr {
+            Repr::Shown { message, .. } => HandlerError::InvalidArguments(message.into_owned()),
+            Repr::Internal(error) => HandlerError::Internal(unshare(error)),
+        }
     }
 }
 
@@ -241,9 +532,11 @@ impl IntoHandlerError for ResourceError {
     }
 }
 
-impl<E: std::error::Error + Send + Sync + 'static> IntoHandlerError for E {
+/// Strings are shown, every other error is masked: see the table above.
+#[diagnostic::do_not_recommend]
+impl<E: Into<BoxError> + 'static> IntoHandlerError for E {
     fn into_handler_error(self) -> HandlerError {
-        HandlerError::Internal(Box::new(self))
+        ToolError::from(self).into_handler_error()
     }
 }
 
@@ -280,6 +573,18 @@ pub enum Error {
         location: String,
         /// What is wrong.
         reason: String,
+    },
+    /// A handler (or a completion hook) takes a `State<T>` that was not given to the builder.
+    #[error(
+        "{item} ({location}) takes a `State<{type_name}>`, but the server was not given one: add `.state(value)` with a `{type_name}` to the builder"
+    )]
+    MissingState {
+        /// The item, in words: "tool `greet`", "the completion hook of `id` in resource `note`".
+        item: String,
+        /// Its declaration site.
+        location: String,
+        /// The state type, as `std::any::type_name` spells it.
+        type_name: &'static str,
     },
     /// A setting is out of range.
     #[error("invalid configuration: {0}")]

@@ -10,8 +10,9 @@ pub use ::serde_json;
 pub use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 pub use serde_json::value::RawValue;
 
+pub use crate::completion::{CompletionFuture, CompletionHook, CompletionRequest};
 pub use crate::error::HandlerError;
-pub use crate::handler::context::{Context, FromContext};
+pub use crate::handler::context::{Context, FromContext, StateNeeds};
 pub use crate::registry::{
     BoxFuture, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
@@ -43,7 +44,26 @@ pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, Hand
     }
 }
 
+/// Runs a completion hook of any supported shape (the record's `complete` wraps this).
+pub fn run_hook<M, H: CompletionHook<M>>(
+    hook: H,
+    ctx: Context,
+    request: CompletionRequest,
+) -> CompletionFuture {
+    hook.complete(ctx, request)
+}
+
+/// The state a completion hook's injected parameters need.
+pub fn hook_state_needs<M, H: CompletionHook<M>>(hook: H, needs: &mut StateNeeds) {
+    hook.state_needs(needs);
+}
+
 /// Numbers a `min`/`max` check applies to.
+#[diagnostic::on_unimplemented(
+    message = "`min` and `max` apply to numbers, and `{Self}` is not one",
+    label = "not a number type",
+    note = "use `min`/`max` on an integer or float parameter (or an `Option` of one); for strings, use `pattern`"
+)]
 pub trait AsNumber {
     /// The value, if present.
     fn as_number(&self) -> Option<f64>;
@@ -117,6 +137,11 @@ impl LazyPattern {
 }
 
 /// Strings a `pattern` check applies to.
+#[diagnostic::on_unimplemented(
+    message = "`pattern` applies to strings, and `{Self}` is not one",
+    label = "not `String` or `Option<String>`",
+    note = "use `pattern` on a `String` (or `Option<String>`) parameter; for numbers, use `min`/`max`"
+)]
 pub trait AsText {
     /// The text, if present.
     fn as_text(&self) -> Option<&str>;
@@ -146,7 +171,8 @@ pub fn check_pattern<S: AsText>(
     match pattern.is_match(text) {
         Some(true) => Ok(()),
         Some(false) => Err(HandlerError::InvalidArguments(format!(
-            "property '{path}': {text:?} does not match the pattern {:?}",
+            "property '{path}': {:?} does not match the pattern {:?}",
+            crate::validation::shown(text),
             pattern.source
         ))),
         None => Err(HandlerError::internal(format!(
@@ -159,19 +185,21 @@ pub fn check_pattern<S: AsText>(
 fn parse_str<T: FromStr>(what: &str, name: &str, raw: &str) -> Result<T, HandlerError> {
     raw.parse::<T>().map_err(|_| {
         HandlerError::InvalidArguments(format!(
-            "{what} '{name}': cannot read {raw:?} as {}",
+            "{what} '{name}': cannot read {:?} as {}",
+            crate::validation::shown(raw),
             crate::validation::friendly_type(std::any::type_name::<T>())
         ))
     })
 }
 
-/// A required URI template variable.
+/// A required URI template variable; a value of the wrong type (`abc` for a `u32`) is invalid
+/// params naming the variable, not "not found".
 pub fn required_var<T: FromStr>(
     req: &ResourceRequest,
     name: &'static str,
 ) -> Result<T, HandlerError> {
     match req.var(name) {
-        Some(raw) => parse_str("variable", name, raw).map_err(|_| HandlerError::ResourceNotFound),
+        Some(raw) => parse_str("variable", name, raw),
         None => Err(HandlerError::ResourceNotFound),
     }
 }

@@ -2,27 +2,29 @@
 //! into protocol descriptors and pre-serialised list pages once, at start-up.
 
 pub(crate) mod mirror;
+mod needs;
+mod pages;
 mod record;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use mcp_core::{
-    CacheScope, ForVersion, Icon, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, Prompt, PromptArgument, ProtocolVersion, Resource,
-    ResourceTemplate, ResultType, Tool, ToolAnnotations, UriTemplate,
+    Icon, Prompt, PromptArgument, ProtocolVersion, Resource, ResourceTemplate, Tool,
+    ToolAnnotations, UriTemplate,
 };
-use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
+use pages::Pages;
 pub use record::{
     BoxFuture, CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptGetFn, PromptRecord, ResourceReadFn, ResourceRecord, ResourceRequest,
-    ToolCallFn, ToolHints, ToolRecord,
+    StateNeedsFn, ToolCallFn, ToolHints, ToolRecord,
 };
 
 use crate::error::Error;
+use crate::handler::context::StateMap;
 use crate::schema::SchemaProfile;
 
 /// Every record `#[tool]` registered in this binary (all servers).
@@ -61,6 +63,9 @@ pub(crate) struct ToolEntry {
     pub(crate) limit: Option<Arc<Semaphore>>,
     /// Parameters mirrored in `Mcp-Param-*` headers (stateless era, HTTP).
     pub(crate) mirrored: Vec<mirror::HeaderParam>,
+    /// The properties a call may give, when others are refused (sorted); `None` when any
+    /// property is accepted.
+    pub(crate) known_properties: Option<Box<[String]>>,
 }
 
 /// A fixed-URI resource ready to serve.
@@ -91,15 +96,6 @@ pub(crate) struct PromptEntry {
 /// The semaphore of an item with `max_concurrency`: one permit per call in flight.
 fn limit(max_concurrency: Option<u32>) -> Option<Arc<Semaphore>> {
     max_concurrency.map(|n| Arc::new(Semaphore::new(n.max(1) as usize)))
-}
-
-/// Pre-serialised list results of one revision: one JSON text per page.
-#[derive(Default)]
-pub(crate) struct Pages {
-    pub(crate) tools: Vec<Arc<str>>,
-    pub(crate) resources: Vec<Arc<str>>,
-    pub(crate) templates: Vec<Arc<str>>,
-    pub(crate) prompts: Vec<Arc<str>>,
 }
 
 /// Which list.
@@ -138,6 +134,10 @@ pub(crate) struct CatalogSettings<'a> {
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
     pub(crate) server_info_meta: &'a mcp_core::Meta,
+    /// The application state given to the builder, against which handlers' needs are checked.
+    pub(crate) state: &'a StateMap,
+    /// The server's default for tools that do not say whether unknown arguments are accepted.
+    pub(crate) allow_unknown_args: bool,
 }
 
 fn icons(records: &[IconRecord]) -> Option<Vec<Icon>> {
@@ -180,17 +180,30 @@ fn meta(
     }
 }
 
-fn tool_descriptor(record: &ToolRecord, profile: SchemaProfile) -> Result<Tool, Error> {
+/// The tool's descriptor, and the properties a call may give when unknown ones are refused.
+fn tool_descriptor(
+    record: &ToolRecord,
+    settings: &CatalogSettings<'_>,
+) -> Result<(Tool, Option<Box<[String]>>), Error> {
+    let profile = settings.profile;
     let invalid = |reason: String| Error::InvalidItem {
         kind: "tool",
         name: record.name.to_owned(),
         location: record.location.to_string(),
         reason,
     };
+    let mut known_properties = None;
     let input_schema = match record.input_schema {
         InputSchema::Generated(generate) => {
             let mut generator = profile.generator();
-            profile.finish(generate(&mut generator))
+            let mut schema = profile.finish(generate(&mut generator));
+            let refuse = !record
+                .allow_unknown_args
+                .unwrap_or(settings.allow_unknown_args);
+            if refuse {
+                known_properties = profile.close_root(&mut schema);
+            }
+            schema
         }
         InputSchema::Raw(text) => serde_json::from_str::<Value>(text)
             .map_err(|e| invalid(format!("raw input schema is not JSON: {e}")))?,
@@ -218,7 +231,7 @@ fn tool_descriptor(record: &ToolRecord, profile: SchemaProfile) -> Result<Tool, 
     }
     tool.icons = icons(record.icons);
     tool.meta = meta("tool", record.name, record.location, record.meta)?;
-    Ok(tool)
+    Ok((tool, known_properties))
 }
 
 fn check_unique<'a>(
@@ -258,16 +271,18 @@ impl Catalog {
         check_unique("tool", tools.iter().map(|t| (t.name, t.location)))?;
         check_unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
         check_unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
+        needs::check(&tools, &resources, &prompts, settings.state)?;
 
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
-            let descriptor = tool_descriptor(&record, settings.profile)?;
+            let (descriptor, known_properties) = tool_descriptor(&record, settings)?;
             let mirrored = mirror::header_params(&descriptor.input_schema);
             tool_entries.push(ToolEntry {
                 limit: limit(record.max_concurrency),
                 record,
                 descriptor,
                 mirrored,
+                known_properties,
             });
         }
 
@@ -367,76 +382,6 @@ impl Catalog {
         Ok(catalog)
     }
 
-    fn pages_for(&self, v: ProtocolVersion, s: &CatalogSettings<'_>) -> Pages {
-        Pages {
-            tools: paginate(
-                &self.tools,
-                s,
-                v,
-                |t| t.descriptor.clone(),
-                |items, next| {
-                    let mut r = ListToolsResult::new(items);
-                    r.next_cursor = next;
-                    r
-                },
-            ),
-            resources: paginate(
-                &self.resources,
-                s,
-                v,
-                |r| r.descriptor.clone(),
-                |items, next| {
-                    let mut r = ListResourcesResult::new(items);
-                    r.next_cursor = next;
-                    r
-                },
-            ),
-            templates: paginate(
-                &self.templates,
-                s,
-                v,
-                |t| t.descriptor.clone(),
-                |items, next| {
-                    let mut r = ListResourceTemplatesResult::new(items);
-                    r.next_cursor = next;
-                    r
-                },
-            ),
-            prompts: paginate(
-                &self.prompts,
-                s,
-                v,
-                |p| p.descriptor.clone(),
-                |items, next| {
-                    let mut r = ListPromptsResult::new(items);
-                    r.next_cursor = next;
-                    r
-                },
-            ),
-        }
-    }
-
-    /// The pre-serialised page for a cursor, or `None` for an invalid cursor.
-    pub(crate) fn page(
-        &self,
-        v: ProtocolVersion,
-        kind: ListKind,
-        cursor: Option<&str>,
-    ) -> Option<Arc<str>> {
-        let pages = &self.pages[version_slot(v)];
-        let list = match kind {
-            ListKind::Tools => &pages.tools,
-            ListKind::Resources => &pages.resources,
-            ListKind::Templates => &pages.templates,
-            ListKind::Prompts => &pages.prompts,
-        };
-        let index = match cursor {
-            None => 0,
-            Some(c) => decode_cursor(c)?,
-        };
-        list.get(index).map(Arc::clone)
-    }
-
     /// The fixed resource or matching template for a URI, with matched variables and the
     /// entry's `max_concurrency` semaphore (`None` when it has no limit).
     pub(crate) fn find_resource(
@@ -457,67 +402,6 @@ impl Catalog {
                 .map(|vars| (&t.record, ResourceRequest::new(uri, vars), t.limit.as_ref()))
         })
     }
-}
-
-/// List results of the stateless era carry cache hints, `resultType` and `serverInfo`.
-trait Stamp {
-    fn stamp(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>);
-}
-
-macro_rules! stamp {
-    ($($t:ty),*) => {$(
-        impl Stamp for $t {
-            fn stamp(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>) {
-                if v.has_cache_hints() {
-                    self.ttl_ms = Some(s.ttl_ms);
-                    self.cache_scope = Some(CacheScope::Public);
-                    self.result_type = Some(ResultType::Complete);
-                    self.meta = Some(s.server_info_meta.clone());
-                }
-            }
-        }
-    )*};
-}
-stamp!(
-    ListToolsResult,
-    ListResourcesResult,
-    ListResourceTemplatesResult,
-    ListPromptsResult
-);
-
-/// Cursor `n` (as text) is the index of the next page.
-fn encode_cursor(page: usize) -> String {
-    format!("p{page}")
-}
-
-fn decode_cursor(cursor: &str) -> Option<usize> {
-    cursor.strip_prefix('p')?.parse().ok().filter(|n| *n > 0)
-}
-
-fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
-    items: &[E],
-    s: &CatalogSettings<'_>,
-    v: ProtocolVersion,
-    descriptor: impl Fn(&E) -> D,
-    result: impl Fn(Vec<D>, Option<String>) -> R,
-) -> Vec<Arc<str>> {
-    let chunks: Vec<&[E]> = if items.is_empty() {
-        vec![&[]]
-    } else {
-        items.chunks(s.page_size).collect()
-    };
-    let count = chunks.len();
-    chunks
-        .into_iter()
-        .enumerate()
-        .map(|(i, chunk)| {
-            let next = (i + 1 < count).then(|| encode_cursor(i + 1));
-            let mut r = result(chunk.iter().map(&descriptor).collect(), next);
-            r.for_version(v);
-            r.stamp(v, s);
-            Arc::from(serde_json::to_string(&r).unwrap_or_default())
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -559,6 +443,7 @@ mod tests {
             icons: &[],
             meta: None,
             read,
+            state_needs: |_| {},
             completions: &[],
             server: "",
             timeout_ms: Some(100),
@@ -576,6 +461,7 @@ mod tests {
             meta: None,
             arguments: &[],
             get,
+            state_needs: |_| {},
             completions: &[],
             server: "",
             timeout_ms: None,
@@ -596,6 +482,8 @@ mod tests {
             page_size: 10,
             ttl_ms: 0,
             server_info_meta: &meta,
+            state: &StateMap::new(),
+            allow_unknown_args: false,
         };
         let catalog = Catalog::build(
             Vec::new(),

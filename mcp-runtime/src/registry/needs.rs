@@ -1,0 +1,73 @@
+//! The build-time check of application state: every `State<T>` a handler or a completion hook
+//! takes (through [`FromContext::state_needs`](crate::FromContext::state_needs)) must have been
+//! given to the builder, so a forgotten `.state(value)` stops the build instead of failing every
+//! call.
+
+use crate::error::Error;
+use crate::handler::context::{StateMap, StateNeeds};
+use crate::registry::{
+    CompletionRecord, Location, PromptRecord, ResourceRecord, StateNeedsFn, ToolRecord,
+};
+
+/// The first item (in the order given) whose injected parameters need state that `state` lacks.
+pub(super) fn check(
+    tools: &[ToolRecord],
+    resources: &[ResourceRecord],
+    prompts: &[PromptRecord],
+    state: &StateMap,
+) -> Result<(), Error> {
+    for tool in tools {
+        item(state, tool.state_needs, tool.location, || {
+            format!("tool `{}`", tool.name)
+        })?;
+    }
+    for resource in resources {
+        item(state, resource.state_needs, resource.location, || {
+            format!("resource `{}`", resource.name)
+        })?;
+        hooks(state, resource.completions, resource.location, || {
+            format!("resource `{}`", resource.name)
+        })?;
+    }
+    for prompt in prompts {
+        item(state, prompt.state_needs, prompt.location, || {
+            format!("prompt `{}`", prompt.name)
+        })?;
+        hooks(state, prompt.completions, prompt.location, || {
+            format!("prompt `{}`", prompt.name)
+        })?;
+    }
+    Ok(())
+}
+
+fn hooks(
+    state: &StateMap,
+    hooks: &[CompletionRecord],
+    location: Location,
+    owner: impl Fn() -> String,
+) -> Result<(), Error> {
+    for hook in hooks {
+        item(state, hook.state_needs, location, || {
+            format!("the completion hook of `{}` in {}", hook.argument, owner())
+        })?;
+    }
+    Ok(())
+}
+
+fn item(
+    state: &StateMap,
+    needs_of: StateNeedsFn,
+    location: Location,
+    item: impl FnOnce() -> String,
+) -> Result<(), Error> {
+    let mut needs = StateNeeds::new();
+    needs_of(&mut needs);
+    match needs.first_missing(state) {
+        None => Ok(()),
+        Some(type_name) => Err(Error::MissingState {
+            item: item(),
+            location: location.to_string(),
+            type_name,
+        }),
+    }
+}
