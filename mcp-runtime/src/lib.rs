@@ -115,7 +115,7 @@ pub use error::{
     BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError,
 };
 pub use handler::ask::{Elicitation, InteractionError};
-pub use handler::context::{CancellationToken, Context, FromContext, State};
+pub use handler::context::{CancellationToken, Context, FromContext, State, StateNeeds};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 pub use mcp_core as protocol;
 pub use mcp_macros::{prompt, resource, tool};

@@ -44,18 +44,35 @@ pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, Hand
     }
 }
 
-/// Runs a completion hook of any supported shape (the record's `complete` wraps this).
-pub fn run_hook<M, H: CompletionHook<M>>(
+/// A completion hook of a checked shape, ready to run or to declare its state needs.
+///
+/// Both uses in the generated code go through [`hook`], so a hook of no supported shape is
+/// reported once.
+pub struct Hook<H> {
     hook: H,
-    ctx: Context,
-    request: CompletionRequest,
-) -> CompletionFuture {
-    hook.complete(ctx, request)
+    complete: fn(H, Context, CompletionRequest) -> CompletionFuture,
+    state_needs: fn(H, &mut StateNeeds),
 }
 
-/// The state a completion hook's injected parameters need.
-pub fn hook_state_needs<M, H: CompletionHook<M>>(hook: H, needs: &mut StateNeeds) {
-    hook.state_needs(needs);
+/// Checks that `hook` is a completion hook (the one place the bound is asked).
+pub fn hook<M, H: CompletionHook<M>>(hook: H) -> Hook<H> {
+    Hook {
+        hook,
+        complete: <H as CompletionHook<M>>::complete,
+        state_needs: <H as CompletionHook<M>>::state_needs,
+    }
+}
+
+impl<H> Hook<H> {
+    /// Runs the hook.
+    pub fn complete(self, ctx: Context, request: CompletionRequest) -> CompletionFuture {
+        (self.complete)(self.hook, ctx, request)
+    }
+
+    /// Declares the state the hook's injected parameters need.
+    pub fn state_needs(self, needs: &mut StateNeeds) {
+        (self.state_needs)(self.hook, needs);
+    }
 }
 
 /// Numbers a `min`/`max` check applies to.

@@ -9,10 +9,13 @@ mod arguments;
 mod completion;
 mod concurrency;
 mod envelope;
+mod errors;
 mod fixtures;
 mod handshake;
 mod limits;
 mod live;
+mod messages;
+mod notes;
 mod notifications;
 mod pagination;
 mod prompts;
@@ -21,6 +24,7 @@ mod resources;
 mod schemas;
 mod stateless;
 mod tools;
+mod unknown_args;
 
 use std::time::Duration;
 

@@ -208,13 +208,13 @@ fn completions(item: &ItemDef) -> TokenStream {
                         __mcp_ctx: #p::Context,
                         __mcp_request: #p::CompletionRequest,
                     ) -> #p::CompletionFuture {
-                        #p::run_hook(#hook, __mcp_ctx, __mcp_request)
+                        #p::hook(#hook).complete(__mcp_ctx, __mcp_request)
                     }
                     __mcp_complete
                 },
                 state_needs: {
                     fn __mcp_state_needs(__mcp_needs: &mut #p::StateNeeds) {
-                        #p::hook_state_needs(#hook, __mcp_needs)
+                        #p::hook(#hook).state_needs(__mcp_needs)
                     }
                     __mcp_state_needs
                 },

@@ -197,6 +197,11 @@ fn tool_descriptor(
         InputSchema::Generated(generate) => {
             let mut generator = profile.generator();
             let mut schema = profile.finish(generate(&mut generator));
+            // The hidden argument struct has no doc of its own: a root description comes from
+            // a flattened parameter's type and is not the tool's.
+            if let Some(root) = schema.as_object_mut() {
+                root.remove("description");
+            }
             let refuse = !record
                 .allow_unknown_args
                 .unwrap_or(settings.allow_unknown_args);
