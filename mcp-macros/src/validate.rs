@@ -708,4 +708,74 @@ mod pipeline_tests {
         assert_eq!(found.len(), 1);
         assert!(found[0].starts_with("`#[resource]` needs a URI"));
     }
+
+    #[test]
+    fn patterns_are_compiled_and_bounds_fit_the_type() {
+        let found = errors(
+            Kind::Tool,
+            quote!(),
+            quote!(
+                fn t(
+                    #[arg(pattern = "[a-z")] a: String,
+                    #[arg(pattern = "^(a|b)+$")] b: Option<String>,
+                    #[arg(max = 100)] c: String,
+                    #[arg(min = 1, max = 2)] d: Option<u8>,
+                    #[arg(pattern = "x")] e: f64,
+                    #[arg(min = 0)] f: Budget,
+                ) {
+                }
+            ),
+        );
+        assert_eq!(
+            found,
+            [
+                "`pattern` is not a valid regular expression: found unclosed character class",
+                "`min` and `max` apply to numbers, and `String` is not one; remove `max`, or constrain the text with `pattern = \"..\"`",
+                "`pattern` applies to strings, and `f64` is not one; remove `pattern`, or bound the number with `min` and `max`",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_flattened_parameter_takes_no_other_key() {
+        let found = errors(
+            Kind::Tool,
+            quote!(),
+            quote!(
+                fn t(
+                    #[arg(flatten)] a: Paging,
+                    #[arg(flatten, title = "x")] b: Filter,
+                    #[arg(flatten)] c: Vec<u8>,
+                ) {
+                }
+            ),
+        );
+        assert_eq!(found.len(), 2, "{found:#?}");
+        assert!(found[0].starts_with("`title` does not apply to a flattened parameter"));
+        assert!(found[1].starts_with("`#[arg(flatten)]` spreads the fields of a struct"));
+    }
+
+    #[test]
+    fn allow_unknown_args_is_a_tool_flag() {
+        let found = errors(
+            Kind::Tool,
+            quote!(allow_unknown_args, allow_unknown_args = false),
+            quote!(
+                fn t() {}
+            ),
+        );
+        assert_eq!(
+            found,
+            ["duplicate `#[tool]` argument `allow_unknown_args`; give it once"]
+        );
+        let found = errors(
+            Kind::Prompt,
+            quote!(allow_unknown_args),
+            quote!(
+                fn p() {}
+            ),
+        );
+        assert_eq!(found.len(), 1);
+        assert!(found[0].starts_with("unknown `#[prompt]` argument `allow_unknown_args`"));
+    }
 }

@@ -12,7 +12,7 @@
 //! where `R` is `Vec<String>` or `Result<Vec<String>, E>` with `E` any error a handler may
 //! return (see [`IntoHandlerError`]). Up to six injected parameters are supported.
 //!
-//! ```
+//! ```standalone_crate
 //! use mcp_runtime::prelude::*;
 //! use std::sync::Mutex;
 //!

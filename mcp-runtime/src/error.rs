@@ -10,7 +10,7 @@ use mcp_core::ErrorObject;
 /// A boxed error of any kind; returned by a handler, it is masked and logged like any other
 /// internal error.
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_runtime::prelude::*;
 ///
 /// /// Reads the answer from a file.
@@ -91,7 +91,7 @@ const INTERNAL: &str = "internal error";
 /// secrets), so it is masked. The same rule holds whether the tool returns `Result<T, E>` with
 /// one of these as `E`, or `Result<T, ToolError>` and converts them with `?`:
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_runtime::prelude::*;
 ///
 /// /// Doubles a number given as text.

@@ -63,10 +63,13 @@ pub(crate) struct ToolEntry {
     pub(crate) limit: Option<Arc<Semaphore>>,
     /// Parameters mirrored in `Mcp-Param-*` headers (stateless era, HTTP).
     pub(crate) mirrored: Vec<mirror::HeaderParam>,
-    /// The properties a call may give, when others are refused (sorted); `None` when any
-    /// property is accepted.
-    pub(crate) known_properties: Option<Box<[String]>>,
+    /// The properties a call may give, when others are refused; `None` when any property is
+    /// accepted.
+    pub(crate) known_properties: Option<KnownProperties>,
 }
+
+/// The property names of a tool's input schema, sorted.
+pub(crate) type KnownProperties = Box<[String]>;
 
 /// A fixed-URI resource ready to serve.
 pub(crate) struct ResourceEntry {
@@ -184,7 +187,7 @@ fn meta(
 fn tool_descriptor(
     record: &ToolRecord,
     settings: &CatalogSettings<'_>,
-) -> Result<(Tool, Option<Box<[String]>>), Error> {
+) -> Result<(Tool, Option<KnownProperties>), Error> {
     let profile = settings.profile;
     let invalid = |reason: String| Error::InvalidItem {
         kind: "tool",
