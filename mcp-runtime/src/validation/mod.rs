@@ -5,13 +5,15 @@
 //! in words rather than serde's "line 1 column 2". Unknown properties are found before the call,
 //! from the keys of the arguments object alone.
 
-use std::borrow::Cow;
-use std::fmt;
+mod json;
+mod unknown;
 
-use serde::Deserialize;
-use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
+use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_path_to_error::Segment;
+
+use json::{members, raw_at, unexpected_of, unique_descendant};
+pub(crate) use unknown::unknown_properties;
 
 /// The longest input echoed in a message, in characters; longer ones are cut with their length.
 const SHOWN: usize = 64;
@@ -125,139 +127,6 @@ pub(crate) fn shown(text: &str) -> String {
     }
 }
 
-/// The JSON text at a serde path, without parsing the values on the way (numbers out of range
-/// included).
-fn raw_at<'a>(text: &'a str, segments: &[Segment]) -> Option<&'a RawValue> {
-    let mut node: &'a RawValue = serde_json::from_str(text).ok()?;
-    for segment in segments {
-        node = match segment {
-            Segment::Seq { index } => {
-                let items: Vec<&'a RawValue> = serde_json::from_str(node.get()).ok()?;
-                items.get(*index).copied()?
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => members(node)?
-                .into_iter()
-                .rev()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v)?,
-            Segment::Unknown => return None,
-        };
-    }
-    Some(node)
-}
-
-/// The members of a JSON object, in order; `None` for anything else.
-fn members(node: &RawValue) -> Option<Vec<(Cow<'_, str>, &RawValue)>> {
-    struct Members<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
-
-    impl<'de> Deserialize<'de> for Members<'de> {
-        fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Members<'de>;
-                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("an object")
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                        out.push((key, map.next_value::<&'de RawValue>()?));
-                    }
-                    Ok(Members(out))
-                }
-            }
-            de.deserialize_map(V)
-        }
-    }
-
-    serde_json::from_str::<Members<'_>>(node.get())
-        .ok()
-        .map(|m| m.0)
-}
-
-/// The keys of a JSON object, in order; `None` for anything else (values are skipped, not
-/// parsed).
-fn object_keys(text: &str) -> Option<Vec<Cow<'_, str>>> {
-    struct Keys<'a>(Vec<Cow<'a, str>>);
-
-    impl<'de> Deserialize<'de> for Keys<'de> {
-        fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Keys<'de>;
-                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("an object")
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                        map.next_value::<IgnoredAny>()?;
-                        out.push(key);
-                    }
-                    Ok(Keys(out))
-                }
-            }
-            de.deserialize_map(V)
-        }
-    }
-
-    serde_json::from_str::<Keys<'_>>(text).ok().map(|k| k.0)
-}
-
-/// A JSON value as serde's `Unexpected` names it (`string "x"`, ``integer `3` ``, `map`).
-fn unexpected_of(node: &RawValue) -> String {
-    let text = node.get();
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(serde_json::Value::Null) => "unit value".to_owned(),
-        Ok(serde_json::Value::Bool(b)) => format!("boolean `{b}`"),
-        Ok(serde_json::Value::Number(n)) if n.is_f64() => format!("floating point `{n}`"),
-        Ok(serde_json::Value::Number(n)) => format!("integer `{n}`"),
-        Ok(serde_json::Value::String(s)) => format!("string {s:?}"),
-        Ok(serde_json::Value::Array(_)) => "sequence".to_owned(),
-        Ok(serde_json::Value::Object(_)) => "map".to_owned(),
-        Err(_) => String::new(),
-    }
-}
-
-/// The path (`.radius`, `[2].x`) of the one value below `node` that serde names `got`.
-fn unique_descendant(node: &RawValue, got: &str) -> Option<String> {
-    fn walk(node: &RawValue, got: &str, here: &mut String, found: &mut Vec<String>, depth: usize) {
-        if found.len() > 1 || depth > 32 {
-            return;
-        }
-        let text = node.get().trim_start();
-        if text.starts_with('{') {
-            for (key, value) in members(node).unwrap_or_default() {
-                let len = here.len();
-                here.push('.');
-                here.push_str(&shown(&key));
-                if unexpected_of(value) == got {
-                    found.push(here.clone());
-                }
-                walk(value, got, here, found, depth + 1);
-                here.truncate(len);
-            }
-        } else if text.starts_with('[') {
-            let items: Vec<&RawValue> = serde_json::from_str(node.get()).unwrap_or_default();
-            for (index, value) in items.into_iter().enumerate() {
-                let len = here.len();
-                here.push_str(&format!("[{index}]"));
-                if unexpected_of(value) == got {
-                    found.push(here.clone());
-                }
-                walk(value, got, here, found, depth + 1);
-                here.truncate(len);
-            }
-        }
-    }
-    let mut found = Vec::new();
-    walk(node, got, &mut String::new(), &mut found, 0);
-    match found.len() {
-        1 => found.pop(),
-        _ => None,
-    }
-}
-
 /// "integer 300 is out of range; expected an integer from 0 to 255" for a number that does not
 /// fit the integer type serde expected (a negative number for an unsigned type is left to the
 /// plainer "expected a non-negative integer").
@@ -314,79 +183,6 @@ fn numeric_key(text: &str, segments: &[Segment]) -> String {
         "{}{bad} is not an integer; the keys of this object are integers written as strings, e.g. \"1\"",
         at(&path_text(parent))
     )
-}
-
-/// The message for arguments naming properties the tool does not take (`known`, sorted), or
-/// `None` when every property is known (or `text` is not an object: parsing reports that).
-pub(crate) fn unknown_properties(text: &str, known: &[String]) -> Option<String> {
-    let keys = object_keys(text)?;
-    let mut unknown: Vec<&str> = Vec::new();
-    for key in &keys {
-        let key = key.as_ref();
-        if known.binary_search_by(|k| k.as_str().cmp(key)).is_err() && !unknown.contains(&key) {
-            unknown.push(key);
-        }
-    }
-    if unknown.is_empty() {
-        return None;
-    }
-    const LISTED: usize = 5;
-    let mut listed: Vec<String> = unknown
-        .iter()
-        .take(LISTED)
-        .map(|key| match closest(key, known) {
-            Some(near) => format!("'{}' (did you mean '{near}'?)", shown(key)),
-            None => format!("'{}'", shown(key)),
-        })
-        .collect();
-    if unknown.len() > LISTED {
-        listed.push(format!("and {} more", unknown.len() - LISTED));
-    }
-    let head = if unknown.len() == 1 {
-        "unknown property"
-    } else {
-        "unknown properties"
-    };
-    let tail = if known.is_empty() {
-        "this tool takes no arguments".to_owned()
-    } else {
-        let names: Vec<String> = known.iter().map(|k| format!("'{k}'")).collect();
-        format!("allowed properties are {}", names.join(", "))
-    };
-    Some(format!("{head} {}; {tail}", listed.join(", ")))
-}
-
-/// The known property a misspelt one most likely meant: the same but for case, or one or two
-/// edits away (the closest, the first of equals).
-fn closest<'a>(key: &str, known: &'a [String]) -> Option<&'a str> {
-    if key.chars().count() > SHOWN {
-        return None;
-    }
-    if let Some(same) = known.iter().find(|k| k.eq_ignore_ascii_case(key)) {
-        return Some(same);
-    }
-    known
-        .iter()
-        .map(|k| (edits(key, k), k))
-        .filter(|(d, k)| *d <= 2 && *d < k.chars().count())
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k.as_str())
-}
-
-/// The Levenshtein distance between two short strings.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
 }
 
 /// A JSON value in serde's words (`integer 3`, `boolean true`).
@@ -695,52 +491,5 @@ mod tests {
                 "x".repeat(64)
             )
         );
-    }
-
-    fn known(names: &[&str]) -> Vec<String> {
-        names.iter().map(|s| (*s).to_owned()).collect()
-    }
-
-    #[test]
-    fn unknown_properties_are_named_with_the_allowed_ones() {
-        let k = known(&["limit", "priority", "query"]);
-        assert_eq!(
-            unknown_properties(r#"{"query": "x", "limit": 1}"#, &k),
-            None
-        );
-        assert_eq!(
-            unknown_properties(r#"{"query": "x", "limt": 1}"#, &k).unwrap(),
-            "unknown property 'limt' (did you mean 'limit'?); allowed properties are 'limit', 'priority', 'query'"
-        );
-        assert_eq!(
-            unknown_properties(
-                r#"{"priorty": 1, "sort": "asc", "Query": "x", "sort": "x"}"#,
-                &k
-            )
-            .unwrap(),
-            "unknown properties 'priorty' (did you mean 'priority'?), 'sort', 'Query' (did you mean 'query'?); allowed properties are 'limit', 'priority', 'query'"
-        );
-        assert_eq!(
-            unknown_properties(r#"{"x": 1}"#, &[]).unwrap(),
-            "unknown property 'x'; this tool takes no arguments"
-        );
-        let many = r#"{"a1":1,"a2":1,"a3":1,"a4":1,"a5":1,"a6":1,"a7":1}"#;
-        assert_eq!(
-            unknown_properties(many, &known(&["zzzzzz"])).unwrap(),
-            "unknown properties 'a1', 'a2', 'a3', 'a4', 'a5', and 2 more; allowed properties are 'zzzzzz'"
-        );
-        // Not an object, or not JSON: the parse that follows reports it.
-        assert_eq!(unknown_properties("[1]", &k), None);
-        assert_eq!(unknown_properties("{", &k), None);
-        // Escaped keys are compared unescaped.
-        assert_eq!(unknown_properties(r#"{"\u006cimit": 1}"#, &k), None);
-    }
-
-    #[test]
-    fn edit_distance() {
-        assert_eq!(edits("limt", "limit"), 1);
-        assert_eq!(edits("kitten", "sitting"), 3);
-        assert_eq!(edits("", "ab"), 2);
-        assert_eq!(closest("a", &known(&["b"])), None);
     }
 }
