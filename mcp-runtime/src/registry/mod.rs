@@ -1,22 +1,24 @@
 //! The registry: records collected at link time (or given to the builder), checked and turned
 //! into protocol descriptors and pre-serialised list pages once, at start-up.
 
+mod checks;
+mod descriptors;
 pub(crate) mod mirror;
-mod needs;
-mod pages;
 mod record;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use mcp_core::{
-    Icon, Prompt, PromptArgument, ProtocolVersion, Resource, ResourceTemplate, Tool,
-    ToolAnnotations, UriTemplate,
+    CacheScope, ForVersion, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, Prompt, PromptArgument, ProtocolVersion, Resource, ResourceTemplate,
+    ResultType, Tool, UriTemplate,
 };
-use serde_json::Value;
+use serde::Serialize;
 use tokio::sync::Semaphore;
 
-use pages::Pages;
+pub(crate) use descriptors::KnownProperties;
+use descriptors::{icons, meta, tool_descriptor};
 pub use record::{
     BoxFuture, CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptGetFn, PromptRecord, ResourceReadFn, ResourceRecord, ResourceRequest,
@@ -68,9 +70,6 @@ pub(crate) struct ToolEntry {
     pub(crate) known_properties: Option<KnownProperties>,
 }
 
-/// The property names of a tool's input schema, sorted.
-pub(crate) type KnownProperties = Box<[String]>;
-
 /// A fixed-URI resource ready to serve.
 pub(crate) struct ResourceEntry {
     pub(crate) record: ResourceRecord,
@@ -99,6 +98,15 @@ pub(crate) struct PromptEntry {
 /// The semaphore of an item with `max_concurrency`: one permit per call in flight.
 fn limit(max_concurrency: Option<u32>) -> Option<Arc<Semaphore>> {
     max_concurrency.map(|n| Arc::new(Semaphore::new(n.max(1) as usize)))
+}
+
+/// Pre-serialised list results of one revision: one JSON text per page.
+#[derive(Default)]
+pub(crate) struct Pages {
+    pub(crate) tools: Vec<Arc<str>>,
+    pub(crate) resources: Vec<Arc<str>>,
+    pub(crate) templates: Vec<Arc<str>>,
+    pub(crate) prompts: Vec<Arc<str>>,
 }
 
 /// Which list.
@@ -143,128 +151,6 @@ pub(crate) struct CatalogSettings<'a> {
     pub(crate) allow_unknown_args: bool,
 }
 
-fn icons(records: &[IconRecord]) -> Option<Vec<Icon>> {
-    if records.is_empty() {
-        return None;
-    }
-    Some(
-        records
-            .iter()
-            .map(|r| {
-                let mut icon = Icon::new(r.src);
-                icon.mime_type = r.mime_type.map(str::to_owned);
-                if !r.sizes.is_empty() {
-                    icon.sizes = Some(r.sizes.iter().map(|s| (*s).to_owned()).collect());
-                }
-                icon.theme = r
-                    .theme
-                    .and_then(|t| serde_json::from_value(Value::String(t.to_owned())).ok());
-                icon
-            })
-            .collect(),
-    )
-}
-
-fn meta(
-    kind: &'static str,
-    name: &str,
-    location: Location,
-    text: Option<&str>,
-) -> Result<Option<mcp_core::Meta>, Error> {
-    let Some(text) = text else { return Ok(None) };
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(Some(map)),
-        _ => Err(Error::InvalidItem {
-            kind,
-            name: name.to_owned(),
-            location: location.to_string(),
-            reason: "`meta` must be a JSON object".into(),
-        }),
-    }
-}
-
-/// The tool's descriptor, and the properties a call may give when unknown ones are refused.
-fn tool_descriptor(
-    record: &ToolRecord,
-    settings: &CatalogSettings<'_>,
-) -> Result<(Tool, Option<KnownProperties>), Error> {
-    let profile = settings.profile;
-    let invalid = |reason: String| Error::InvalidItem {
-        kind: "tool",
-        name: record.name.to_owned(),
-        location: record.location.to_string(),
-        reason,
-    };
-    let mut known_properties = None;
-    let input_schema = match record.input_schema {
-        InputSchema::Generated(generate) => {
-            let mut generator = profile.generator();
-            let mut schema = profile.finish(generate(&mut generator));
-            // The hidden argument struct has no doc of its own: a root description comes from
-            // a flattened parameter's type and is not the tool's.
-            if let Some(root) = schema.as_object_mut() {
-                root.remove("description");
-            }
-            let refuse = !record
-                .allow_unknown_args
-                .unwrap_or(settings.allow_unknown_args);
-            if refuse {
-                known_properties = profile.close_root(&mut schema);
-            }
-            schema
-        }
-        InputSchema::Raw(text) => serde_json::from_str::<Value>(text)
-            .map_err(|e| invalid(format!("raw input schema is not JSON: {e}")))?,
-    };
-    if input_schema.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(invalid(
-            "the input schema must have `\"type\": \"object\"` at its root".into(),
-        ));
-    }
-    let mut generator = profile.generator();
-    let output_schema = (record.output_schema)(&mut generator).map(|s| profile.finish(s));
-    let mut tool = Tool::new(record.name, input_schema);
-    tool.title = record.title.map(str::to_owned);
-    tool.description = record.description.map(str::to_owned);
-    tool.output_schema = output_schema;
-    let h = record.hints;
-    if h != ToolHints::NONE || record.title.is_some() {
-        let mut a = ToolAnnotations::new();
-        a.title = record.title.map(str::to_owned);
-        a.read_only_hint = h.read_only;
-        a.destructive_hint = h.destructive;
-        a.idempotent_hint = h.idempotent;
-        a.open_world_hint = h.open_world;
-        tool.annotations = Some(a);
-    }
-    tool.icons = icons(record.icons);
-    tool.meta = meta("tool", record.name, record.location, record.meta)?;
-    Ok((tool, known_properties))
-}
-
-fn check_unique<'a>(
-    kind: &'static str,
-    items: impl Iterator<Item = (&'a str, Location)>,
-) -> Result<(), Error> {
-    let mut seen: HashMap<&str, Location> = HashMap::new();
-    for (name, location) in items {
-        if let Some(first) = seen.insert(name, location) {
-            let (a, b) = if (first.file, first.line) <= (location.file, location.line) {
-                (first, location)
-            } else {
-                (location, first)
-            };
-            return Err(Error::Duplicate {
-                kind,
-                name: name.to_owned(),
-                first: a.to_string(),
-                second: b.to_string(),
-            });
-        }
-    }
-    Ok(())
-}
-
 impl Catalog {
     /// Checks and builds everything; the only place descriptors are made.
     pub(crate) fn build(
@@ -276,14 +162,15 @@ impl Catalog {
         tools.sort_by(|a, b| a.name.cmp(b.name));
         resources.sort_by(|a, b| a.name.cmp(b.name).then(a.uri.cmp(b.uri)));
         prompts.sort_by(|a, b| a.name.cmp(b.name));
-        check_unique("tool", tools.iter().map(|t| (t.name, t.location)))?;
-        check_unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
-        check_unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
-        needs::check(&tools, &resources, &prompts, settings.state)?;
+        checks::unique("tool", tools.iter().map(|t| (t.name, t.location)))?;
+        checks::unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
+        checks::unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
+        checks::state(&tools, &resources, &prompts, settings.state)?;
 
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
-            let (descriptor, known_properties) = tool_descriptor(&record, settings)?;
+            let (descriptor, known_properties) =
+                tool_descriptor(&record, settings.profile, settings.allow_unknown_args)?;
             let mirrored = mirror::header_params(&descriptor.input_schema);
             tool_entries.push(ToolEntry {
                 limit: limit(record.max_concurrency),
@@ -390,6 +277,76 @@ impl Catalog {
         Ok(catalog)
     }
 
+    fn pages_for(&self, v: ProtocolVersion, s: &CatalogSettings<'_>) -> Pages {
+        Pages {
+            tools: paginate(
+                &self.tools,
+                s,
+                v,
+                |t| t.descriptor.clone(),
+                |items, next| {
+                    let mut r = ListToolsResult::new(items);
+                    r.next_cursor = next;
+                    r
+                },
+            ),
+            resources: paginate(
+                &self.resources,
+                s,
+                v,
+                |r| r.descriptor.clone(),
+                |items, next| {
+                    let mut r = ListResourcesResult::new(items);
+                    r.next_cursor = next;
+                    r
+                },
+            ),
+            templates: paginate(
+                &self.templates,
+                s,
+                v,
+                |t| t.descriptor.clone(),
+                |items, next| {
+                    let mut r = ListResourceTemplatesResult::new(items);
+                    r.next_cursor = next;
+                    r
+                },
+            ),
+            prompts: paginate(
+                &self.prompts,
+                s,
+                v,
+                |p| p.descriptor.clone(),
+                |items, next| {
+                    let mut r = ListPromptsResult::new(items);
+                    r.next_cursor = next;
+                    r
+                },
+            ),
+        }
+    }
+
+    /// The pre-serialised page for a cursor, or `None` for an invalid cursor.
+    pub(crate) fn page(
+        &self,
+        v: ProtocolVersion,
+        kind: ListKind,
+        cursor: Option<&str>,
+    ) -> Option<Arc<str>> {
+        let pages = &self.pages[version_slot(v)];
+        let list = match kind {
+            ListKind::Tools => &pages.tools,
+            ListKind::Resources => &pages.resources,
+            ListKind::Templates => &pages.templates,
+            ListKind::Prompts => &pages.prompts,
+        };
+        let index = match cursor {
+            None => 0,
+            Some(c) => decode_cursor(c)?,
+        };
+        list.get(index).map(Arc::clone)
+    }
+
     /// The fixed resource or matching template for a URI, with matched variables and the
     /// entry's `max_concurrency` semaphore (`None` when it has no limit).
     pub(crate) fn find_resource(
@@ -412,6 +369,66 @@ impl Catalog {
     }
 }
 
+/// List results of the stateless era carry cache hints, `resultType` and `serverInfo`.
+trait Stamp {
+    fn stamp(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>);
+}
+
+macro_rules! stamp {
+    ($($t:ty),*) => {$(
+        impl Stamp for $t {
+            fn stamp(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+                if v.has_cache_hints() {
+                    self.ttl_ms = Some(s.ttl_ms);
+                    self.cache_scope = Some(CacheScope::Public);
+                    self.result_type = Some(ResultType::Complete);
+                    self.meta = Some(s.server_info_meta.clone());
+                }
+            }
+        }
+    )*};
+}
+stamp!(
+    ListToolsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListPromptsResult
+);
+
+/// Cursor `n` (as text) is the index of the next page.
+fn encode_cursor(page: usize) -> String {
+    format!("p{page}")
+}
+
+fn decode_cursor(cursor: &str) -> Option<usize> {
+    cursor.strip_prefix('p')?.parse().ok().filter(|n| *n > 0)
+}
+
+fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
+    items: &[E],
+    s: &CatalogSettings<'_>,
+    v: ProtocolVersion,
+    descriptor: impl Fn(&E) -> D,
+    result: impl Fn(Vec<D>, Option<String>) -> R,
+) -> Vec<Arc<str>> {
+    let chunks: Vec<&[E]> = if items.is_empty() {
+        vec![&[]]
+    } else {
+        items.chunks(s.page_size).collect()
+    };
+    let count = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(i, chunk)| {
+            let next = (i + 1 < count).then(|| encode_cursor(i + 1));
+            let mut r = result(chunk.iter().map(&descriptor).collect(), next);
+            r.for_version(v);
+            r.stamp(v, s);
+            Arc::from(serde_json::to_string(&r).unwrap_or_default())
+        })
+        .collect()
+}
 #[cfg(test)]
 mod tests {
     use mcp_core::{GetPromptResult, ResourceContents};

@@ -1,5 +1,6 @@
-//! Reading the JSON text of arguments where a message needs it, without parsing more than that:
-//! the value at a path, an object's members or keys in order, and serde's name for a value.
+//! Reading the JSON text of arguments where a message needs it, without parsing more than that
+//! (the value at a path, an object's members or keys in order, serde's name for a value), and
+//! echoing inputs in messages, cut to a bounded length.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -9,7 +10,16 @@ use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_path_to_error::Segment;
 
-use super::shown;
+/// The longest input echoed in a message, in characters; longer ones are cut with their length.
+pub(super) const SHOWN: usize = 64;
+
+/// An input as echoed in a message: cut after [`SHOWN`] characters, with its length.
+pub(crate) fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_owned(),
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+    }
+}
 
 /// The JSON text at a serde path, without parsing the values on the way (numbers out of range
 /// included).

@@ -12,11 +12,9 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_path_to_error::Segment;
 
+pub(crate) use json::shown;
 use json::{members, raw_at, unexpected_of, unique_descendant};
 pub(crate) use unknown::unknown_properties;
-
-/// The longest input echoed in a message, in characters; longer ones are cut with their length.
-const SHOWN: usize = 64;
 
 /// Describes why `text` does not deserialise into `T`.
 pub(crate) fn describe<T: DeserializeOwned>(text: &str) -> String {
@@ -117,14 +115,6 @@ fn push_key(out: &mut String, key: &str) {
         out.push('.');
     }
     out.push_str(&shown(key));
-}
-
-/// An input as echoed in a message: cut after [`SHOWN`] characters, with its length.
-pub(crate) fn shown(text: &str) -> String {
-    match text.char_indices().nth(SHOWN) {
-        None => text.to_owned(),
-        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
-    }
 }
 
 /// "integer 300 is out of range; expected an integer from 0 to 255" for a number that does not

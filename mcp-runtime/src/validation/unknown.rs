@@ -1,8 +1,7 @@
 //! Arguments naming properties a tool does not take: found from the keys alone, before the
 //! call, and named with the closest allowed property when one is a likely typo.
 
-use super::json::object_keys;
-use super::{SHOWN, shown};
+use super::json::{SHOWN, object_keys, shown};
 
 /// The message for arguments naming properties the tool does not take (`known`, sorted), or
 /// `None` when every property is known (or `text` is not an object: parsing reports that).

@@ -1,16 +1,42 @@
-//! The build-time check of application state: every `State<T>` a handler or a completion hook
-//! takes (through [`FromContext::state_needs`](crate::FromContext::state_needs)) must have been
-//! given to the builder, so a forgotten `.state(value)` stops the build instead of failing every
-//! call.
+//! The build-time checks of the records: names and URIs given once, and every `State<T>` a
+//! handler or a completion hook takes (through
+//! [`FromContext::state_needs`](crate::FromContext::state_needs)) given to the builder, so a
+//! forgotten `.state(value)` stops the build instead of failing every call.
 
-use crate::error::Error;
-use crate::handler::context::{StateMap, StateNeeds};
-use crate::registry::{
+use std::collections::HashMap;
+
+use super::record::{
     CompletionRecord, Location, PromptRecord, ResourceRecord, StateNeedsFn, ToolRecord,
 };
+use crate::error::Error;
+use crate::handler::context::{StateMap, StateNeeds};
+
+/// The first name (or URI) given twice, with both declaration sites, first one first.
+pub(super) fn unique<'a>(
+    kind: &'static str,
+    items: impl Iterator<Item = (&'a str, Location)>,
+) -> Result<(), Error> {
+    let mut seen: HashMap<&str, Location> = HashMap::new();
+    for (name, location) in items {
+        if let Some(first) = seen.insert(name, location) {
+            let (a, b) = if (first.file, first.line) <= (location.file, location.line) {
+                (first, location)
+            } else {
+                (location, first)
+            };
+            return Err(Error::Duplicate {
+                kind,
+                name: name.to_owned(),
+                first: a.to_string(),
+                second: b.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
 
 /// The first item (in the order given) whose injected parameters need state that `state` lacks.
-pub(super) fn check(
+pub(super) fn state(
     tools: &[ToolRecord],
     resources: &[ResourceRecord],
     prompts: &[PromptRecord],
