@@ -361,6 +361,12 @@ fn tool(cx: &Ctxt, def: &ToolDef) {
                 cx.error_at(span, "`#[arg]` does not apply with a raw `input_schema`: the schema describes the arguments; remove `#[arg(..)]`");
             }
         }
+        if let Some(flag) = &def.allow_unknown_args {
+            cx.error_spanned_by(
+                flag,
+                "`allow_unknown_args` does not apply with a raw `input_schema`: the arguments arrive as sent, whatever they name; remove it",
+            );
+        }
         return;
     }
     for param in item.arguments() {
@@ -777,5 +783,18 @@ mod pipeline_tests {
         );
         assert_eq!(found.len(), 1);
         assert!(found[0].starts_with("unknown `#[prompt]` argument `allow_unknown_args`"));
+        let found = errors(
+            Kind::Tool,
+            quote!(input_schema = "{}", allow_unknown_args = false),
+            quote!(
+                fn t(args: Value) {}
+            ),
+        );
+        assert_eq!(
+            found,
+            [
+                "`allow_unknown_args` does not apply with a raw `input_schema`: the arguments arrive as sent, whatever they name; remove it"
+            ]
+        );
     }
 }
