@@ -90,9 +90,7 @@ const INTERNAL: &str = "internal error";
 /// Strings are messages someone wrote for the model; every other error comes from the program
 /// (an I/O error, a parse error) and may carry what the model must not see (paths, SQL,
 /// secrets), so it is masked. The same rule holds whether the tool returns `Result<T, E>` with
-/// one of these as `E`, or `Result<T, ToolError>` and converts them with `?`. To show an error
-/// of your own to the model, say so where it happens:
-/// `.map_err(|e| ToolError::new(e.to_string()))`.
+/// one of these as `E`, or `Result<T, ToolError>` and converts them with `?`:
 ///
 /// ```standalone_crate
 /// use mcp_runtime::prelude::*;
@@ -113,6 +111,9 @@ const INTERNAL: &str = "internal error";
 /// assert!(err.is_internal());
 /// assert_eq!(err.message(), "internal error");
 /// ```
+///
+/// To show an error of your own type to the model, say so where it happens:
+/// `.map_err(|e| ToolError::new(e.to_string()))`.
 #[derive(Clone)]
 pub struct ToolError {
     repr: Repr,
