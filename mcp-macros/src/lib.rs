@@ -36,13 +36,20 @@
 //! # Checked at compile time
 //!
 //! Whatever can be checked while compiling is: the tool name (1 to 128 of `A-Za-z0-9_-.`), the
-//! attribute keys and their values, URI template syntax and its variables against the
-//! parameters, parameter types that can never be arguments (`&str`, `impl Trait`, a `Vec` as a
-//! prompt argument), return types, methods, generic functions and destructuring patterns. Each
-//! error lands on the offending token, and trait errors (a parameter type that is not
-//! `Deserialize`, a return type the runtime cannot turn into a result) land on the type. When a
-//! rule is broken, the function is still emitted (without registration), so the rest of the crate
-//! keeps compiling and no second wave of errors follows.
+//! attribute keys and their values (a `pattern` is compiled with the engine the runtime matches
+//! with; `min`/`max` on a type that is not a number are refused), URI template syntax and its
+//! variables against the parameters, parameter types that can never be arguments (`&str`,
+//! `impl Trait`, a `Vec` as a prompt argument), return types and their error types, completion
+//! hooks, methods, generic functions and destructuring patterns. Each error lands on the
+//! offending token, and trait errors (a parameter type that is not `Deserialize`, a return type
+//! the runtime cannot turn into a result) land on the type. When a rule is broken, the function
+//! is still emitted (without registration), so the rest of the crate keeps compiling and no
+//! second wave of errors follows.
+//!
+//! A tool without a description (no doc comment, no `description = ".."`) compiles with a
+//! warning on its name: a model chooses tools by their descriptions. (A proc macro cannot raise
+//! a warning of its own on stable Rust; this one comes through the `deprecated` lint, so
+//! `#[allow(deprecated)]` on the enclosing module silences it.)
 //!
 //! ```compile_fail
 //! use mcp_runtime::prelude::*;
@@ -73,9 +80,45 @@
 //! | `min = N`, `max = N` | yes | | | schema `minimum`/`maximum`, checked after parsing |
 //! | `pattern = "regex"` | yes | | | schema `pattern`, checked after parsing |
 //! | `header = "Name"` | yes | | | schema extension `x-mcp-header` |
-//! | `complete = path` | | yes | yes | completion hook, `fn(&CompletionRequest) -> Vec<String>` |
+//! | `flatten` | yes | | | the fields of a struct are top-level properties (serde's `flatten`) |
+//! | `complete = path` | | yes | yes | completion hook (below) |
 //!
-//! A parameter's `///` doc comment is its description. `Option<T>` arguments are optional.
+//! A parameter's `///` doc comment is its description. `Option<T>` arguments are optional. The
+//! doc comments of an enum's variants are listed in the property's description (the portable
+//! schema writes an enum as `{"type": "string", "enum": [..]}`, which has no room for them).
+//!
+//! # Completion hooks
+//!
+//! `complete = hook` names a function that takes the `CompletionRequest` first and then any
+//! injected parameters, like a handler; it may be `async` (then it takes the request by value)
+//! and returns `Vec<String>` or `Result<Vec<String>, E>`:
+//!
+//! ```
+//! use mcp_runtime::prelude::*;
+//!
+//! struct Ids(Vec<u32>);
+//!
+//! async fn ids(req: CompletionRequest, ids: State<Ids>) -> Vec<String> {
+//!     ids.0.iter().map(u32::to_string).filter(|id| id.starts_with(req.value())).collect()
+//! }
+//!
+//! fn tones(req: &CompletionRequest) -> Vec<String> {
+//!     ["warm", "formal"].iter().filter(|t| t.starts_with(req.value())).map(|t| t.to_string()).collect()
+//! }
+//!
+//! /// A greeting for one person.
+//! #[prompt]
+//! async fn greet(#[arg(complete = ids)] id: u32, #[arg(complete = tones)] tone: Option<String>) -> String {
+//!     format!("Greet person {id}, {}.", tone.as_deref().unwrap_or("warm"))
+//! }
+//! # let _ = Server::builder(server_info!()).prompt(greet::PROMPT).state(Ids(vec![1, 2]));
+//! ```
+//!
+//! # Application state
+//!
+//! Every `State<T>` a handler or a completion hook takes is recorded, and
+//! `ServerBuilder::build` refuses a server that was not given a `T` with `.state(value)`,
+//! naming the item and the type.
 //!
 //! # Results
 //!
@@ -83,6 +126,18 @@
 //! `()`, `Result<T, E>` of these …), resources `IntoResourceContents`, prompts
 //! `IntoPromptResult`. Functions may be `async` or not; an `async` function's future must be
 //! `Send`.
+//!
+//! The error `E` of a `Result` is whatever reads naturally, and reaches the client by one rule:
+//!
+//! | `E` | the client sees |
+//! |---|---|
+//! | `ToolError`, `PromptError`, `ResourceError` | their text (or not found), or, for their internal form, `internal error, id …` |
+//! | `String`, `&'static str` | the text: a message written for the model |
+//! | any `std::error::Error + Send + Sync`, `BoxError`, `anyhow::Error` | `internal error, id 1a2b3c4d`; the error is logged in full with that id |
+//!
+//! `?` converts along the same line: in a tool returning `Result<T, ToolError>`,
+//! `text.parse::<u32>()?` is an internal error (masked) and `Err(format!(".."))?` a message
+//! (shown). A type that is none of these is refused on the return type with a note naming them.
 //!
 //! # Items inside functions
 //!
@@ -173,6 +228,42 @@ use crate::parse::Kind;
 /// - `input_schema = r#"{…}"#`: a hand-written JSON Schema used verbatim. The function then takes
 ///   the whole arguments object as its one argument parameter, of type `serde_json::Value` or any
 ///   `Deserialize` type (or takes none).
+/// - `allow_unknown_args` (or `= false`): whether a call may name properties the input schema
+///   does not. By default it may not (unless the server says otherwise with
+///   `ServerBuilder::allow_unknown_args`): such a call is refused with an invalid-arguments
+///   error naming the unknown properties and the allowed ones, so a misspelt argument is never
+///   silently ignored. A raw `input_schema` receives its arguments as sent.
+///
+/// The description is what a model chooses tools by: a tool without one compiles with a warning
+/// on its name.
+///
+/// # Errors
+///
+/// A tool failing with `ToolError`, a `String` or a `&'static str` shows the text to the model
+/// (an `isError` result); any other error (`std::error::Error + Send + Sync`, `BoxError`,
+/// `anyhow::Error`) is masked as `internal error, id …` and logged in full. `?` converts into
+/// `ToolError` along the same line:
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Doubles a number given as text.
+/// #[tool]
+/// fn double(text: String) -> Result<String, ToolError> {
+///     if text.is_empty() {
+///         Err("give a number, e.g. \"21\"")?; // shown to the model
+///     }
+///     let n: u32 = text.parse()?; // a `ParseIntError`: masked, logged
+///     Ok((2 * n).to_string())
+/// }
+///
+/// /// Halves a number.
+/// #[tool]
+/// fn halve(n: u32) -> Result<String, String> {
+///     if n % 2 == 1 { Err(format!("{n} is odd")) } else { Ok((n / 2).to_string()) }
+/// }
+/// # let _ = (double::TOOL, halve::TOOL);
+/// ```
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
@@ -194,13 +285,14 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Each variable of the URI template binds the parameter of the same name (or `rename`); its
 /// type is parsed from the matched text with `FromStr`. An `Option<T>` parameter is optional
 /// (for query variables such as `{?lang}`). Every variable needs a parameter and every
-/// non-injected parameter must be a variable; a fixed URI takes no arguments.
+/// non-injected parameter must be a variable; a fixed URI takes no arguments. A value that does
+/// not parse (`abc` for a `u32`) is an invalid-params error naming the variable.
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
 ///
-/// fn complete_id(_req: &CompletionRequest) -> Vec<String> {
-///     vec!["1".into(), "2".into()]
+/// fn complete_id(req: &CompletionRequest) -> Vec<String> {
+///     ["1", "2"].iter().filter(|id| id.starts_with(req.value())).map(|id| id.to_string()).collect()
 /// }
 ///
 /// /// One gift by id

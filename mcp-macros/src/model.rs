@@ -93,6 +93,8 @@ pub(crate) struct ToolDef {
     pub(crate) max_concurrency: Option<LitInt>,
     /// The raw escape hatch: the tool takes the whole arguments object as one parameter.
     pub(crate) input_schema: Option<LitStr>,
+    /// `allow_unknown_args` (`= true` or `= false`); the server decides when absent.
+    pub(crate) allow_unknown_args: Option<LitBool>,
 }
 
 /// A `#[resource]` function.
@@ -163,6 +165,8 @@ pub(crate) struct Param {
     pub(crate) pattern: Option<LitStr>,
     pub(crate) complete: Option<Expr>,
     pub(crate) header: Option<LitStr>,
+    /// `#[arg(flatten)]`: the parameter's fields are top-level properties.
+    pub(crate) flatten: Option<Span>,
 }
 
 impl Param {
@@ -182,6 +186,11 @@ impl Param {
     /// Whether a client may leave this parameter out.
     pub(crate) fn is_optional(&self) -> bool {
         self.option_inner().is_some() || self.default.is_some()
+    }
+
+    /// The type without `Option`: what `min`, `max` and `pattern` look at.
+    pub(crate) fn value_type(&self) -> &Type {
+        self.option_inner().unwrap_or(&self.ty)
     }
 }
 
@@ -211,6 +220,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
     let mut timeout_ms = None;
     let mut max_concurrency = None;
     let mut input_schema = None;
+    let mut allow_unknown_args = None;
     let mut uri = None;
     let mut mime = None;
 
@@ -241,6 +251,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::Destructive, ItemValue::Flag(b)) => destructive = Some(b),
             (ItemKey::Idempotent, ItemValue::Flag(b)) => idempotent = Some(b),
             (ItemKey::OpenWorld, ItemValue::Flag(b)) => open_world = Some(b),
+            (ItemKey::AllowUnknownArgs, ItemValue::Flag(b)) => allow_unknown_args = Some(b),
             (ItemKey::TimeoutMs, ItemValue::Int(i)) => timeout_ms = Some(i),
             (ItemKey::MaxConcurrency, ItemValue::Int(i)) => max_concurrency = Some(i),
             // The parser gives every key the value shape it expects.
@@ -258,6 +269,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             timeout_ms,
             max_concurrency,
             input_schema,
+            allow_unknown_args,
         }),
         Kind::Resource => Def::Resource(ResourceDef {
             item,
@@ -316,6 +328,7 @@ fn params(cx: &Ctxt, func: &ItemFn) -> Vec<Param> {
             pattern: None,
             complete: None,
             header: None,
+            flatten: None,
         };
         for arg in attrs.args {
             match (arg.key, arg.value) {
@@ -336,6 +349,9 @@ fn params(cx: &Ctxt, func: &ItemFn) -> Vec<Param> {
                 }
                 (ArgKey::Complete, ParamValue::Expr(e)) => {
                     param.complete = param.complete.take().or(Some(*e))
+                }
+                (ArgKey::Flatten, ParamValue::Flag) => {
+                    param.flatten = param.flatten.take().or(Some(arg.span))
                 }
                 (key, _) => {
                     cx.error_at(arg.span, format!("unexpected value for `{}`", key.as_str()))

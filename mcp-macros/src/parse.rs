@@ -48,6 +48,7 @@ impl Kind {
                 TimeoutMs,
                 MaxConcurrency,
                 InputSchema,
+                AllowUnknownArgs,
             ],
             Kind::Resource => &[
                 Uri,
@@ -125,6 +126,7 @@ keys! {
         TimeoutMs => timeout_ms,
         MaxConcurrency => max_concurrency,
         InputSchema => input_schema,
+        AllowUnknownArgs => allow_unknown_args,
         Uri => uri,
         Mime => mime,
     }
@@ -141,6 +143,7 @@ keys! {
         Pattern => pattern,
         Complete => complete,
         Header => header,
+        Flatten => flatten,
     }
 }
 
@@ -163,6 +166,7 @@ const ARG_KEYS: &[ArgKey] = &[
     ArgKey::Pattern,
     ArgKey::Complete,
     ArgKey::Header,
+    ArgKey::Flatten,
 ];
 
 const ICON_KEYS: &[IconKey] = &[IconKey::Src, IconKey::Mime, IconKey::Sizes, IconKey::Theme];
@@ -273,7 +277,11 @@ impl ItemArg {
             }
         };
         let value = match key {
-            ItemKey::ReadOnly | ItemKey::Destructive | ItemKey::Idempotent | ItemKey::OpenWorld => {
+            ItemKey::ReadOnly
+            | ItemKey::Destructive
+            | ItemKey::Idempotent
+            | ItemKey::OpenWorld
+            | ItemKey::AllowUnknownArgs => {
                 if input.peek(Token![=]) {
                     input.parse::<Token![=]>()?;
                     ItemValue::Flag(value(input, key.as_str(), "a boolean", "true")?)
@@ -437,6 +445,8 @@ pub(crate) enum ParamValue {
     Str(LitStr),
     Expr(Box<Expr>),
     Number(Number),
+    /// A bare key: `flatten`.
+    Flag,
 }
 
 /// A number literal, possibly negative: the bound of `min`/`max`.
@@ -559,6 +569,12 @@ impl Parse for ParamArg {
             ArgKey::Default | ArgKey::Complete => {
                 eq(input, key.as_str())?;
                 ParamValue::Expr(Box::new(input.parse()?))
+            }
+            ArgKey::Flatten => {
+                if input.peek(Token![=]) {
+                    return Err(input.error("`flatten` takes no value; write `#[arg(flatten)]`"));
+                }
+                ParamValue::Flag
             }
         };
         Ok(ParamArg { key, span, value })

@@ -179,6 +179,63 @@ fn space_before_word(out: &mut String) {
     }
 }
 
+/// What a type is known to be, from its spelling alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A primitive integer or float.
+    Number,
+    /// `String`.
+    Text,
+    /// A struct-like value with named fields: a map type.
+    Map,
+    /// Something else that is neither: `bool`, `char`, a sequence, a tuple, a reference.
+    Other,
+}
+
+/// The shape of `ty` when its name says it, `None` for user types and aliases.
+pub(crate) fn shape(ty: &Type) -> Option<Shape> {
+    const NUMBERS: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "f32", "f64",
+    ];
+    const SEQUENCES: &[&str] = &[
+        "Vec",
+        "VecDeque",
+        "HashSet",
+        "BTreeSet",
+        "LinkedList",
+        "bool",
+        "char",
+    ];
+    const MAPS: &[&str] = &["HashMap", "BTreeMap", "IndexMap", "Map"];
+    match peel(ty) {
+        Type::Path(path) if path.qself.is_none() => {
+            let segment = path.path.segments.last()?;
+            let name = segment.ident.to_string();
+            let bare = segment.arguments.is_none();
+            if bare && NUMBERS.contains(&name.as_str()) {
+                Some(Shape::Number)
+            } else if bare && name == "String" {
+                Some(Shape::Text)
+            } else if SEQUENCES.contains(&name.as_str()) {
+                Some(Shape::Other)
+            } else if MAPS.contains(&name.as_str()) {
+                Some(Shape::Map)
+            } else {
+                None
+            }
+        }
+        Type::Reference(_)
+        | Type::Tuple(_)
+        | Type::Array(_)
+        | Type::Slice(_)
+        | Type::BareFn(_)
+        | Type::Ptr(_)
+        | Type::Never(_) => Some(Shape::Other),
+        _ => None,
+    }
+}
+
 /// Why `ty` can never be a tool argument, if it cannot.
 pub(crate) fn tool_arg_problem(ty: &Type) -> Option<String> {
     const RULE: &str = "tool arguments are deserialised from JSON into owned types implementing `Deserialize` + `JsonSchema`";
@@ -347,6 +404,22 @@ mod tests {
         assert!(from_str_problem(&parse_quote!(Value), "x").is_none());
         assert!(from_str_problem(&parse_quote!(u32), "x").is_none());
         assert!(from_str_problem(&parse_quote!(&str), "x").is_some());
+    }
+
+    #[test]
+    fn shapes_known_by_name() {
+        assert_eq!(shape(&parse_quote!(u32)), Some(Shape::Number));
+        assert_eq!(
+            shape(&parse_quote!(std::primitive::f64)),
+            Some(Shape::Number)
+        );
+        assert_eq!(shape(&parse_quote!(String)), Some(Shape::Text));
+        assert_eq!(shape(&parse_quote!(Vec<u8>)), Some(Shape::Other));
+        assert_eq!(shape(&parse_quote!(bool)), Some(Shape::Other));
+        assert_eq!(shape(&parse_quote!((u8, u8))), Some(Shape::Other));
+        assert_eq!(shape(&parse_quote!(HashMap<String, u8>)), Some(Shape::Map));
+        assert_eq!(shape(&parse_quote!(Budget)), None);
+        assert_eq!(shape(&parse_quote!(Wrapper<u32>)), None);
     }
 
     #[test]

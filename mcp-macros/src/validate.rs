@@ -248,12 +248,94 @@ fn param_attrs(cx: &Ctxt, kind: Kind, param: &Param) {
             format!("`max` ({}) is below `min` ({})", max.value, min.value),
         );
     }
-    if let Some(pattern) = &param.pattern
-        && pattern.value().is_empty()
-    {
+    if let Some(pattern) = &param.pattern {
+        if pattern.value().is_empty() {
+            cx.error_spanned_by(
+                pattern,
+                "`pattern` cannot be empty; remove it to accept any string",
+            );
+        } else if let Err(error) = regex_lite::Regex::new(&pattern.value()) {
+            // Rule `arg-pattern-invalid`: the runtime matches with the same engine.
+            let why = error.to_string().replace('\n', " ");
+            cx.error_spanned_by(
+                pattern,
+                format!("`pattern` is not a valid regular expression: {why}"),
+            );
+        }
+    }
+    if kind == Kind::Tool {
+        value_shape(cx, param);
+        flatten(cx, param);
+    }
+}
+
+/// Rule `arg-min-max-not-number` (and its twin for `pattern`): bounds on a type that is not a
+/// number, a pattern on one that is not a string, when the type's name says so.
+fn value_shape(cx: &Ctxt, param: &Param) {
+    let ty = param.value_type();
+    let shape = ty::shape(ty);
+    let not_number = shape.is_some_and(|s| s != ty::Shape::Number);
+    let not_text = shape.is_some_and(|s| s != ty::Shape::Text);
+    for (key, span) in &param.keys {
+        match key {
+            ArgKey::Min | ArgKey::Max if not_number => cx.error_at(
+                *span,
+                format!(
+                    "`min` and `max` apply to numbers, and `{}` is not one; remove `{}`{}",
+                    ty::display(ty),
+                    key.as_str(),
+                    if shape == Some(ty::Shape::Text) {
+                        ", or constrain the text with `pattern = \"..\"`"
+                    } else {
+                        ""
+                    }
+                ),
+            ),
+            ArgKey::Pattern if not_text => cx.error_at(
+                *span,
+                format!(
+                    "`pattern` applies to strings, and `{}` is not one; remove `pattern`{}",
+                    ty::display(ty),
+                    if shape == Some(ty::Shape::Number) {
+                        ", or bound the number with `min` and `max`"
+                    } else {
+                        ""
+                    }
+                ),
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// Rules `arg-flatten-*`: a flattened parameter is a struct (or a map) whose fields are the
+/// properties, so nothing else about it can be said in `#[arg]`.
+fn flatten(cx: &Ctxt, param: &Param) {
+    if param.flatten.is_none() {
+        return;
+    }
+    for (key, span) in &param.keys {
+        if *key != ArgKey::Flatten {
+            cx.error_at(
+                *span,
+                format!(
+                    "`{}` does not apply to a flattened parameter: its fields are the properties; describe them on the struct's fields (doc comments, `#[serde]`, `#[schemars]`)",
+                    key.as_str()
+                ),
+            );
+        }
+    }
+    let ty = param.value_type();
+    if matches!(
+        ty::shape(ty),
+        Some(ty::Shape::Number | ty::Shape::Text | ty::Shape::Other)
+    ) {
         cx.error_spanned_by(
-            pattern,
-            "`pattern` cannot be empty; remove it to accept any string",
+            ty,
+            format!(
+                "`#[arg(flatten)]` spreads the fields of a struct as top-level properties, and `{}` has none; use a `#[derive(Deserialize, JsonSchema)]` struct, or remove `flatten`",
+                ty::display(ty)
+            ),
         );
     }
 }
@@ -280,6 +362,12 @@ fn tool(cx: &Ctxt, def: &ToolDef) {
             if let Some(span) = param.arg {
                 cx.error_at(span, "`#[arg]` does not apply with a raw `input_schema`: the schema describes the arguments; remove `#[arg(..)]`");
             }
+        }
+        if let Some(flag) = &def.allow_unknown_args {
+            cx.error_spanned_by(
+                flag,
+                "`allow_unknown_args` does not apply with a raw `input_schema`: the arguments arrive as sent, whatever they name; remove it",
+            );
         }
         return;
     }
@@ -627,5 +715,88 @@ mod pipeline_tests {
         );
         assert_eq!(found.len(), 1);
         assert!(found[0].starts_with("`#[resource]` needs a URI"));
+    }
+
+    #[test]
+    fn patterns_are_compiled_and_bounds_fit_the_type() {
+        let found = errors(
+            Kind::Tool,
+            quote!(),
+            quote!(
+                fn t(
+                    #[arg(pattern = "[a-z")] a: String,
+                    #[arg(pattern = "^(a|b)+$")] b: Option<String>,
+                    #[arg(max = 100)] c: String,
+                    #[arg(min = 1, max = 2)] d: Option<u8>,
+                    #[arg(pattern = "x")] e: f64,
+                    #[arg(min = 0)] f: Budget,
+                ) {
+                }
+            ),
+        );
+        assert_eq!(
+            found,
+            [
+                "`pattern` is not a valid regular expression: found unclosed character class",
+                "`min` and `max` apply to numbers, and `String` is not one; remove `max`, or constrain the text with `pattern = \"..\"`",
+                "`pattern` applies to strings, and `f64` is not one; remove `pattern`, or bound the number with `min` and `max`",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_flattened_parameter_takes_no_other_key() {
+        let found = errors(
+            Kind::Tool,
+            quote!(),
+            quote!(
+                fn t(
+                    #[arg(flatten)] a: Paging,
+                    #[arg(flatten, title = "x")] b: Filter,
+                    #[arg(flatten)] c: Vec<u8>,
+                ) {
+                }
+            ),
+        );
+        assert_eq!(found.len(), 2, "{found:#?}");
+        assert!(found[0].starts_with("`title` does not apply to a flattened parameter"));
+        assert!(found[1].starts_with("`#[arg(flatten)]` spreads the fields of a struct"));
+    }
+
+    #[test]
+    fn allow_unknown_args_is_a_tool_flag() {
+        let found = errors(
+            Kind::Tool,
+            quote!(allow_unknown_args, allow_unknown_args = false),
+            quote!(
+                fn t() {}
+            ),
+        );
+        assert_eq!(
+            found,
+            ["duplicate `#[tool]` argument `allow_unknown_args`; give it once"]
+        );
+        let found = errors(
+            Kind::Prompt,
+            quote!(allow_unknown_args),
+            quote!(
+                fn p() {}
+            ),
+        );
+        assert_eq!(found.len(), 1);
+        assert!(found[0].starts_with("unknown `#[prompt]` argument `allow_unknown_args`"));
+        let found = errors(
+            Kind::Tool,
+            quote!(input_schema = "{}", allow_unknown_args = false),
+            quote!(
+                fn t(args: Value) {}
+            ),
+        );
+        assert_eq!(
+            found,
+            [
+                "`allow_unknown_args` does not apply with a raw `input_schema`: the arguments arrive as sent, whatever they name; remove it"
+            ]
+        );
     }
 }

@@ -35,13 +35,17 @@
 //! state given to the builder) and any type implementing [`FromContext`] marked `#[ctx]`.
 //! `Option<T>` parameters are optional. `#[arg(default = …, min = …, max = …, pattern = "…")]`
 //! refines a parameter; arguments are deserialised once, straight into a generated struct, and a
-//! failure names the property and what was expected.
+//! failure names the property and what was expected. A property the schema does not name is
+//! refused (see [`ServerBuilder::allow_unknown_args`]). A `State<T>` the builder was not given is
+//! refused by [`ServerBuilder::build`].
 //!
 //! # Results
 //!
 //! Tools return `String`, [`Json<T>`] (structured content with an output schema), content
-//! blocks, `()` or `Result<_, E>`: a [`ToolError`] is shown to the model as an `isError` result,
-//! any other error (and any panic) is masked with a correlation id and logged on stderr.
+//! blocks, `()` or `Result<_, E>`: a [`ToolError`], a `String` or a `&'static str` is shown to
+//! the model as an `isError` result; any other error (`std::error::Error`, [`BoxError`],
+//! `anyhow::Error`, and any panic) is masked with a correlation id and logged on stderr. `?`
+//! converts along the same line (see [`IntoHandlerError`]).
 //!
 //! # Transports
 //!
@@ -133,7 +137,7 @@ pub use error::{
     BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError,
 };
 pub use handler::ask::{Elicitation, InteractionError};
-pub use handler::context::{CancellationToken, Context, FromContext, State};
+pub use handler::context::{CancellationToken, Context, FromContext, State, StateNeeds};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 pub use mcp_core as protocol;
 #[cfg(feature = "macros")]

@@ -10,8 +10,9 @@ pub use ::serde_json;
 pub use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 pub use serde_json::value::RawValue;
 
+pub use crate::completion::{CompletionFuture, CompletionHook, CompletionRequest};
 pub use crate::error::HandlerError;
-pub use crate::handler::context::{Context, FromContext};
+pub use crate::handler::context::{Context, FromContext, StateNeeds};
 pub use crate::registry::{
     BoxFuture, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
@@ -43,7 +44,43 @@ pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, Hand
     }
 }
 
+/// A completion hook of a checked shape, ready to run or to declare its state needs.
+///
+/// Both uses in the generated code go through [`hook`], so a hook of no supported shape is
+/// reported once.
+pub struct Hook<H> {
+    hook: H,
+    complete: fn(H, Context, CompletionRequest) -> CompletionFuture,
+    state_needs: fn(H, &mut StateNeeds),
+}
+
+/// Checks that `hook` is a completion hook (the one place the bound is asked).
+pub fn hook<M, H: CompletionHook<M>>(hook: H) -> Hook<H> {
+    Hook {
+        hook,
+        complete: <H as CompletionHook<M>>::complete,
+        state_needs: <H as CompletionHook<M>>::state_needs,
+    }
+}
+
+impl<H> Hook<H> {
+    /// Runs the hook.
+    pub fn complete(self, ctx: Context, request: CompletionRequest) -> CompletionFuture {
+        (self.complete)(self.hook, ctx, request)
+    }
+
+    /// Declares the state the hook's injected parameters need.
+    pub fn state_needs(self, needs: &mut StateNeeds) {
+        (self.state_needs)(self.hook, needs);
+    }
+}
+
 /// Numbers a `min`/`max` check applies to.
+#[diagnostic::on_unimplemented(
+    message = "`min` and `max` apply to numbers, and `{Self}` is not one",
+    label = "not a number type",
+    note = "use `min`/`max` on an integer or float parameter (or an `Option` of one); for strings, use `pattern`"
+)]
 pub trait AsNumber {
     /// The value, if present.
     fn as_number(&self) -> Option<f64>;
@@ -117,6 +154,11 @@ impl LazyPattern {
 }
 
 /// Strings a `pattern` check applies to.
+#[diagnostic::on_unimplemented(
+    message = "`pattern` applies to strings, and `{Self}` is not one",
+    label = "not `String` or `Option<String>`",
+    note = "use `pattern` on a `String` (or `Option<String>`) parameter; for numbers, use `min`/`max`"
+)]
 pub trait AsText {
     /// The text, if present.
     fn as_text(&self) -> Option<&str>;
@@ -146,7 +188,8 @@ pub fn check_pattern<S: AsText>(
     match pattern.is_match(text) {
         Some(true) => Ok(()),
         Some(false) => Err(HandlerError::InvalidArguments(format!(
-            "property '{path}': {text:?} does not match the pattern {:?}",
+            "property '{path}': {:?} does not match the pattern {:?}",
+            crate::validation::shown(text),
             pattern.source
         ))),
         None => Err(HandlerError::internal(format!(
@@ -159,19 +202,21 @@ pub fn check_pattern<S: AsText>(
 fn parse_str<T: FromStr>(what: &str, name: &str, raw: &str) -> Result<T, HandlerError> {
     raw.parse::<T>().map_err(|_| {
         HandlerError::InvalidArguments(format!(
-            "{what} '{name}': cannot read {raw:?} as {}",
+            "{what} '{name}': cannot read {:?} as {}",
+            crate::validation::shown(raw),
             crate::validation::friendly_type(std::any::type_name::<T>())
         ))
     })
 }
 
-/// A required URI template variable.
+/// A required URI template variable; a value of the wrong type (`abc` for a `u32`) is invalid
+/// params naming the variable, not "not found".
 pub fn required_var<T: FromStr>(
     req: &ResourceRequest,
     name: &'static str,
 ) -> Result<T, HandlerError> {
     match req.var(name) {
-        Some(raw) => parse_str("variable", name, raw).map_err(|_| HandlerError::ResourceNotFound),
+        Some(raw) => parse_str("variable", name, raw),
         None => Err(HandlerError::ResourceNotFound),
     }
 }

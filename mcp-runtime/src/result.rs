@@ -58,7 +58,7 @@ fn wraps<T: JsonSchema + 'static>() -> bool {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a supported tool return type",
     label = "unsupported return type",
-    note = "a tool may return `String`, `&'static str`, `Json<T>` (T: Serialize + JsonSchema), a `ContentBlock`, `Vec<ContentBlock>`, `CallToolResult`, `()`, or `Result<T, E>` of these with `E` = `ToolError` or any error type"
+    note = "a tool may return `String`, `&'static str`, `Json<T>` (T: Serialize + JsonSchema), a `ContentBlock`, `Vec<ContentBlock>`, `CallToolResult`, `()`, or `Result<T, E>` of these, with `E` a `ToolError`, a `String`, or any `std::error::Error + Send + Sync`"
 )]
 pub trait IntoToolResult {
     /// Converts the value.
@@ -152,7 +152,7 @@ impl<T: IntoToolResult, E: IntoHandlerError> IntoToolResult for Result<T, E> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a supported resource return type",
     label = "unsupported return type",
-    note = "a resource may return `String` (text), `Vec<u8>` (blob), `Json<T>`, `ResourceContents`, `Vec<ResourceContents>`, or `Result<T, E>` of these with `E` = `ResourceError` or any error type"
+    note = "a resource may return `String` (text), `Vec<u8>` (blob), `Json<T>`, `ResourceContents`, `Vec<ResourceContents>`, or `Result<T, E>` of these, with `E` a `ResourceError`, a `String`, or any `std::error::Error + Send + Sync`"
 )]
 pub trait IntoResourceContents {
     /// Converts the value; `uri` is the URI read, `mime` the declared MIME type.
@@ -252,7 +252,7 @@ impl<T: IntoResourceContents, E: IntoHandlerError> IntoResourceContents for Resu
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a supported prompt return type",
     label = "unsupported return type",
-    note = "a prompt may return `Vec<PromptMessage>`, a `PromptMessage`, a `String` (one user message), `GetPromptResult`, or `Result<T, E>` of these with `E` = `PromptError` or any error type"
+    note = "a prompt may return `Vec<PromptMessage>`, a `PromptMessage`, a `String` (one user message), `GetPromptResult`, or `Result<T, E>` of these, with `E` a `PromptError`, a `String`, or any `std::error::Error + Send + Sync`"
 )]
 pub trait IntoPromptResult {
     /// Converts the value.

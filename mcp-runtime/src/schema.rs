@@ -9,6 +9,18 @@ use serde_json::{Map, Value};
 
 /// How generated schemas are shaped.
 ///
+/// # Unknown properties and `additionalProperties`
+///
+/// By default a tool refuses arguments its input schema does not name (see
+/// [`ServerBuilder::allow_unknown_args`](crate::ServerBuilder::allow_unknown_args)), whatever the
+/// profile. Only the strict profile says so in the schema, with `"additionalProperties": false`
+/// at the root: Gemini's function declarations take an OpenAPI 3.0 subset that has no
+/// `additionalProperties`, and requests carrying it fail with "Invalid JSON payload received.
+/// Unknown name \"additionalProperties\"" (reported against many MCP clients), so the portable
+/// profile leaves it out. OpenAI's strict function calling does require `additionalProperties:
+/// false`, but also every property to be required, which no schema with optional arguments
+/// meets: clients send such schemas with `strict: false`, where the keyword is not needed.
+///
 /// ```
 /// use mcp_runtime::SchemaProfile;
 /// assert_eq!(SchemaProfile::default(), SchemaProfile::Portable);
@@ -21,7 +33,8 @@ pub enum SchemaProfile {
     /// `{"type":"string","enum":[…]}`, no numeric `format`s.
     #[default]
     Portable,
-    /// JSON Schema 2020-12 as schemars writes it: `$schema`, `$defs`/`$ref`, `null` unions.
+    /// JSON Schema 2020-12 as schemars writes it: `$schema`, `$defs`/`$ref`, `null` unions, and
+    /// `"additionalProperties": false` at the root of tools that refuse unknown arguments.
     Strict2020_12,
 }
 
@@ -62,6 +75,35 @@ impl SchemaProfile {
             }
         }
         value
+    }
+}
+
+impl SchemaProfile {
+    /// For a tool that refuses unknown arguments: the properties its input schema names (sorted),
+    /// and, in the strict profile, `"additionalProperties": false` at the root.
+    ///
+    /// `None` when the root's properties cannot be listed (a flattened map or enum makes it
+    /// `additionalProperties` or a combinator): then any property is accepted.
+    pub(crate) fn close_root(self, schema: &mut Value) -> Option<Box<[String]>> {
+        let root = schema.as_object_mut()?;
+        let open = ["allOf", "anyOf", "oneOf", "$ref", "patternProperties"]
+            .iter()
+            .any(|key| root.contains_key(*key))
+            || root
+                .get("additionalProperties")
+                .is_some_and(|a| a != &Value::Bool(false));
+        if open {
+            return None;
+        }
+        let known = match root.get("properties") {
+            Some(Value::Object(properties)) => properties.keys().cloned().collect(),
+            Some(_) => return None,
+            None => Box::default(),
+        };
+        if self == SchemaProfile::Strict2020_12 {
+            root.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        Some(known)
     }
 }
 
@@ -151,13 +193,18 @@ fn collapse_nullable_any_of(map: &mut Map<String, Value>) {
     }
 }
 
-/// `{"oneOf": [{"const": "a"}, {"const": "b", "description": …}]}` → `{"type":"string","enum":["a","b"]}`.
+/// `{"oneOf": [{"const": "a", "description": "A"}, {"const": "b"}]}` →
+/// `{"type":"string","enum":["a","b"],"description":"- a: A"}`.
+///
+/// The portable shape of a string enum has no room for a description per value, so the
+/// documented values are listed in the schema's own description, one per line after it.
 fn collapse_const_one_of(map: &mut Map<String, Value>) {
     for key in ["oneOf", "anyOf"] {
         let Some(Value::Array(options)) = map.get(key) else {
             continue;
         };
         let mut values = Vec::with_capacity(options.len());
+        let mut documented = Vec::new();
         for option in options {
             let constant = option.get("const").or_else(|| {
                 option
@@ -167,7 +214,12 @@ fn collapse_const_one_of(map: &mut Map<String, Value>) {
                     .and_then(|a| a.first())
             });
             match constant {
-                Some(Value::String(s)) => values.push(Value::String(s.clone())),
+                Some(Value::String(s)) => {
+                    values.push(Value::String(s.clone()));
+                    if let Some(doc) = option.get("description").and_then(Value::as_str) {
+                        documented.push(format!("- {s}: {}", doc.replace('\n', " ")));
+                    }
+                }
                 _ => return,
             }
         }
@@ -177,6 +229,14 @@ fn collapse_const_one_of(map: &mut Map<String, Value>) {
         map.remove(key);
         map.insert("type".into(), Value::String("string".into()));
         map.insert("enum".into(), Value::Array(values));
+        if !documented.is_empty() {
+            let list = documented.join("\n");
+            let description = match map.get("description").and_then(Value::as_str) {
+                Some(own) if !own.is_empty() => format!("{own}\n{list}"),
+                _ => list,
+            };
+            map.insert("description".into(), Value::String(description));
+        }
     }
 }
 
@@ -210,8 +270,59 @@ mod tests {
 
     #[test]
     fn const_one_of_becomes_string_enum() {
-        let out = portable_of(json!({"oneOf":[{"const":"a","description":"A"},{"const":"b"}]}));
+        let out = portable_of(json!({"oneOf":[{"const":"a"},{"const":"b"}]}));
         assert_eq!(out, json!({"type":"string","enum":["a","b"]}));
+    }
+
+    #[test]
+    fn documented_values_are_listed_in_the_description() {
+        let out = portable_of(json!({
+            "description": "The occasion",
+            "oneOf": [
+                {"type": "string", "const": "birthday", "description": "A birthday."},
+                {"type": "string", "const": "other"},
+                {"type": "string", "const": "wedding", "description": "A wedding,\nwith guests."}
+            ]
+        }));
+        assert_eq!(
+            out,
+            json!({
+                "type": "string",
+                "enum": ["birthday", "other", "wedding"],
+                "description": "The occasion\n- birthday: A birthday.\n- wedding: A wedding, with guests."
+            })
+        );
+        let out = portable_of(json!({"oneOf": [{"const": "a", "description": "First"}]}));
+        assert_eq!(
+            out,
+            json!({"type": "string", "enum": ["a"], "description": "- a: First"})
+        );
+    }
+
+    #[test]
+    fn a_closed_root_lists_its_properties() {
+        let mut schema = json!({"type":"object","properties":{"b":{},"a":{}}});
+        let known = SchemaProfile::Portable.close_root(&mut schema).unwrap();
+        assert_eq!(&*known, ["a", "b"]);
+        assert!(schema.get("additionalProperties").is_none());
+        let known = SchemaProfile::Strict2020_12
+            .close_root(&mut schema)
+            .unwrap();
+        assert_eq!(&*known, ["a", "b"]);
+        assert_eq!(schema["additionalProperties"], false);
+        let mut empty = json!({"type":"object"});
+        assert_eq!(
+            SchemaProfile::Portable
+                .close_root(&mut empty)
+                .unwrap()
+                .len(),
+            0
+        );
+        let mut map = json!({"type":"object","additionalProperties":{"type":"string"}});
+        assert!(SchemaProfile::Strict2020_12.close_root(&mut map).is_none());
+        assert_eq!(map["additionalProperties"], json!({"type":"string"}));
+        let mut union = json!({"type":"object","oneOf":[]});
+        assert!(SchemaProfile::Portable.close_root(&mut union).is_none());
     }
 
     #[test]

@@ -125,16 +125,6 @@ async fn valid_arguments_pass_with_and_without_optionals() {
 }
 
 #[tokio::test]
-async fn unknown_properties_are_ignored() {
-    // Models add stray properties; the call still works.
-    let mut client = handshake("2025-11-25").await;
-    let r = client
-        .call_tool("echo", json!({"text": "x", "extra": 1}))
-        .await;
-    assert_eq!(only_text(&result(&r, json!(2))), "x");
-}
-
-#[tokio::test]
 async fn the_policy_can_force_tool_results() {
     let server = fixtures::builder()
         .validation_errors(ValidationErrors::ToolResult)
@@ -185,7 +175,7 @@ async fn schemas_state_what_validation_enforces() {
         json!({
             "type": "object",
             "properties": {
-                "color": {"type": "string", "enum": ["red", "green", "blue"], "description": "The colour"},
+                "color": {"type": "string", "enum": ["red", "green", "blue"], "description": "The colour\n- red: Red\n- green: Green\n- blue: Blue"},
                 "coats": {"type": "integer", "minimum": 1, "maximum": 3, "description": "How many coats"},
                 "finish": {"type": "string", "description": "Finish, e.g. matte"}
             },

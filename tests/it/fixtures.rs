@@ -204,7 +204,7 @@ pub struct Greeting(pub &'static str);
 /// Greets with the server's state.
 #[tool(server = "it")]
 pub async fn greet(greeting: State<Greeting>, name: String) -> String {
-    format!("{}, {name}!", greeting.0.0)
+    format!("{}, {name}!", greeting.0)
 }
 
 /// A fixed text resource

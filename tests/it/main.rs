@@ -9,11 +9,14 @@ mod arguments;
 mod completion;
 mod concurrency;
 mod envelope;
+mod errors;
 mod fixtures;
 mod handshake;
 mod limits;
 mod live;
+mod messages;
 mod module_cycles;
+mod notes;
 mod notifications;
 mod pagination;
 mod prompts;
@@ -22,6 +25,7 @@ mod resources;
 mod schemas;
 mod stateless;
 mod tools;
+mod unknown_args;
 
 use std::time::Duration;
 

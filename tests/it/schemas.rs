@@ -126,7 +126,7 @@ async fn defaults_renames_and_patterns_apply_to_calls() {
     );
     assert_eq!(
         only_text(&r),
-        "invalid arguments for tool 'search': missing required property 'queryText'"
+        "invalid arguments for tool 'search': unknown property 'query'; allowed properties are 'lang', 'limit', 'queryText', 'section'"
     );
     let r = result(
         &client

@@ -127,21 +127,20 @@ async fn state_is_injected() {
     );
 }
 
-#[tokio::test]
-async fn missing_state_is_an_internal_error() {
+#[test]
+fn missing_state_is_refused_when_the_server_is_built() {
     use mcp_runtime::prelude::*;
-    let server = Server::builder(server_info!())
+    let err = Server::builder(server_info!())
         .tool(crate::fixtures::greet::TOOL)
         .build()
-        .unwrap();
-    let mut client = server.connect_in_memory();
-    client.initialize("2025-11-25").await;
-    let r = result(
-        &client.call_tool("greet", json!({"name": "Ann"})).await,
-        json!(2),
+        .unwrap_err();
+    let at = crate::fixtures::greet::TOOL.location;
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "tool `greet` ({at}) takes a `State<it::fixtures::Greeting>`, but the server was not given one: add `.state(value)` with a `it::fixtures::Greeting` to the builder"
+        )
     );
-    assert_eq!(r["isError"], true);
-    assert!(is_masked(only_text(&r)), "{r}");
 }
 
 #[tokio::test]

@@ -28,7 +28,7 @@ struct GiftList {
 /// Suggests gift ideas for a given occasion and budget.
 #[tool(title = "Gift ideas generator", read_only, open_world = false)]
 async fn suggest_gifts(
-    /// The occasion, e.g. birthday or wedding
+    /// The occasion
     occasion: Occasion,
     /// Budget in US dollars
     #[arg(min = 0)]

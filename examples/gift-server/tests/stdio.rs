@@ -253,7 +253,8 @@ fn list_prints_portable_schemas_with_descriptions() {
         json!({
             "type": "string",
             "enum": ["birthday", "wedding", "anniversary", "graduation", "housewarming", "holiday"],
-            "description": "The occasion, e.g. birthday or wedding"
+            // The documented values, listed: the portable enum has no room for them.
+            "description": "The occasion\n- birthday: A birthday.\n- wedding: A wedding.\n- anniversary: An anniversary.\n- graduation: A graduation.\n- housewarming: A housewarming party.\n- holiday: A holiday, e.g. the end-of-year ones."
         })
     );
     // Portable everywhere, including the output schema: no references, definitions,

@@ -191,14 +191,57 @@ fn default_fn(item: &ItemDef, param: &Param) -> Option<(Ident, TokenStream)> {
 }
 
 /// `&[CompletionRecord { .. }, ..]` for the parameters with `#[arg(complete = ..)]`.
+///
+/// Each hook, whatever its shape (sync or `async`, with injected parameters or not), is wrapped
+/// in an adapter of the one type the record holds; a hook of no supported shape is reported on
+/// the hook's tokens with `CompletionHook`'s message.
 fn completions(item: &ItemDef) -> TokenStream {
     let p = private();
     let records = item.arguments().filter_map(|param| {
-        let complete = param.complete.as_ref()?;
+        let hook = param.complete.as_ref()?;
         let name = param.public_name();
-        Some(quote!(#p::CompletionRecord { argument: #name, complete: #complete }))
+        Some(quote! {
+            #p::CompletionRecord {
+                argument: #name,
+                complete: {
+                    fn __mcp_complete(
+                        __mcp_ctx: #p::Context,
+                        __mcp_request: #p::CompletionRequest,
+                    ) -> #p::CompletionFuture {
+                        #p::hook(#hook).complete(__mcp_ctx, __mcp_request)
+                    }
+                    __mcp_complete
+                },
+                state_needs: {
+                    fn __mcp_state_needs(__mcp_needs: &mut #p::StateNeeds) {
+                        #p::hook(#hook).state_needs(__mcp_needs)
+                    }
+                    __mcp_state_needs
+                },
+            }
+        })
     });
     quote!(&[#(#records),*])
+}
+
+/// `fn __mcp_state_needs(..)`: the state every injected parameter declares it reads (see
+/// `FromContext::state_needs`), for the build-time check.
+fn state_needs(item: &ItemDef) -> TokenStream {
+    let p = private();
+    let needs = item
+        .params
+        .iter()
+        .filter(|param| param.role == Role::Injected)
+        .map(|param| {
+            let ty = &param.ty;
+            quote!(<#ty as #p::FromContext>::state_needs(__mcp_needs);)
+        });
+    quote! {
+        #[allow(unused_variables)]
+        fn __mcp_state_needs(__mcp_needs: &mut #p::StateNeeds) {
+            #(#needs)*
+        }
+    }
 }
 
 #[cfg(test)]

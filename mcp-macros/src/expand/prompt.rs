@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 
 use super::{
     call, completions, default_fn, icons, injections, local, location, private, register,
-    return_type, some_int, some_lit, some_str,
+    return_type, some_int, some_lit, some_str, state_needs,
 };
 use crate::model::PromptDef;
 
@@ -16,6 +16,7 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
     let func = &item.func;
     let ret = return_type(item);
     let injections = injections(item);
+    let state_needs = state_needs(item);
     let call = call(item);
 
     let mut arg_checks = Vec::new();
@@ -68,6 +69,8 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
 
         #(#defaults)*
 
+        #state_needs
+
         #[allow(deprecated, unused_variables)]
         fn __mcp_get(
             __mcp_ctx: #p::Context,
@@ -89,6 +92,7 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
             meta: #meta,
             arguments: &[#(#records),*],
             get: __mcp_get,
+            state_needs: __mcp_state_needs,
             completions: #completions,
             server: #server,
             timeout_ms: #timeout_ms,

@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 
 use super::{
     call, completions, icons, injections, local, location, private, register, return_type,
-    some_int, some_lit, some_str,
+    some_int, some_lit, some_str, state_needs,
 };
 use crate::model::ResourceDef;
 
@@ -16,6 +16,7 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
     let func = &item.func;
     let ret = return_type(item);
     let injections = injections(item);
+    let state_needs = state_needs(item);
     let call = call(item);
 
     let mut var_checks = Vec::new();
@@ -55,6 +56,8 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
             #(#var_checks)*
         }
 
+        #state_needs
+
         #[allow(deprecated, unused_variables)]
         fn __mcp_read(
             __mcp_ctx: #p::Context,
@@ -77,6 +80,7 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
             icons: #icons,
             meta: #meta,
             read: __mcp_read,
+            state_needs: __mcp_state_needs,
             completions: #completions,
             server: #server,
             timeout_ms: #timeout_ms,

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 
 use super::{
     call, default_fn, icons, injections, local, location, private, register, return_type, some_int,
-    some_lit, some_str,
+    some_lit, some_str, state_needs,
 };
 use crate::model::ToolDef;
 
@@ -26,7 +26,9 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
         None => generated_arguments(def),
     };
     let injections = injections(item);
+    let state_needs = state_needs(item);
     let call = call(item);
+    let undocumented = undocumented(def);
 
     let name = item.registered_name();
     let title = some_lit(item.title.as_ref());
@@ -51,9 +53,15 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
     let timeout_ms = some_int(def.timeout_ms.as_ref());
     let max_concurrency = some_int(def.max_concurrency.as_ref());
     let location = location(item);
+    let allow_unknown_args = match &def.allow_unknown_args {
+        Some(flag) => quote!(::core::option::Option::Some(#flag)),
+        None => quote!(::core::option::Option::None),
+    };
 
     let record = quote! {{
         #glue
+
+        #state_needs
 
         #[allow(deprecated, unused_variables)]
         fn __mcp_call(
@@ -84,6 +92,8 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
             input_schema: #input_schema,
             output_schema: <#ret as #p::IntoToolResult>::output_schema,
             call: __mcp_call,
+            state_needs: __mcp_state_needs,
+            allow_unknown_args: #allow_unknown_args,
             server: #server,
             timeout_ms: #timeout_ms,
             max_concurrency: #max_concurrency,
@@ -94,6 +104,37 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
     quote! {
         #func
         #registration
+        #undocumented
+    }
+}
+
+/// A tool without a description gets a warning on its name (a proc macro cannot emit one on
+/// stable Rust, so it is the `deprecated` lint, raised by a use of a deprecated item): a model
+/// picks tools by their descriptions.
+fn undocumented(def: &ToolDef) -> TokenStream {
+    let item = &def.item;
+    if item.description().is_some() {
+        return TokenStream::new();
+    }
+    let ident = item.ident();
+    let note = format!(
+        "the tool `{}` has no description, and a model picks tools by their descriptions: add a `///` doc comment to `{ident}`, or `description = \"..\"` to `#[tool]`",
+        item.registered_name()
+    );
+    let cfgs = item
+        .func
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"));
+    let warning = format_ident!("undocumented_tool", span = ident.span());
+    quote! {
+        #(#cfgs)*
+        const _: () = {
+            #[deprecated(note = #note)]
+            #[allow(non_camel_case_types)]
+            struct undocumented_tool;
+            let _ = #warning;
+        };
     }
 }
 
@@ -123,6 +164,16 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
         let ty = &param.ty;
         let path = param.public_name();
         let mut attrs = Vec::new();
+        if param.flatten.is_some() {
+            fields.push(quote! {
+                #[serde(flatten)]
+                #ident: #ty,
+            });
+            param_checks.push(quote_spanned!(ty.span()=> #p::assert_tool_param::<#ty>();));
+            let local = local(param);
+            unpack.push(quote!(let #local = __mcp_a.#ident;));
+            continue;
+        }
         if let Some(doc) = &param.doc {
             attrs.push(quote!(#[doc = #doc]));
         }

@@ -293,7 +293,7 @@ impl CancellationToken {
 /// arguments (the extractor pattern).
 ///
 /// Implement it for your own types and mark the parameter `#[ctx]`, or name the type `Context` or
-/// `State`.
+/// `State`. Completion hooks take the same parameters.
 ///
 /// ```
 /// use mcp_runtime::{Context, FromContext, HandlerError};
@@ -315,6 +315,45 @@ impl CancellationToken {
 pub trait FromContext: Sized {
     /// Extracts the value.
     fn from_context(ctx: &Context) -> Result<Self, HandlerError>;
+
+    /// Declares the application state this extractor reads, so that
+    /// [`ServerBuilder::build`](crate::ServerBuilder::build) refuses a server that was not given
+    /// it (naming the handler and the type) instead of failing every call. The default declares
+    /// nothing; [`State<T>`] declares `T`.
+    ///
+    /// An extractor that reads state declares it, most simply through `State`:
+    ///
+    /// ```
+    /// use mcp_runtime::{Context, FromContext, HandlerError, State, StateNeeds};
+    ///
+    /// struct Db;
+    /// impl Db {
+    ///     fn user(&self, _token: &str) -> Option<String> { Some("ada".into()) }
+    /// }
+    ///
+    /// /// The user behind the request's token.
+    /// struct User(String);
+    ///
+    /// impl FromContext for User {
+    ///     fn from_context(ctx: &Context) -> Result<Self, HandlerError> {
+    ///         let db = State::<Db>::from_context(ctx)?;
+    ///         let token = ctx.meta().and_then(|m| m.get("token")).and_then(|t| t.as_str());
+    ///         let user = token.and_then(|t| db.user(t));
+    ///         user.map(User).ok_or_else(|| HandlerError::invalid_arguments("unknown token"))
+    ///     }
+    ///
+    ///     fn state_needs(needs: &mut StateNeeds) {
+    ///         State::<Db>::state_needs(needs);
+    ///     }
+    /// }
+    ///
+    /// let mut needs = StateNeeds::new();
+    /// User::state_needs(&mut needs);
+    /// assert_eq!(needs.type_names().collect::<Vec<_>>(), [std::any::type_name::<Db>()]);
+    /// ```
+    fn state_needs(needs: &mut StateNeeds) {
+        let _ = needs;
+    }
 }
 
 impl FromContext for Context {
@@ -323,7 +362,56 @@ impl FromContext for Context {
     }
 }
 
+/// The application state types that handlers need, collected from their injected parameters
+/// (see [`FromContext::state_needs`]) and checked when the server is built.
+///
+/// ```
+/// use mcp_runtime::StateNeeds;
+///
+/// struct Db;
+/// let mut needs = StateNeeds::new();
+/// needs.add::<Db>();
+/// needs.add::<Db>(); // once is enough
+/// assert_eq!(needs.type_names().count(), 1);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct StateNeeds {
+    types: Vec<(TypeId, &'static str)>,
+}
+
+impl StateNeeds {
+    /// No needs yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Declares that `T` must be given to the builder with `.state(value)`.
+    pub fn add<T: Send + Sync + 'static>(&mut self) {
+        let id = TypeId::of::<T>();
+        if !self.types.iter().any(|(t, _)| *t == id) {
+            self.types.push((id, std::any::type_name::<T>()));
+        }
+    }
+
+    /// The names of the types needed, in the order first declared.
+    pub fn type_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.types.iter().map(|(_, name)| *name)
+    }
+
+    /// The first type needed and missing from `state`, by name.
+    pub(crate) fn first_missing(&self, state: &StateMap) -> Option<&'static str> {
+        self.types
+            .iter()
+            .find(|(id, _)| !state.contains_key(id))
+            .map(|(_, name)| *name)
+    }
+}
+
 /// Application state of type `T`, given to the builder with `.state(value)`.
+///
+/// It dereferences to `T`, so a newtype's own field reads as usual (`greeting.0` on a
+/// `State<Greeting>` is the `Greeting`'s field). [`ServerBuilder::build`](crate::ServerBuilder::build)
+/// refuses a server whose handlers take a `State<T>` it was not given.
 ///
 /// ```standalone_crate
 /// use mcp_runtime::prelude::*;
@@ -339,7 +427,44 @@ impl FromContext for Context {
 /// let server = Server::builder(server_info!()).tool(greet::TOOL).state(Db { greeting: "hi".into() });
 /// # let _ = server;
 /// ```
-pub struct State<T>(pub Arc<T>);
+///
+/// A handler is a plain function, so a test can call it with a state of its own:
+///
+/// ```
+/// use mcp_runtime::State;
+///
+/// struct Greeting(&'static str);
+///
+/// fn greet(greeting: State<Greeting>, name: &str) -> String {
+///     format!("{}, {name}!", greeting.0)
+/// }
+///
+/// assert_eq!(greet(State::new(Greeting("Hi")), "Ada"), "Hi, Ada!");
+/// ```
+pub struct State<T>(Arc<T>);
+
+impl<T> State<T> {
+    /// A state holding `value` (for calling a handler directly, in tests).
+    pub fn new(value: T) -> Self {
+        Self(Arc::new(value))
+    }
+
+    /// The shared value.
+    ///
+    /// ```
+    /// let state = mcp_runtime::State::new(5);
+    /// assert_eq!(*state.into_inner(), 5);
+    /// ```
+    pub fn into_inner(self) -> Arc<T> {
+        self.0
+    }
+}
+
+impl<T> From<Arc<T>> for State<T> {
+    fn from(value: Arc<T>) -> Self {
+        Self(value)
+    }
+}
 
 impl<T> Clone for State<T> {
     fn clone(&self) -> Self {
@@ -360,6 +485,12 @@ impl<T> Deref for State<T> {
     }
 }
 
+impl<T> AsRef<T> for State<T> {
+    fn as_ref(&self) -> &T {
+        &self.0
+    }
+}
+
 impl<T: Send + Sync + 'static> FromContext for State<T> {
     fn from_context(ctx: &Context) -> Result<Self, HandlerError> {
         ctx.state::<T>().map(State).ok_or_else(|| {
@@ -368,5 +499,9 @@ impl<T: Send + Sync + 'static> FromContext for State<T> {
                 std::any::type_name::<T>()
             ))
         })
+    }
+
+    fn state_needs(needs: &mut StateNeeds) {
+        needs.add::<T>();
     }
 }

@@ -1,7 +1,8 @@
 //! The registry: records collected at link time (or given to the builder), checked and turned
 //! into protocol descriptors and pre-serialised list pages once, at start-up.
 
-mod descriptor;
+mod checks;
+mod descriptors;
 #[cfg(feature = "http")]
 pub(crate) mod mirror;
 mod record;
@@ -17,15 +18,17 @@ use mcp_core::{
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
+pub(crate) use descriptors::KnownProperties;
+use descriptors::{icons, meta, tool_descriptor};
 pub use record::{
     BoxFuture, CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptGetFn, PromptRecord, ResourceReadFn, ResourceRecord, ResourceRequest,
-    ToolCallFn, ToolHints, ToolRecord,
+    StateNeedsFn, ToolCallFn, ToolHints, ToolRecord,
 };
 
 use crate::error::Error;
+use crate::handler::context::StateMap;
 use crate::schema::SchemaProfile;
-use descriptor::{check_unique, icons, meta, tool_descriptor};
 
 /// Every record `#[tool]` registered in this binary (all servers).
 ///
@@ -64,6 +67,9 @@ pub(crate) struct ToolEntry {
     /// Parameters mirrored in `Mcp-Param-*` headers (stateless era, HTTP).
     #[cfg(feature = "http")]
     pub(crate) mirrored: Vec<mirror::HeaderParam>,
+    /// The properties a call may give, when others are refused; `None` when any property is
+    /// accepted.
+    pub(crate) known_properties: Option<KnownProperties>,
 }
 
 /// A fixed-URI resource ready to serve.
@@ -141,6 +147,10 @@ pub(crate) struct CatalogSettings<'a> {
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
     pub(crate) server_info_meta: &'a mcp_core::Meta,
+    /// The application state given to the builder, against which handlers' needs are checked.
+    pub(crate) state: &'a StateMap,
+    /// The server's default for tools that do not say whether unknown arguments are accepted.
+    pub(crate) allow_unknown_args: bool,
 }
 
 impl Catalog {
@@ -154,13 +164,15 @@ impl Catalog {
         tools.sort_by(|a, b| a.name.cmp(b.name));
         resources.sort_by(|a, b| a.name.cmp(b.name).then(a.uri.cmp(b.uri)));
         prompts.sort_by(|a, b| a.name.cmp(b.name));
-        check_unique("tool", tools.iter().map(|t| (t.name, t.location)))?;
-        check_unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
-        check_unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
+        checks::unique("tool", tools.iter().map(|t| (t.name, t.location)))?;
+        checks::unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
+        checks::unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
+        checks::state(&tools, &resources, &prompts, settings.state)?;
 
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
-            let descriptor = tool_descriptor(&record, settings.profile)?;
+            let (descriptor, known_properties) =
+                tool_descriptor(&record, settings.profile, settings.allow_unknown_args)?;
             #[cfg(feature = "http")]
             let mirrored = mirror::header_params(&descriptor.input_schema);
             tool_entries.push(ToolEntry {
@@ -169,6 +181,7 @@ impl Catalog {
                 descriptor,
                 #[cfg(feature = "http")]
                 mirrored,
+                known_properties,
             });
         }
 
@@ -420,7 +433,6 @@ fn paginate<E, D, R: Serialize + ForVersion + CacheHints>(
         })
         .collect()
 }
-
 #[cfg(test)]
 mod tests {
     use mcp_core::{GetPromptResult, ResourceContents};
@@ -460,6 +472,7 @@ mod tests {
             icons: &[],
             meta: None,
             read,
+            state_needs: |_| {},
             completions: &[],
             server: "",
             timeout_ms: Some(100),
@@ -477,6 +490,7 @@ mod tests {
             meta: None,
             arguments: &[],
             get,
+            state_needs: |_| {},
             completions: &[],
             server: "",
             timeout_ms: None,
@@ -497,6 +511,8 @@ mod tests {
             page_size: 10,
             ttl_ms: 0,
             server_info_meta: &meta,
+            state: &StateMap::new(),
+            allow_unknown_args: false,
         };
         let catalog = Catalog::build(
             Vec::new(),

@@ -14,8 +14,9 @@ use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::value::RawValue;
 
+use crate::completion::{CompletionFuture, CompletionRequest};
 use crate::error::HandlerError;
-use crate::handler::context::Context;
+use crate::handler::context::{Context, StateNeeds};
 
 /// A boxed, sendable future, as stored in records.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -117,8 +118,13 @@ pub type ResourceReadFn =
 pub type PromptGetFn =
     fn(Context, PromptArguments) -> BoxFuture<Result<GetPromptResult, HandlerError>>;
 
-/// A completion hook: the partial value in, candidate values out.
-pub type CompleteFn = fn(&crate::completion::CompletionRequest) -> Vec<String>;
+/// A completion hook, adapted: the request's context and the partial value in, candidate values
+/// out (the macros wrap the user's hook, whatever its shape, in one of these).
+pub type CompleteFn = fn(Context, CompletionRequest) -> CompletionFuture;
+
+/// Declares the application state an item's injected parameters read (see
+/// [`FromContext::state_needs`](crate::FromContext::state_needs)).
+pub type StateNeedsFn = fn(&mut StateNeeds);
 
 /// One registered tool.
 #[derive(Debug, Clone, Copy)]
@@ -141,6 +147,12 @@ pub struct ToolRecord {
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     /// The call.
     pub call: ToolCallFn,
+    /// The state types its injected parameters need.
+    pub state_needs: StateNeedsFn,
+    /// Whether arguments the input schema does not name are accepted (`Some(true)`), refused
+    /// with an `isError` result naming them (`Some(false)`), or as the server decides (`None`;
+    /// see [`ServerBuilder::allow_unknown_args`](crate::ServerBuilder::allow_unknown_args)).
+    pub allow_unknown_args: Option<bool>,
     /// Which server this belongs to (`""` is the default server).
     pub server: &'static str,
     /// Per-call timeout in milliseconds.
@@ -158,6 +170,8 @@ pub struct CompletionRecord {
     pub argument: &'static str,
     /// The hook.
     pub complete: CompleteFn,
+    /// The state types the hook's injected parameters need.
+    pub state_needs: StateNeedsFn,
 }
 
 /// One registered resource (fixed URI) or resource template (URI with variables).
@@ -179,6 +193,8 @@ pub struct ResourceRecord {
     pub meta: Option<&'static str>,
     /// The read.
     pub read: ResourceReadFn,
+    /// The state types its injected parameters need.
+    pub state_needs: StateNeedsFn,
     /// Completion hooks of template variables.
     pub completions: &'static [CompletionRecord],
     /// Which server this belongs to.
@@ -221,6 +237,8 @@ pub struct PromptRecord {
     pub arguments: &'static [PromptArgRecord],
     /// The get.
     pub get: PromptGetFn,
+    /// The state types its injected parameters need.
+    pub state_needs: StateNeedsFn,
     /// Completion hooks of arguments.
     pub completions: &'static [CompletionRecord],
     /// Which server this belongs to.

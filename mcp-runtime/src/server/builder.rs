@@ -162,6 +162,26 @@ impl ServerBuilder {
         self
     }
 
+    /// Whether tools accept arguments their input schema does not name (default `false`).
+    ///
+    /// By default a call naming an unknown property (`"limt"` for `limit`) is refused with an
+    /// invalid-arguments error that names it and lists the properties the tool takes, reported
+    /// like every argument error (an `isError` result from 2025-11-25 on, see
+    /// [`validation_errors`](Self::validation_errors)): a model's misspelt argument would
+    /// otherwise change the result without any signal. `#[tool(allow_unknown_args)]` (or
+    /// `allow_unknown_args = false`) decides for one tool, whatever this says. Tools with a raw
+    /// `input_schema` receive their arguments as sent.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).allow_unknown_args(true);
+    /// # let _ = builder;
+    /// ```
+    pub fn allow_unknown_args(mut self, allow: bool) -> Self {
+        self.options.allow_unknown_args = allow;
+        self
+    }
+
     /// Whether a handler's first poll runs on the connection's own task (default `true`).
     ///
     /// Most handlers finish without waiting for anything; running their first poll in place
@@ -236,6 +256,28 @@ impl ServerBuilder {
     }
 
     /// Checks everything and builds descriptors and list pages.
+    ///
+    /// Refused: duplicate names or URIs, unusable declarations, out-of-range settings, and
+    /// handlers (or completion hooks) taking a `State<T>` that was not given with
+    /// [`state`](Self::state):
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// struct Db;
+    ///
+    /// /// Counts the rows.
+    /// #[tool]
+    /// async fn rows(db: State<Db>) -> String {
+    ///     let _ = db;
+    ///     "0".into()
+    /// }
+    ///
+    /// let err = Server::builder(server_info!()).tool(rows::TOOL).build().unwrap_err();
+    /// assert!(err.to_string().starts_with("tool `rows` ("), "{err}");
+    /// assert!(err.to_string().contains("Db>`, but the server was not given one"), "{err}");
+    /// assert!(Server::builder(server_info!()).tool(rows::TOOL).state(Db).build().is_ok());
+    /// ```
     pub fn build(self) -> Result<Server, Error> {
         crate::random::check()?;
         if self.options.page_size == 0 {
@@ -252,7 +294,7 @@ impl ServerBuilder {
             serde_json::to_value(&self.info).unwrap_or(Value::Null),
         );
         let records = self.records;
-        let live = Live::build(&records, &self.options, &server_info_meta)?;
+        let live = Live::build(&records, &self.options, &server_info_meta, &self.state)?;
         Ok(Server {
             inner: Arc::new(ServerInner {
                 info: self.info,

@@ -42,12 +42,15 @@ impl Live {
         records: &Records,
         options: &Options,
         server_info_meta: &Meta,
+        state: &StateMap,
     ) -> Result<Self, Error> {
         let settings = CatalogSettings {
             profile: options.profile,
             page_size: options.page_size,
             ttl_ms: options.ttl_ms,
             server_info_meta,
+            state,
+            allow_unknown_args: options.allow_unknown_args,
         };
         let catalog = Catalog::build(
             records.tools.clone(),
@@ -207,7 +210,8 @@ impl Server {
         if !change(&mut next) {
             return Ok(false);
         }
-        let live = Live::build(&next, &self.inner.options, &self.inner.server_info_meta)?;
+        let inner = &self.inner;
+        let live = Live::build(&next, &inner.options, &inner.server_info_meta, &inner.state)?;
         *self.inner.live.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(live);
         *records = next;
         drop(records);

@@ -29,6 +29,8 @@ pub(crate) struct Options {
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
     pub(crate) validation: ValidationErrors,
+    /// Whether tools that do not say accept arguments their schema does not name.
+    pub(crate) allow_unknown_args: bool,
     pub(crate) max_in_flight: usize,
     pub(crate) max_message_bytes: usize,
     pub(crate) outbound_queue: usize,
@@ -45,6 +47,7 @@ impl Default for Options {
             page_size: 100,
             ttl_ms: 300_000,
             validation: ValidationErrors::ByRevision,
+            allow_unknown_args: false,
             max_in_flight: 256,
             max_message_bytes: 4 * 1024 * 1024,
             outbound_queue: 1024,

@@ -5,13 +5,17 @@ use mcp_core::{
 };
 
 use crate::completion::CompletionRequest;
-use crate::dispatch::call::{Call, mark_complete};
+use crate::dispatch::call::{Call, Ran, mark_complete, timed_out};
 use crate::dispatch::reply::Payload;
-use crate::error::HandlerError;
-use crate::handler::invoke::error_object;
+use crate::handler::invoke::{Limits, error_object};
+use crate::registry::CompletionRecord;
 
 /// Completes an argument of a prompt or a variable of a resource template.
-pub(super) fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
+///
+/// The hook runs like a handler (its injected parameters extracted from the request's context,
+/// panics caught, the item's `timeout_ms` applied), but outside the item's `max_concurrency`
+/// slots: completing never waits behind slow reads.
+pub(super) async fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
     let server = call.server;
     let live = server.live();
     if live.capabilities.completions.is_none() {
@@ -19,9 +23,13 @@ pub(super) fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
     }
     let catalog = &live.catalog;
     let p: CompleteRequestParams = call.params()?;
-    let hooks = match &p.r#ref {
+    let v = call.scope.version;
+    let item = match &p.r#ref {
         CompletionReference::Prompt { name, .. } => match catalog.prompt_index.get(name.as_str()) {
-            Some(&i) => catalog.prompts[i].record.completions,
+            Some(&i) => {
+                let r = &catalog.prompts[i].record;
+                Some((r.name, r.completions, r.timeout_ms))
+            }
             None => {
                 return Err(ErrorObject::invalid_params(format!(
                     "unknown prompt '{name}'"
@@ -30,8 +38,11 @@ pub(super) fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
         },
         CompletionReference::Resource { uri } => {
             match catalog.templates.iter().find(|t| t.record.uri == uri) {
-                Some(t) => t.record.completions,
-                None if catalog.resource_index.contains_key(uri.as_str()) => &[],
+                Some(t) => {
+                    let r = &t.record;
+                    Some((r.name, r.completions, r.timeout_ms))
+                }
+                None if catalog.resource_index.contains_key(uri.as_str()) => None,
                 None => {
                     return Err(ErrorObject::invalid_params(format!(
                         "unknown resource template '{uri}'"
@@ -46,25 +57,41 @@ pub(super) fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
             ));
         }
     };
-    let mut request = CompletionRequest::new(p.argument.name.clone(), p.argument.value.clone());
-    if let Some(args) = p.context.and_then(|c| c.arguments) {
-        request.context.extend(args);
-    }
-    let values = match hooks.iter().find(|h| h.argument == p.argument.name) {
-        Some(hook) => match std::panic::catch_unwind(|| (hook.complete)(&request)) {
-            Ok(values) => values,
-            Err(_) => {
-                let err = HandlerError::internal("completion hook panicked");
-                return Err(error_object("completion", err, || {
-                    ErrorObject::internal("completion failed")
-                }));
-            }
-        },
+    let hook: Option<(&str, &CompletionRecord, Option<u64>)> =
+        item.and_then(|(name, hooks, timeout_ms)| {
+            let hook = hooks.iter().find(|h| h.argument == p.argument.name)?;
+            Some((name, hook, timeout_ms))
+        });
+    let id = call.id;
+    let values = match hook {
         None => Vec::new(),
+        Some((name, hook, timeout_ms)) => {
+            let mut request =
+                CompletionRequest::new(p.argument.name.clone(), p.argument.value.clone());
+            if let Some(args) = p.context.and_then(|c| c.arguments) {
+                request.context.extend(args);
+            }
+            let limits = Limits {
+                concurrency: None,
+                timeout_ms,
+            };
+            match call
+                .run(limits, |ctx| (hook.complete)(ctx, request), Result::is_err)
+                .await
+            {
+                Ran::Answered(answer) => return answer,
+                Ran::TimedOut(ms) => return Err(timed_out("completion of", name, ms)),
+                Ran::Done(Ok(values)) => values,
+                Ran::Done(Err(err)) => {
+                    return Err(error_object(name, err, || {
+                        ErrorObject::invalid_params("completion failed")
+                    }));
+                }
+            }
+        }
     };
-    let v = call.scope.version;
     let mut result = CompleteResult::new(values);
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
-    call.result(&result)
+    Payload::framed(id, &result)
 }

@@ -45,7 +45,7 @@ pub(crate) async fn run_handler(call: Call<'_>) -> Result<Payload, ErrorObject> 
         Route::CallTool => tools::call(call).await,
         Route::ReadResource => resources::read(call).await,
         Route::GetPrompt => prompts::get(call).await,
-        Route::Complete => complete::complete(call),
+        Route::Complete => complete::complete(call).await,
         Route::Listen => listen::listen(call).await,
         _ => answer_now(&call),
     }

@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use crate::dispatch::call::{Call, Ran, mark_complete};
 use crate::dispatch::reply::Payload;
-use crate::error::HandlerError;
+use crate::error::{HandlerError, IntoHandlerError};
 use crate::handler::invoke::{Limits, mask};
 use crate::server::options::ValidationErrors;
 
@@ -22,6 +22,9 @@ struct CallParams<'a> {
 
 /// Calls a tool. Its failures are results with `isError` (argument validation failures too, from
 /// 2025-11-25 on or as configured); protocol errors are for requests that name no tool.
+///
+/// Arguments naming a property the tool's schema does not are refused before the tool runs,
+/// unless the tool (or the server) accepts unknown arguments.
 pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
     let server = call.server;
     let live = server.live();
@@ -48,20 +51,29 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
         timeout_ms: entry.record.timeout_ms,
     };
     let name = entry.record.name;
-    let arguments = p.arguments.map(RawValue::to_owned);
-    let outcome = match call
-        .run(
-            limits,
-            |ctx| (entry.record.call)(ctx, arguments),
-            |r| r.as_ref().map_or(true, |r| r.is_error == Some(true)),
-        )
-        .await
-    {
-        Ran::Answered(answer) => return answer,
-        Ran::TimedOut(ms) => Err(HandlerError::Tool(crate::error::ToolError::new(format!(
-            "tool '{name}' timed out after {ms} ms"
-        )))),
-        Ran::Done(outcome) => outcome,
+    let unknown = entry.known_properties.as_deref().and_then(|known| {
+        let text = p.arguments.map_or("{}", RawValue::get);
+        crate::validation::unknown_properties(text, known)
+    });
+    let outcome = match unknown {
+        Some(message) => Err(HandlerError::InvalidArguments(message)),
+        None => {
+            let arguments = p.arguments.map(RawValue::to_owned);
+            match call
+                .run(
+                    limits,
+                    |ctx| (entry.record.call)(ctx, arguments),
+                    |r| r.as_ref().map_or(true, |r| r.is_error == Some(true)),
+                )
+                .await
+            {
+                Ran::Answered(answer) => return answer,
+                Ran::TimedOut(ms) => Err(HandlerError::Tool(crate::error::ToolError::new(
+                    format!("tool '{name}' timed out after {ms} ms"),
+                ))),
+                Ran::Done(outcome) => outcome,
+            }
+        }
     };
     let mut result = match outcome {
         Ok(r) => r,
@@ -77,7 +89,10 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
             }
             CallToolResult::error_text(text)
         }
-        Err(HandlerError::Tool(err)) => CallToolResult::error_text(err.message()),
+        Err(HandlerError::Tool(err)) => match err.into_handler_error() {
+            HandlerError::Internal(err) => CallToolResult::error_text(mask(name, &err)),
+            other => CallToolResult::error_text(other.to_string()),
+        },
         Err(HandlerError::Protocol(err)) => return Err(err),
         Err(HandlerError::ResourceNotFound) => CallToolResult::error_text("resource not found"),
         Err(HandlerError::Internal(err)) => CallToolResult::error_text(mask(name, &err)),

@@ -9,9 +9,4 @@ async fn ranges(
     format!("{a} {b:?} {c}")
 }
 
-#[tool]
-async fn range_on_string(#[arg(min = 0)] name: String) -> String {
-    name
-}
-
 fn main() {}

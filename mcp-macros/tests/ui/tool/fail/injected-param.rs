@@ -12,6 +12,7 @@ async fn with_arg(#[ctx] #[arg(rename = "x")] ctx: Context) -> String {
     String::new()
 }
 
+/// Documented, so that only the rule of this test is reported.
 #[tool]
 async fn not_from_context(#[ctx] name: String) -> String {
     name

@@ -3,6 +3,7 @@ use std::rc::Rc;
 
 async fn tick() {}
 
+/// Documented, so that only the rule of this test is reported.
 #[tool]
 async fn counter() -> String {
     let shared = Rc::new(1);

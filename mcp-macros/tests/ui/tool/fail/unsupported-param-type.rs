@@ -7,6 +7,7 @@ async fn borrowed(name: &str, bytes: &[u8], shown: impl std::fmt::Display) -> St
 
 struct NotDeserialize;
 
+/// Documented, so that only the rule of this test is reported.
 #[tool]
 async fn opaque(value: NotDeserialize) -> String {
     let _ = value;

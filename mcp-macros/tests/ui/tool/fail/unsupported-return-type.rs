@@ -10,6 +10,7 @@ async fn pair() -> (String, u32) {
     (String::new(), 1)
 }
 
+/// Documented, so that only the rule of this test is reported.
 #[tool]
 async fn number() -> u32 {
     1

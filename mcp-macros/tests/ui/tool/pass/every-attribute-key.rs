@@ -14,6 +14,13 @@ impl FromContext for RequestTag {
 
 pub struct Db;
 
+/// Paging, spread as top-level properties.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Paging {
+    /// The page
+    page: Option<u32>,
+}
+
 /// Looks things up.
 #[tool(
     name = "look.up-v2",
@@ -29,6 +36,7 @@ pub struct Db;
     server = "admin",
     timeout_ms = 5000,
     max_concurrency = 4,
+    allow_unknown_args,
 )]
 pub async fn look_up(
     /// The key to look up
@@ -48,11 +56,13 @@ pub async fn look_up(
     filter: Option<String>,
     #[arg(min = 0)]
     offset: Option<u64>,
+    #[arg(flatten)]
+    paging: Paging,
     #[ctx] tag: RequestTag,
     ctx: Context,
     db: State<Db>,
 ) -> Result<String, ToolError> {
-    let _ = (tag, ctx, db, filter, offset);
+    let _ = (tag, ctx, db, filter, offset, paging.page);
     lang.push('!');
     Ok(format!("{key} {limit} {threshold} {lang}"))
 }
@@ -75,6 +85,10 @@ fn main() {
     assert_eq!(tool.server, "admin");
     assert_eq!(tool.timeout_ms, Some(5000));
     assert_eq!(tool.max_concurrency, Some(4));
+    assert_eq!(tool.allow_unknown_args, Some(true));
+    let mut needs = mcp_runtime::StateNeeds::new();
+    (tool.state_needs)(&mut needs);
+    assert_eq!(needs.type_names().collect::<Vec<_>>(), [std::any::type_name::<Db>()]);
 
     let mut generator = schemars::SchemaGenerator::default();
     let mcp_runtime::registry::InputSchema::Generated(schema) = tool.input_schema else { panic!("generated") };
@@ -90,6 +104,7 @@ fn main() {
     assert_eq!(properties["threshold"]["minimum"], -1.5);
     assert_eq!(properties["threshold"]["default"], 0.0);
     assert_eq!(properties["lang"]["default"], "en");
+    assert_eq!(properties["page"]["description"], "The page");
     assert!(properties.get("tag").is_none());
     assert!(properties.get("ctx").is_none());
     assert!(properties.get("db").is_none());

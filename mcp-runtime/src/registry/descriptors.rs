@@ -1,17 +1,17 @@
-//! Protocol descriptors from records: tool descriptors with their schemas, icons, `_meta`, and
-//! the check that names and URIs are unique.
-
-use std::collections::HashMap;
+//! Protocol descriptors made from records: tools (with their input schema shaped by the profile
+//! and, when unknown arguments are refused, the properties a call may give), icons and `_meta`.
 
 use mcp_core::{Icon, Tool, ToolAnnotations};
 use serde_json::Value;
 
+use super::record::{IconRecord, InputSchema, Location, ToolHints, ToolRecord};
 use crate::error::Error;
-use crate::registry::record::{IconRecord, InputSchema, Location, ToolHints, ToolRecord};
 use crate::schema::SchemaProfile;
 
-/// Icons of a record, `None` when it has none.
-pub(crate) fn icons(records: &[IconRecord]) -> Option<Vec<Icon>> {
+/// The property names of a tool's input schema, sorted.
+pub(crate) type KnownProperties = Box<[String]>;
+
+pub(super) fn icons(records: &[IconRecord]) -> Option<Vec<Icon>> {
     if records.is_empty() {
         return None;
     }
@@ -33,7 +33,7 @@ pub(crate) fn icons(records: &[IconRecord]) -> Option<Vec<Icon>> {
     )
 }
 
-pub(crate) fn meta(
+pub(super) fn meta(
     kind: &'static str,
     name: &str,
     location: Location,
@@ -51,17 +51,34 @@ pub(crate) fn meta(
     }
 }
 
-pub(crate) fn tool_descriptor(record: &ToolRecord, profile: SchemaProfile) -> Result<Tool, Error> {
+/// The tool's descriptor, and the properties a call may give when unknown ones are refused
+/// (`allow_unknown_args` is the server's default for tools that do not say).
+pub(super) fn tool_descriptor(
+    record: &ToolRecord,
+    profile: SchemaProfile,
+    allow_unknown_args: bool,
+) -> Result<(Tool, Option<KnownProperties>), Error> {
     let invalid = |reason: String| Error::InvalidItem {
         kind: "tool",
         name: record.name.to_owned(),
         location: record.location.to_string(),
         reason,
     };
+    let mut known_properties = None;
     let input_schema = match record.input_schema {
         InputSchema::Generated(generate) => {
             let mut generator = profile.generator();
-            profile.finish(generate(&mut generator))
+            let mut schema = profile.finish(generate(&mut generator));
+            // The hidden argument struct has no doc of its own: a root description comes from
+            // a flattened parameter's type and is not the tool's.
+            if let Some(root) = schema.as_object_mut() {
+                root.remove("description");
+            }
+            let refuse = !record.allow_unknown_args.unwrap_or(allow_unknown_args);
+            if refuse {
+                known_properties = profile.close_root(&mut schema);
+            }
+            schema
         }
         InputSchema::Raw(text) => serde_json::from_str::<Value>(text)
             .map_err(|e| invalid(format!("raw input schema is not JSON: {e}")))?,
@@ -89,28 +106,5 @@ pub(crate) fn tool_descriptor(record: &ToolRecord, profile: SchemaProfile) -> Re
     }
     tool.icons = icons(record.icons);
     tool.meta = meta("tool", record.name, record.location, record.meta)?;
-    Ok(tool)
-}
-
-pub(crate) fn check_unique<'a>(
-    kind: &'static str,
-    items: impl Iterator<Item = (&'a str, Location)>,
-) -> Result<(), Error> {
-    let mut seen: HashMap<&str, Location> = HashMap::new();
-    for (name, location) in items {
-        if let Some(first) = seen.insert(name, location) {
-            let (a, b) = if (first.file, first.line) <= (location.file, location.line) {
-                (first, location)
-            } else {
-                (location, first)
-            };
-            return Err(Error::Duplicate {
-                kind,
-                name: name.to_owned(),
-                first: a.to_string(),
-                second: b.to_string(),
-            });
-        }
-    }
-    Ok(())
+    Ok((tool, known_properties))
 }
