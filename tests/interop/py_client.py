@@ -63,7 +63,7 @@ INPUT_SCHEMA = {
         "occasion": {
             "type": "string",
             "enum": ["birthday", "wedding", "anniversary", "graduation", "housewarming", "holiday"],
-            "description": "The occasion, e.g. birthday or wedding",
+            "description": "The occasion\n- birthday: A birthday.\n- wedding: A wedding.\n- anniversary: An anniversary.\n- graduation: A graduation.\n- housewarming: A housewarming party.\n- holiday: A holiday, e.g. the end-of-year ones.",
         },
         "budget": {"type": "number", "minimum": 0, "description": "Budget in US dollars"},
         "recipient": {"type": "string", "description": 'Who the gift is for, e.g. "my sister"'},

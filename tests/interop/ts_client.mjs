@@ -54,7 +54,7 @@ const INPUT_SCHEMA = {
   properties: {
     budget: { description: "Budget in US dollars", minimum: 0, type: "number" },
     occasion: {
-      description: "The occasion, e.g. birthday or wedding",
+      description: "The occasion\n- birthday: A birthday.\n- wedding: A wedding.\n- anniversary: An anniversary.\n- graduation: A graduation.\n- housewarming: A housewarming party.\n- holiday: A holiday, e.g. the end-of-year ones.",
       enum: ["birthday", "wedding", "anniversary", "graduation", "housewarming", "holiday"],
       type: "string",
     },
