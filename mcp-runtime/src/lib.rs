@@ -103,7 +103,7 @@
 #[allow(unused_extern_crates)]
 extern crate self as mcp_runtime;
 
-mod cli;
+pub mod cli;
 pub mod completion;
 mod connection;
 mod dispatch;
