@@ -136,9 +136,19 @@ pub use handler::ask::{Elicitation, InteractionError};
 pub use handler::context::{CancellationToken, Context, FromContext, State};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 pub use mcp_core as protocol;
+// The crates a server's own code needs, so that `mcp-runtime` is its only dependency (see
+// "One dependency" above).
+#[doc(no_inline)]
+pub use schemars;
+#[doc(no_inline)]
+pub use serde;
+#[doc(no_inline)]
+pub use serde_json;
+#[doc(no_inline)]
+pub use tokio;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-pub use mcp_macros::{prompt, resource, tool};
+pub use mcp_macros::{main, prompt, resource, tool};
 pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
 pub use schema::SchemaProfile;
