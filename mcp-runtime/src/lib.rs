@@ -138,22 +138,22 @@ pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 pub use mcp_core as protocol;
 // The crates a server's own code needs, so that `mcp-runtime` is its only dependency (see
 // "One dependency" above).
-#[doc(no_inline)]
-pub use schemars;
-#[doc(no_inline)]
-pub use serde;
-#[doc(no_inline)]
-pub use serde_json;
-#[doc(no_inline)]
-pub use tokio;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::{main, prompt, resource, tool};
 pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
 pub use schema::SchemaProfile;
+#[doc(no_inline)]
+pub use schemars;
+#[doc(no_inline)]
+pub use serde;
+#[doc(no_inline)]
+pub use serde_json;
 pub use server::options::ValidationErrors;
 pub use server::{Server, ServerBuilder};
+#[doc(no_inline)]
+pub use tokio;
 
 /// Everything a server needs: `use mcp_runtime::prelude::*;`.
 pub mod prelude {
