@@ -170,10 +170,16 @@ fn the_binary_runs_its_command_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let schema: Value = mcp_runtime::serde_json::from_slice(&out.stdout).unwrap();
+    let input = &schema["inputSchema"];
     assert_eq!(
-        schema,
-        json!({"inputSchema": {"type": "object", "properties": {"id": {"type": "integer", "minimum": 0, "description": "The note's id"}}, "required": ["id"]}})
+        (&input["type"], &input["required"]),
+        (&json!("object"), &json!(["id"]))
     );
+    assert_eq!(
+        input["properties"],
+        json!({"id": {"type": "integer", "minimum": 0, "description": "The note's id"}})
+    );
+    assert_eq!(schema.get("outputSchema"), None);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_notes-server"))
         .args(["call", "delete_note", r#"{"id": 7}"#])
         .output()
