@@ -88,7 +88,7 @@ impl LineReader {
             let buf = self.reader.fill_buf().await?;
             if buf.is_empty() {
                 // End of stream: a last line without a newline still counts.
-                return Ok(seen_any.then(|| if too_long { Err(()) } else { Ok(line) }));
+                return Ok(seen_any.then_some(if too_long { Err(()) } else { Ok(line) }));
             }
             seen_any = true;
             let (chunk, used, done) = match buf.iter().position(|&b| b == b'\n') {
