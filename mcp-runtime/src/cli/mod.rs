@@ -1,6 +1,6 @@
 //! The command line every server binary gets: serve, inspect, and call items in-process.
 //!
-//! [`Server::run`] (feature `cli`) reads the process arguments and runs one command:
+//! [`Server::run`](crate::Server::run) (feature `cli`) reads the process arguments and runs one command:
 //!
 //! | command | what it does |
 //! |---|---|
