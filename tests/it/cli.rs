@@ -89,3 +89,69 @@ async fn application_commands_run_and_fail_with_their_code() {
     let out = cli.execute(["list"]).await;
     assert_eq!((out.code(), out.stderr.as_str()), (3, "notes: not today\n"));
 }
+
+/// One of two tools named `twin`.
+#[tool(server = "it-cli", name = "twin")]
+async fn twin_a() -> String {
+    "a".to_owned()
+}
+
+/// The other tool named `twin`.
+#[tool(server = "it-cli", name = "twin")]
+async fn twin_b() -> String {
+    "b".to_owned()
+}
+
+/// Not a test of its own: the child process of `a_server_that_cannot_be_built_exits_five`,
+/// whose `main` would be the README's: `ServerBuilder::run()`, returning its `Result`.
+#[test]
+#[ignore = "run in a child process by a_server_that_cannot_be_built_exits_five"]
+fn child_runs_a_server_with_two_tools_named_alike() {
+    // Run by hand (`--include-ignored`), it does nothing: it would end the test process.
+    if std::env::var_os("IT_CLI_CHILD").is_none() {
+        return;
+    }
+    let main = async {
+        Server::builder(server_info!())
+            .tool(twin_a::TOOL)
+            .tool(twin_b::TOOL)
+            .run()
+            .await
+    };
+    let result: Result<(), mcp_runtime::Error> = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(main);
+    // Not reached: a server that cannot be built ends the process.
+    println!("run returned {result:?}");
+}
+
+#[test]
+fn a_server_that_cannot_be_built_exits_five() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .env("IT_CLI_CHILD", "1")
+        .args([
+            "--ignored",
+            "--exact",
+            "cli::child_runs_a_server_with_two_tools_named_alike",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    // `NAME: message`, with the error's Display, not `Error: Duplicate { .. }`.
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("duplicate"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let (name, message) = line.split_once(": ").unwrap();
+    assert!(name.starts_with("it-"), "the test binary's name: {line}");
+    assert!(
+        message.starts_with("duplicate tool `twin`: declared at tests/it/cli.rs:"),
+        "{line}"
+    );
+    assert!(!stderr.contains("Duplicate {") && !stderr.contains("run returned"));
+}
