@@ -22,11 +22,53 @@
 //!     (a + b).to_string()
 //! }
 //!
-//! #[tokio::main]
+//! #[mcp_runtime::main]
 //! async fn main() -> Result<(), mcp_runtime::Error> {
 //!     Server::from_registry(server_info!()).run().await // `stdio`, `list`, `call add '{"a":1,"b":2}'`
 //! }
 //! ```
+//!
+//! The [guide](https://github.com/mcp-runtime/mcp-runtime/blob/main/docs/guide.md) walks from an
+//! empty crate to a deployed server.
+//!
+//! # One dependency
+//!
+//! `cargo add mcp-runtime` is all a server's `Cargo.toml` needs. The crates its own code uses
+//! are re-exported: [`serde`], [`serde_json`], [`schemars`] (1.x) and [`tokio`] (with the
+//! runtime, `macros`, `sync` and `time`; add `tokio` yourself for more of its features), and
+//! [`#[mcp_runtime::main]`](macro@main) is `#[tokio::main]` through the re-export. Types of
+//! your own that are arguments or structured results derive through the re-exports, each told
+//! where its crate is:
+//!
+//! ```standalone_crate
+//! use mcp_runtime::prelude::*;
+//! use mcp_runtime::schemars::JsonSchema;
+//! use mcp_runtime::serde::Deserialize;
+//!
+//! /// Where to look.
+//! #[derive(Deserialize, JsonSchema)]
+//! #[serde(crate = "mcp_runtime::serde")]
+//! #[schemars(crate = "mcp_runtime::schemars")]
+//! struct Area {
+//!     /// City name
+//!     city: String,
+//!     /// Radius in km
+//!     radius: Option<f64>,
+//! }
+//!
+//! /// Finds cafés in an area.
+//! #[tool]
+//! async fn cafes(area: Area) -> String {
+//!     format!("no café within {} km of {}", area.radius.unwrap_or(1.0), area.city)
+//! }
+//!
+//! let server = Server::builder(server_info!()).tool(cafes::TOOL).build().unwrap();
+//! assert!(server.listing().contains("\"city\""));
+//! ```
+//!
+//! A crate that depends on `serde` (with `derive`) and `schemars` 1.x itself needs no
+//! `crate = …` attribute. The code the macros generate names only `::mcp_runtime` paths, so
+//! tools whose parameters are standard types need neither.
 //!
 //! # Parameters
 //!
@@ -53,7 +95,15 @@
 //! the opt-in `legacy-sse` feature also the 2024-11-05 HTTP+SSE transport at `/sse` and
 //! `/messages` for old clients), [`Server::serve_stdio_and_http`] for both at once, and
 //! [`Server::router`] / [`Server::into_router`] to mount the endpoint in your own axum app; see
-//! [`http`].
+//! [`http`]. Any other way of moving JSON texts is a [`Transport`](transport::Transport) of your
+//! own, served with [`Server::serve`] (the guide has a page on writing one, and
+//! `examples/unix-socket` is one over a Unix domain socket).
+//!
+//! # Command line
+//!
+//! [`Server::run`] gives every server binary a command line: `stdio` (the default), `http`,
+//! `list`, `call`, `read`, `prompt`, `complete`, `schema` and `help`, with documented exit codes
+//! and room for commands of your own; see [`cli`].
 //!
 //! # Cargo features
 //!
@@ -107,7 +157,7 @@
 #[allow(unused_extern_crates)]
 extern crate self as mcp_runtime;
 
-mod cli;
+pub mod cli;
 pub mod completion;
 mod connection;
 mod dispatch;
@@ -140,14 +190,24 @@ pub use handler::ask::{Elicitation, InteractionError};
 pub use handler::context::{CancellationToken, Context, FromContext, State, StateNeeds};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 pub use mcp_core as protocol;
+// The crates a server's own code needs, so that `mcp-runtime` is its only dependency (see
+// "One dependency" above).
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-pub use mcp_macros::{prompt, resource, tool};
+pub use mcp_macros::{main, prompt, resource, tool};
 pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
 pub use schema::SchemaProfile;
+#[doc(no_inline)]
+pub use schemars;
+#[doc(no_inline)]
+pub use serde;
+#[doc(no_inline)]
+pub use serde_json;
 pub use server::options::ValidationErrors;
 pub use server::{Server, ServerBuilder};
+#[doc(no_inline)]
+pub use tokio;
 
 /// Everything a server needs: `use mcp_runtime::prelude::*;`.
 pub mod prelude {
@@ -167,3 +227,8 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+// So does every snippet of the guide (outside the package: only this repository tests it).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/guide.md")]
+struct GuideDoctests;

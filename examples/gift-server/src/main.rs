@@ -1,9 +1,6 @@
-//! `gift-server`: the command line of the gift server (`stdio`, `http [ADDR]`, `list`, `call`).
+//! `gift-server`: the command line of the gift server (`gift-server help` lists the commands).
 
 #[tokio::main]
-async fn main() {
-    if let Err(err) = gift_server::server().run().await {
-        eprintln!("gift-server: {err}");
-        std::process::exit(2);
-    }
+async fn main() -> Result<(), mcp_runtime::Error> {
+    gift_server::server().run().await
 }

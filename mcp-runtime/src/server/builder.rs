@@ -315,11 +315,4 @@ impl ServerBuilder {
     pub async fn serve_stdio(self) -> Result<(), Error> {
         self.build()?.serve_stdio().await
     }
-
-    /// Builds the server and runs its command line (see [`Server::run`]).
-    #[cfg(feature = "cli")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-    pub async fn run(self) -> Result<(), Error> {
-        self.build()?.run().await
-    }
 }

@@ -100,7 +100,7 @@ pub struct TestClient {
     next_id: i64,
     notifications: Vec<Value>,
     responses: HashMap<String, Value>,
-    timeout: Duration,
+    timeout: Option<Duration>,
 }
 
 impl TestClient {
@@ -111,8 +111,53 @@ impl TestClient {
             next_id: 1,
             notifications: Vec::new(),
             responses: HashMap::new(),
-            timeout: Duration::from_secs(10),
+            timeout: Some(Self::DEFAULT_TIMEOUT),
         }
+    }
+
+    /// How long [`recv`](Self::recv) waits for a message unless told otherwise: 10 seconds.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// Sets how long [`recv`](Self::recv) (and so every request) waits for a message: `Some`
+    /// limit, or `None` to wait as long as the server takes.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// let mut client = server.connect_in_memory();
+    /// assert_eq!(client.timeout(), Some(Duration::from_secs(10)));
+    /// client.set_timeout(None); // a slow tool under test gets all the time it needs
+    /// assert_eq!(client.timeout(), None);
+    /// # });
+    /// ```
+    pub fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
+    }
+
+    /// The client with this receive timeout (see [`set_timeout`](Self::set_timeout)).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// let client = server.connect_in_memory().with_timeout(Some(Duration::from_secs(60)));
+    /// assert_eq!(client.timeout(), Some(Duration::from_secs(60)));
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How long [`recv`](Self::recv) waits for a message; `None` is no limit.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
     }
 
     /// Sends raw text (valid JSON or not) as one message.
@@ -125,11 +170,13 @@ impl TestClient {
         self.send_raw(&message.to_string()).await;
     }
 
-    /// The next message the server sends, whatever it is (`None` on close or after 10 s).
+    /// The next message the server sends, whatever it is: `None` when the server closed the
+    /// connection or the [`timeout`](Self::timeout) (10 s unless set) elapsed first.
     pub async fn recv(&mut self) -> Option<Value> {
-        let bytes = tokio::time::timeout(self.timeout, self.rx.recv())
-            .await
-            .ok()??;
+        let bytes = match self.timeout {
+            Some(limit) => tokio::time::timeout(limit, self.rx.recv()).await.ok()??,
+            None => self.rx.recv().await?,
+        };
         serde_json::from_slice(&bytes).ok()
     }
 

@@ -1,0 +1,171 @@
+//! How a command ends: its exit code, and what it prints.
+
+use std::fmt;
+
+/// Why a command failed; each kind has its own process exit code.
+///
+/// | code | kind | when |
+/// |---|---|---|
+/// | 0 | (success) | the command did what it was asked |
+/// | 1 | [`Failed`](Self::Failed) | `call`: the tool answered with `isError: true`; an application command failed |
+/// | 2 | [`Usage`](Self::Usage) | unknown command or flag, a missing or malformed argument, arguments that are not a JSON object |
+/// | 3 | [`Refused`](Self::Refused) | the server answered with a JSON-RPC error: unknown tool, prompt or resource, invalid parameters, resource not found |
+/// | 4 | [`Timeout`](Self::Timeout) | no answer within `--timeout SECONDS` |
+/// | 5 | [`Server`](Self::Server) | the server could not be built (duplicate items, bad settings), or serving failed (address in use, I/O) |
+///
+/// ```
+/// use mcp_runtime::cli::Failure;
+/// assert_eq!(Failure::Failed.code(), 1);
+/// assert_eq!(Failure::Timeout.code(), 4);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Failure {
+    /// The command ran and failed: a tool result with `isError`, an application command's error.
+    Failed,
+    /// The command line itself is wrong.
+    Usage,
+    /// The server refused the request with a JSON-RPC error.
+    Refused,
+    /// `--timeout` elapsed before the answer.
+    Timeout,
+    /// The server could not be built, or serving failed.
+    Server,
+}
+
+impl Failure {
+    /// The process exit code of this failure (success is 0).
+    ///
+    /// ```
+    /// use mcp_runtime::cli::Failure;
+    /// assert_eq!(Failure::Usage.code(), 2);
+    /// ```
+    pub const fn code(self) -> u8 {
+        match self {
+            Self::Failed => 1,
+            Self::Usage => 2,
+            Self::Refused => 3,
+            Self::Timeout => 4,
+            Self::Server => 5,
+        }
+    }
+}
+
+/// A failed command: the message printed on stderr (after the binary's name) and its
+/// [`Failure`] kind, which picks the exit code.
+///
+/// Application commands (see [`Cli::command`](super::Cli::command)) return it; `?` converts any
+/// `std::error::Error` into a [`Failure::Failed`] with the error's text.
+///
+/// ```
+/// use mcp_runtime::cli::{CliError, Failure};
+///
+/// let err = CliError::usage("`seed` takes a number, got 'many'");
+/// assert_eq!(err.failure(), Failure::Usage);
+/// assert_eq!(err.to_string(), "`seed` takes a number, got 'many'");
+///
+/// fn parse(text: &str) -> Result<u32, CliError> {
+///     Ok(text.parse::<u32>()?)
+/// }
+/// let err = parse("many").unwrap_err();
+/// assert_eq!((err.failure(), err.to_string().as_str()), (Failure::Failed, "invalid digit found in string"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliError {
+    failure: Failure,
+    message: String,
+}
+
+impl CliError {
+    /// A failure of this kind with this message.
+    ///
+    /// ```
+    /// use mcp_runtime::cli::{CliError, Failure};
+    /// let err = CliError::new(Failure::Refused, "no such note");
+    /// assert_eq!(err.failure().code(), 3);
+    /// ```
+    pub fn new(failure: Failure, message: impl Into<String>) -> Self {
+        Self {
+            failure,
+            message: message.into(),
+        }
+    }
+
+    /// A [`Failure::Failed`] error: the command ran and did not succeed.
+    ///
+    /// ```
+    /// use mcp_runtime::cli::{CliError, Failure};
+    /// assert_eq!(CliError::failed("store is locked").failure(), Failure::Failed);
+    /// ```
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self::new(Failure::Failed, message)
+    }
+
+    /// A [`Failure::Usage`] error: the command line is wrong.
+    ///
+    /// ```
+    /// use mcp_runtime::cli::{CliError, Failure};
+    /// assert_eq!(CliError::usage("missing NAME").failure(), Failure::Usage);
+    /// ```
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(Failure::Usage, message)
+    }
+
+    /// The kind of failure.
+    pub fn failure(&self) -> Failure {
+        self.failure
+    }
+
+    /// The exit code, [`Failure::code`] of its kind.
+    ///
+    /// ```
+    /// use mcp_runtime::cli::CliError;
+    /// assert_eq!(CliError::usage("missing NAME").code(), 2);
+    /// ```
+    pub fn code(&self) -> u8 {
+        self.failure.code()
+    }
+
+    /// The message, without the binary's name.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+// `CliError` does not implement `std::error::Error`, so that `?` can turn any error into it.
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(err: E) -> Self {
+        Self::failed(err.to_string())
+    }
+}
+
+/// What a command printed and how it ended, from [`Cli::execute`](super::Cli::execute).
+///
+/// ```
+/// use mcp_runtime::cli::CommandOutput;
+/// let out = CommandOutput::default();
+/// assert_eq!((out.code(), out.stdout.as_str(), out.stderr.as_str()), (0, "", ""));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CommandOutput {
+    /// What goes to stdout.
+    pub stdout: String,
+    /// What goes to stderr (each failure as `NAME: message`).
+    pub stderr: String,
+    /// How the command failed; `None` on success.
+    pub failure: Option<Failure>,
+}
+
+impl CommandOutput {
+    /// The process exit code: 0 on success, else [`Failure::code`].
+    pub fn code(&self) -> u8 {
+        self.failure.map_or(0, Failure::code)
+    }
+}

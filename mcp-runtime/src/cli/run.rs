@@ -1,0 +1,522 @@
+//! [`Cli`]: the commands, their dispatch, the help text and the process exit.
+
+use std::future::Future;
+use std::io::{IsTerminal, Write};
+use std::pin::Pin;
+use std::sync::{Arc, Once};
+
+use super::args::Args;
+use super::exit::{CliError, CommandOutput, Failure};
+use super::inspect::{self, Completion};
+use crate::error::Error;
+use crate::server::{Server, ServerBuilder};
+
+type BoxedCommand = Pin<Box<dyn Future<Output = Result<(), CliError>> + Send>>;
+type Handler = Arc<dyn Fn(Server, Vec<String>) -> BoxedCommand + Send + Sync>;
+
+/// A command of the application, next to the built-in ones.
+struct AppCommand {
+    name: String,
+    usage: String,
+    about: String,
+    handler: Handler,
+}
+
+/// The command line of a server binary, with the application's own commands.
+///
+/// [`Server::run`] is `Cli::new(&server).run()`; build a `Cli` yourself to add commands or to
+/// name the binary in messages. Each command is given as its usage line (its first word is the
+/// name), a one-line description for `help`, and an async handler that receives the server and
+/// the words after the command name. A command named like a built-in one replaces it.
+///
+/// ```no_run
+/// use mcp_runtime::cli::{Cli, CliError};
+/// use mcp_runtime::prelude::*;
+///
+/// #[tokio::main]
+/// async fn main() -> Result<(), mcp_runtime::Error> {
+///     let server = Server::from_registry(server_info!()).build()?;
+///     Cli::new(&server)
+///         .command("greet [NAME]", "print a greeting and exit", |_server, args| async move {
+///             let name = args.first().ok_or_else(|| CliError::usage("`greet` needs a NAME"))?;
+///             println!("hello, {name}");
+///             Ok(())
+///         })
+///         .run()
+///         .await
+/// }
+/// ```
+#[must_use]
+pub struct Cli {
+    server: Server,
+    name: Option<String>,
+    commands: Vec<AppCommand>,
+}
+
+impl std::fmt::Debug for Cli {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let commands: Vec<&str> = self.commands.iter().map(|c| c.name.as_str()).collect();
+        f.debug_struct("Cli")
+            .field("server", &self.server.info().name)
+            .field("name", &self.name)
+            .field("commands", &commands)
+            .finish()
+    }
+}
+
+/// Sets up `tracing` on stderr (stdout belongs to the protocol), once, and only when the
+/// application has not installed a global subscriber of its own: the library installs none
+/// anywhere else.
+fn init_tracing() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        if tracing::dispatcher::has_been_set() {
+            return;
+        }
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .try_init();
+    });
+}
+
+/// The file name this process was started as (`gift-server`), if it has one.
+fn program_name() -> Option<String> {
+    let arg0 = std::env::args_os().next()?;
+    let name = std::path::Path::new(&arg0).file_name()?.to_string_lossy();
+    let name = name.strip_suffix(".exe").unwrap_or(&name);
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
+const CALL: &str = "call NAME [JSON] [--json] [--timeout SECONDS]";
+const READ: &str = "read URI [--json] [--timeout SECONDS]";
+const PROMPT: &str = "prompt NAME [JSON] [--json] [--timeout SECONDS]";
+const COMPLETE: &str = "complete prompt NAME ARG [VALUE] | complete resource TEMPLATE ARG [VALUE] [--context JSON] [--json] [--timeout SECONDS]";
+const SCHEMA: &str = "schema NAME";
+
+impl Cli {
+    /// The command line of `server`, with only the built-in commands.
+    ///
+    /// ```
+    /// use mcp_runtime::cli::Cli;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// let cli = Cli::new(&server).name("notes");
+    /// assert!(cli.help().starts_with("usage: notes [COMMAND]\n"));
+    /// ```
+    pub fn new(server: &Server) -> Self {
+        Self {
+            server: server.clone(),
+            name: None,
+            commands: Vec::new(),
+        }
+    }
+
+    /// The name used in help and in error messages; by default the file name the process was
+    /// started as (`argv[0]`), or the server's name when there is none.
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Adds a command. `usage` is its usage line, whose first word is the command's name
+    /// (`"seed [COUNT]"`); `about` is its one-line description in `help`. The handler gets the
+    /// server and the words after the command's name; an `Err` is printed as `NAME: message`
+    /// and exits with the error's [`Failure`] code.
+    ///
+    /// ```
+    /// use mcp_runtime::cli::{Cli, CliError};
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// let cli = Cli::new(&server)
+    ///     .name("notes")
+    ///     .command("check COUNT", "fail unless COUNT is a number", |_server, args| async move {
+    ///         args.first().map_or("", String::as_str).parse::<u32>()?;
+    ///         Ok(())
+    ///     });
+    /// assert!(cli.help().contains("\n  check COUNT"));
+    /// let out = cli.execute(["check", "many"]).await;
+    /// assert_eq!((out.code(), out.stderr.as_str()), (1, "notes: invalid digit found in string\n"));
+    /// assert_eq!(cli.execute(["check", "7"]).await.code(), 0);
+    /// # });
+    /// ```
+    pub fn command<F, Fut>(mut self, usage: &str, about: &str, handler: F) -> Self
+    where
+        F: Fn(Server, Vec<String>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<(), CliError>> + Send + 'static,
+    {
+        let name = usage
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        self.commands.retain(|c| c.name != name);
+        self.commands.push(AppCommand {
+            name,
+            usage: usage.trim().to_owned(),
+            about: about.to_owned(),
+            handler: Arc::new(move |server, args| Box::pin(handler(server, args))),
+        });
+        self
+    }
+
+    fn bin(&self) -> String {
+        self.name
+            .clone()
+            .or_else(program_name)
+            .unwrap_or_else(|| self.server.info().name.clone())
+    }
+
+    /// The help text: usage, commands (the application's too), flags, exit codes, environment.
+    pub fn help(&self) -> String {
+        let bin = self.bin();
+        let mut text = format!(
+            "usage: {bin} [COMMAND]\n\n\
+             commands:\n\
+             \x20 stdio                    serve MCP over stdin/stdout (the default)\n\
+             \x20 http [ADDR]              serve MCP over Streamable HTTP at /mcp (default 127.0.0.1:8000)\n\
+             \x20 list                     print the tools, resources, templates and prompts a client sees\n\
+             \x20 call NAME [JSON]         run a tool with JSON arguments, print its text content\n\
+             \x20 read URI                 read a resource, print its text\n\
+             \x20 prompt NAME [JSON]       get a prompt with JSON string arguments, print its messages\n\
+             \x20 complete prompt NAME ARG [VALUE]\n\
+             \x20 complete resource TEMPLATE ARG [VALUE]\n\
+             \x20                          complete a prompt argument or a template variable\n\
+             \x20 schema NAME              print a tool's input schema (and output schema)\n\
+             \x20 help                     print this help\n"
+        );
+        if !self.commands.is_empty() {
+            text.push_str("\ncommands of this server:\n");
+            for c in &self.commands {
+                if c.usage.len() < 25 {
+                    text.push_str(&format!("  {:<25}{}\n", c.usage, c.about));
+                } else {
+                    text.push_str(&format!("  {}\n  {:<25}{}\n", c.usage, "", c.about));
+                }
+            }
+        }
+        text.push_str(
+            "\noptions of call, read, prompt and complete:\n\
+             \x20 --json                   print the whole result as JSON\n\
+             \x20 --timeout SECONDS        give up after SECONDS (default: wait as long as it takes)\n\
+             \x20 --context JSON           (complete) arguments already chosen, e.g. '{\"occasion\":\"wedding\"}'\n\
+             \nexit status:\n\
+             \x20 0 success   1 the tool answered isError, or a command failed   2 usage error\n\
+             \x20 3 the server refused the request (unknown name, invalid arguments, not found)\n\
+             \x20 4 --timeout elapsed   5 the server could not be built, or serving failed\n\
+             \nenvironment:\n\
+             \x20 MCP_LOG_MESSAGES=1       log every JSON message in and out on stderr\n\
+             \x20 RUST_LOG=...             tracing filter for the server's own logs (stderr)\n",
+        );
+        text
+    }
+
+    /// Runs the command given on the process's command line; see [`run_with`](Self::run_with).
+    ///
+    /// ```no_run
+    /// use mcp_runtime::cli::Cli;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_runtime::Error> {
+    ///     let server = Server::from_registry(server_info!()).build()?;
+    ///     Cli::new(&server).run().await
+    /// }
+    /// ```
+    pub async fn run(self) -> Result<(), Error> {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        self.run_with(args).await
+    }
+
+    /// Runs one command (`args` without the program name) and prints its output. On failure
+    /// it prints `NAME: message` on stderr and **exits the process** with the failure's code
+    /// (see [`Failure`]); it returns `Ok(())` when the command succeeded, so that
+    /// `main() -> Result<(), mcp_runtime::Error>` stays readable whatever happens.
+    ///
+    /// It first installs a `tracing` subscriber writing to stderr (filtered by `RUST_LOG`,
+    /// default `warn`) unless the application has set a global one.
+    ///
+    /// ```no_run
+    /// use mcp_runtime::cli::Cli;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// # async fn demo() -> Result<(), mcp_runtime::Error> {
+    /// let server = Server::from_registry(server_info!()).build()?;
+    /// Cli::new(&server).run_with(["list"]).await // prints the lists a client would see
+    /// # }
+    /// ```
+    pub async fn run_with<I, S>(self, args: I) -> Result<(), Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        init_tracing();
+        let out = self.execute(args).await;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(out.stdout.as_bytes());
+        let _ = stdout.flush();
+        drop(stdout);
+        let mut stderr = std::io::stderr().lock();
+        let _ = stderr.write_all(out.stderr.as_bytes());
+        let _ = stderr.flush();
+        if let Some(failure) = out.failure {
+            std::process::exit(failure.code().into());
+        }
+        Ok(())
+    }
+
+    /// Runs one command in-process and returns what it prints and how it ended, without
+    /// printing or exiting: for tests and for programs that report on their own.
+    ///
+    /// `stdio` and `http` serve until done and write their notices on stderr directly, and
+    /// application commands print what they print themselves; only their failures are in the
+    /// output.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::cli::{Cli, Failure};
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> String {
+    ///     (a + b).to_string()
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
+    /// let cli = Cli::new(&server).name("calc");
+    /// let out = cli.execute(["call", "add", r#"{"a": 2, "b": 3}"#]).await;
+    /// assert_eq!((out.code(), out.stdout.as_str()), (0, "5\n"));
+    /// let out = cli.execute(["call", "sub"]).await;
+    /// assert_eq!(out.failure, Some(Failure::Refused));
+    /// assert_eq!(out.stderr, "calc: unknown tool 'sub' (-32602)\n");
+    /// # });
+    /// ```
+    pub async fn execute<I, S>(&self, args: I) -> CommandOutput
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let args: Vec<String> = args.into_iter().map(Into::into).collect();
+        let mut out = CommandOutput::default();
+        match self.dispatch(&args).await {
+            Ok(stdout) => out.stdout = stdout,
+            Err((stdout, err)) => {
+                out.stdout = stdout;
+                out.stderr = format!("{}: {err}\n", self.bin());
+                out.failure = Some(err.failure());
+            }
+        }
+        out
+    }
+
+    async fn dispatch(&self, args: &[String]) -> Result<String, (String, CliError)> {
+        let fail = |e: CliError| (String::new(), e);
+        let command = args.first().map_or("stdio", String::as_str);
+        let rest = args.get(1..).unwrap_or_default();
+        if let Some(app) = self.commands.iter().find(|c| c.name == command) {
+            return (app.handler)(self.server.clone(), rest.to_vec())
+                .await
+                .map(|()| String::new())
+                .map_err(fail);
+        }
+        let server = &self.server;
+        let usage = |line: &str| format!("{} {line}", self.bin());
+        match command {
+            "stdio" => {
+                Args::parse(command, rest, &[])
+                    .and_then(|a| a.at_most(0, &usage("stdio")))
+                    .map_err(fail)?;
+                if std::io::stdin().is_terminal() {
+                    let bin = self.bin();
+                    eprintln!(
+                        "{bin}: serving MCP on stdin/stdout for an MCP client (one JSON-RPC message per line); Ctrl-D quits, `{bin} help` lists the commands"
+                    );
+                }
+                server.serve_stdio().await.map_err(|e| fail(serving(&e)))?;
+                Ok(String::new())
+            }
+            "http" => {
+                let a = Args::parse(command, rest, &[]).map_err(fail)?;
+                a.at_most(1, &usage("http [ADDR]")).map_err(fail)?;
+                let addr = a
+                    .positional
+                    .first()
+                    .map_or("127.0.0.1:8000", String::as_str);
+                serve_http(server, addr).await.map_err(fail)?;
+                Ok(String::new())
+            }
+            "list" => {
+                let a = Args::parse(command, rest, &["json"]).map_err(fail)?;
+                a.at_most(0, &usage("list")).map_err(fail)?;
+                Ok(server.listing() + "\n")
+            }
+            "call" => {
+                let a = Args::parse(command, rest, &["json", "timeout"]).map_err(fail)?;
+                let name = a
+                    .required(0, "the tool's NAME", &usage(CALL))
+                    .map_err(fail)?;
+                a.at_most(2, &usage(CALL)).map_err(fail)?;
+                let json = a.positional.get(1).map(String::as_str);
+                inspect::call(server, name, json, a.json, a.timeout).await
+            }
+            "read" => {
+                let a = Args::parse(command, rest, &["json", "timeout"]).map_err(fail)?;
+                let uri = a
+                    .required(0, "the resource's URI", &usage(READ))
+                    .map_err(fail)?;
+                a.at_most(1, &usage(READ)).map_err(fail)?;
+                inspect::read(server, uri, a.json, a.timeout)
+                    .await
+                    .map_err(fail)
+            }
+            "prompt" => {
+                let a = Args::parse(command, rest, &["json", "timeout"]).map_err(fail)?;
+                let name = a
+                    .required(0, "the prompt's NAME", &usage(PROMPT))
+                    .map_err(fail)?;
+                a.at_most(2, &usage(PROMPT)).map_err(fail)?;
+                let json = a.positional.get(1).map(String::as_str);
+                inspect::prompt(server, name, json, a.json, a.timeout)
+                    .await
+                    .map_err(fail)
+            }
+            "complete" => {
+                let a =
+                    Args::parse(command, rest, &["json", "timeout", "context"]).map_err(fail)?;
+                let kind = a
+                    .required(0, "`prompt` or `resource`", &usage(COMPLETE))
+                    .map_err(fail)?;
+                let target = a
+                    .required(
+                        1,
+                        "the prompt's NAME or the resource TEMPLATE",
+                        &usage(COMPLETE),
+                    )
+                    .map_err(fail)?;
+                let argument = a
+                    .required(2, "the argument's name ARG", &usage(COMPLETE))
+                    .map_err(fail)?;
+                a.at_most(4, &usage(COMPLETE)).map_err(fail)?;
+                let c = Completion {
+                    kind,
+                    target,
+                    argument,
+                    value: a.positional.get(3).map_or("", String::as_str),
+                    context: a.context.as_deref(),
+                };
+                inspect::complete(server, &c, a.json, a.timeout)
+                    .await
+                    .map_err(fail)
+            }
+            "schema" => {
+                let a = Args::parse(command, rest, &["json"]).map_err(fail)?;
+                let name = a
+                    .required(0, "the tool's NAME", &usage(SCHEMA))
+                    .map_err(fail)?;
+                a.at_most(1, &usage(SCHEMA)).map_err(fail)?;
+                inspect::schema(server, name).map_err(fail)
+            }
+            "help" | "-h" | "--help" => Ok(self.help()),
+            other => Err(fail(CliError::usage(format!(
+                "unknown command `{other}`\n\n{}",
+                self.help().trim_end()
+            )))),
+        }
+    }
+}
+
+fn serving(err: &Error) -> CliError {
+    CliError::new(Failure::Server, err.to_string())
+}
+
+#[cfg(feature = "http")]
+async fn serve_http(server: &Server, addr: &str) -> Result<(), CliError> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| CliError::new(Failure::Server, format!("cannot listen on {addr}: {e}")))?;
+    let local = listener.local_addr().map_err(|e| serving(&e.into()))?;
+    eprintln!("serving MCP over Streamable HTTP at http://{local}/mcp");
+    server
+        .serve_http_on(listener)
+        .await
+        .map_err(|e| serving(&e))
+}
+
+#[cfg(not(feature = "http"))]
+#[allow(clippy::unused_async)]
+async fn serve_http(_server: &Server, addr: &str) -> Result<(), CliError> {
+    Err(CliError::usage(format!(
+        "HTTP serving ({addr}) needs the `http` feature of mcp-runtime"
+    )))
+}
+
+impl Server {
+    /// Runs the command line (feature `cli`): `stdio` (default), `http [ADDR]`, `list`,
+    /// `call NAME [JSON]`, `read URI`, `prompt NAME [JSON]`, `complete …`, `schema NAME`, `help`;
+    /// see [`cli`](crate::cli) for the commands, flags and exit codes, and [`Cli`] to add
+    /// commands of your own.
+    ///
+    /// On failure it prints `NAME: message` on stderr and exits with the failure's code; it
+    /// returns `Ok(())` when the command succeeded.
+    ///
+    /// ```no_run
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_runtime::Error> {
+    ///     Server::from_registry(server_info!()).run().await
+    /// }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+    pub async fn run(&self) -> Result<(), Error> {
+        Cli::new(self).run().await
+    }
+
+    /// [`run`](Self::run) with explicit arguments (without the program name).
+    ///
+    /// ```no_run
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// # async fn demo() -> Result<(), mcp_runtime::Error> {
+    /// let server = Server::from_registry(server_info!()).build()?;
+    /// server.run_with(&["list".to_owned()]).await // prints the lists a client would see
+    /// # }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+    pub async fn run_with(&self, args: &[String]) -> Result<(), Error> {
+        Cli::new(self).run_with(args.iter().cloned()).await
+    }
+}
+
+impl ServerBuilder {
+    /// Builds the server and runs its command line (see [`Server::run`]). A server that cannot
+    /// be built (duplicate items, bad settings) is reported as `NAME: message` on stderr and
+    /// exits with code 5, like every other failure of the command line.
+    ///
+    /// ```no_run
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_runtime::Error> {
+    ///     Server::from_registry(server_info!()).instructions("Adds numbers.").run().await
+    /// }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+    pub async fn run(self) -> Result<(), Error> {
+        match self.build() {
+            Ok(server) => server.run().await,
+            Err(err) => {
+                let name = program_name().unwrap_or_else(|| "server".to_owned());
+                eprintln!("{name}: {err}");
+                std::process::exit(Failure::Server.code().into())
+            }
+        }
+    }
+}

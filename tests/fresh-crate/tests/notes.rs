@@ -1,0 +1,192 @@
+//! The notes server through the in-memory client, as a user tests their own server; only
+//! `mcp-runtime` is a dependency (`serde_json` comes through it).
+
+use mcp_runtime::cli::Cli;
+use mcp_runtime::serde_json::{Value, json};
+use mcp_runtime::transport::memory::TestClient;
+
+async fn client() -> TestClient {
+    let server = notes_server::server().build().unwrap();
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    client
+}
+
+async fn call(client: &mut TestClient, name: &str, arguments: Value) -> Value {
+    let response = client.call_tool(name, arguments).await;
+    response["result"].clone()
+}
+
+#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+async fn the_schemas_say_what_the_types_say() {
+    let mut client = client().await;
+    let list = client.request("tools/list", Value::Null).await;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["add_note", "delete_note", "list_notes"]);
+    let add = &tools[0]["inputSchema"];
+    assert_eq!(add["required"], json!(["text", "priority"]));
+    assert_eq!(
+        add["properties"]["priority"],
+        json!({"type": "string", "enum": ["low", "normal", "high"], "description": "How urgent it is"})
+    );
+    assert_eq!(add["properties"]["tags"]["default"], json!(["inbox"]));
+    assert_eq!(add["properties"]["tags"]["type"], "array");
+    assert_eq!(add["properties"]["due"]["type"], "object");
+    assert_eq!(add["properties"]["due"]["required"], json!(["date"]));
+    assert_eq!(tools[0]["outputSchema"]["required"][0], "id");
+    let list_notes = &tools[2]["inputSchema"];
+    assert_eq!(list_notes["properties"]["limit"]["maximum"], 50);
+    assert_eq!(list_notes["required"], Value::Null);
+}
+
+#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+async fn notes_are_added_listed_read_and_deleted() {
+    let mut client = client().await;
+    let first = call(
+        &mut client,
+        "add_note",
+        json!({"text": "buy milk", "priority": "low"}),
+    )
+    .await;
+    assert_eq!(
+        first["structuredContent"],
+        json!({"id": 1, "text": "buy milk", "priority": "low", "tags": ["inbox"], "due": null})
+    );
+    let second = call(
+        &mut client,
+        "add_note",
+        json!({"text": "file taxes", "priority": "high", "tags": ["admin"], "due": {"date": "2025-04-30", "remind_minutes": 60}}),
+    )
+    .await;
+    assert_eq!(second["structuredContent"]["id"], 2);
+
+    let found = call(&mut client, "list_notes", json!({})).await;
+    let ids: Vec<u64> = found["structuredContent"]["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [2, 1], "most urgent first");
+    let found = call(&mut client, "list_notes", json!({"tag": "admin"})).await;
+    assert_eq!(found["structuredContent"]["total"], 1);
+    let too_many = call(&mut client, "list_notes", json!({"limit": 51})).await;
+    assert_eq!(too_many["isError"], true);
+    assert_eq!(
+        too_many["content"][0]["text"],
+        "invalid arguments for tool 'list_notes': property 'limit': must be at most 50, got 51"
+    );
+
+    let read = client
+        .request("resources/read", json!({"uri": "notes://note/2"}))
+        .await;
+    assert_eq!(
+        read["result"]["contents"],
+        json!([{"uri": "notes://note/2", "mimeType": "text/plain", "text": "file taxes"}])
+    );
+    let all = client
+        .request("resources/read", json!({"uri": "notes://all"}))
+        .await;
+    let all: Value =
+        mcp_runtime::serde_json::from_str(all["result"]["contents"][0]["text"].as_str().unwrap())
+            .unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 2);
+
+    let deleted = call(&mut client, "delete_note", json!({"id": 1})).await;
+    assert_eq!(deleted["content"][0]["text"], "deleted note 1: buy milk");
+    let again = call(&mut client, "delete_note", json!({"id": 1})).await;
+    assert_eq!(
+        (&again["isError"], &again["content"][0]["text"]),
+        (&json!(true), &json!("there is no note 1"))
+    );
+    let gone = client
+        .request("resources/read", json!({"uri": "notes://note/1"}))
+        .await;
+    assert_eq!(gone["error"]["code"], -32002);
+}
+
+#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+async fn the_prompt_has_three_messages_and_completes_its_style() {
+    let mut client = client().await;
+    call(
+        &mut client,
+        "add_note",
+        json!({"text": "plant tomatoes", "priority": "normal"}),
+    )
+    .await;
+    let prompt = client
+        .request(
+            "prompts/get",
+            json!({"name": "plan", "arguments": {"id": "1", "style": "detailed"}}),
+        )
+        .await;
+    assert_eq!(
+        prompt["result"]["messages"],
+        json!([
+            {"role": "user", "content": {"type": "text", "text": "Here is a note of mine: plant tomatoes"}},
+            {"role": "assistant", "content": {"type": "text", "text": "Understood. What should I do with it?"}},
+            {"role": "user", "content": {"type": "text", "text": "Turn it into a detailed plan of steps."}}
+        ])
+    );
+    let completion = client
+        .request(
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "plan"}, "argument": {"name": "style", "value": "d"}}),
+        )
+        .await;
+    assert_eq!(
+        completion["result"]["completion"]["values"],
+        json!(["detailed"])
+    );
+}
+
+#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+async fn the_command_line_calls_a_tool() {
+    let server = notes_server::server().build().unwrap();
+    let cli = Cli::new(&server).name("notes-server");
+    let out = cli
+        .execute([
+            "call",
+            "add_note",
+            r#"{"text": "call mum", "priority": "high"}"#,
+        ])
+        .await;
+    assert_eq!(out.code(), 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "{\n  \"due\": null,\n  \"id\": 1,\n  \"priority\": \"high\",\n  \"tags\": [\n    \"inbox\"\n  ],\n  \"text\": \"call mum\"\n}\n"
+    );
+    let out = cli.execute(["read", "notes://note/1"]).await;
+    assert_eq!((out.code(), out.stdout.as_str()), (0, "call mum\n"));
+}
+
+/// The binary's `main` is `#[mcp_runtime::main]`: it runs the command line.
+#[test]
+fn the_binary_runs_its_command_line() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_notes-server"))
+        .args(["schema", "delete_note"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let schema: Value = mcp_runtime::serde_json::from_slice(&out.stdout).unwrap();
+    let input = &schema["inputSchema"];
+    assert_eq!(
+        (&input["type"], &input["required"]),
+        (&json!("object"), &json!(["id"]))
+    );
+    assert_eq!(
+        input["properties"],
+        json!({"id": {"type": "integer", "minimum": 0, "description": "The note's id"}})
+    );
+    assert_eq!(schema.get("outputSchema"), None);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_notes-server"))
+        .args(["call", "delete_note", r#"{"id": 7}"#])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "notes-server: tool 'delete_note' reported an error: there is no note 7\n"
+    );
+}
