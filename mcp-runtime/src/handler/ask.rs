@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use mcp_core::jsonrpc::error_codes;
+use mcp_core::jsonrpc::{echo, error_codes};
 use mcp_core::{ErrorObject, InputRequest, ProtocolVersion};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -231,7 +231,7 @@ impl Context {
         serde_json::from_str(raw.get()).map_err(|e| {
             let msg = format!(
                 "the client's {what} result is invalid: {}",
-                strip_position(&e)
+                echo(&strip_position(&e))
             );
             if matches!(self.inner.interact, Interact::Rounds(_)) {
                 self.record_fault(ErrorObject::invalid_params(msg.clone()));

@@ -1,5 +1,6 @@
 //! `completion/complete`: the completion hooks of prompt arguments and template variables.
 
+use mcp_core::jsonrpc::echo;
 use mcp_core::{
     CompleteRequestParams, CompleteResult, CompletionReference, ErrorObject, ForVersion,
 };
@@ -24,7 +25,8 @@ pub(super) fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
             Some(&i) => catalog.prompts[i].record.completions,
             None => {
                 return Err(ErrorObject::invalid_params(format!(
-                    "unknown prompt '{name}'"
+                    "unknown prompt '{}'",
+                    echo(name)
                 )));
             }
         },
@@ -34,7 +36,8 @@ pub(super) fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
                 None if catalog.resource_index.contains_key(uri.as_str()) => &[],
                 None => {
                     return Err(ErrorObject::invalid_params(format!(
-                        "unknown resource template '{uri}'"
+                        "unknown resource template '{}'",
+                        echo(uri)
                     )));
                 }
             }

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use mcp_core::jsonrpc::echo;
 use mcp_core::{CallToolResult, ErrorObject, ForVersion, ProtocolVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -32,7 +33,7 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
     let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
         return Err(ErrorObject::invalid_params(format!(
             "unknown tool '{}'",
-            p.name
+            echo(&p.name)
         )));
     };
     tracing::Span::current().record("item", p.name.as_ref());
