@@ -160,6 +160,17 @@ impl Connection {
         }
     }
 
+    /// Reports a message that is not UTF-8: -32700 with a `null` id (its id cannot be trusted:
+    /// any id read from it would be a guess).
+    pub(crate) async fn reject_invalid_utf8(&self, offset: usize) {
+        let err = ErrorObject::new(
+            mcp_core::jsonrpc::error_codes::PARSE_ERROR,
+            format!("Parse error: the message is not valid UTF-8 (byte {offset})"),
+        );
+        self.send(&self.out, Reply::error(None, err).into_bytes())
+            .await;
+    }
+
     /// Reports a message that was too large to read.
     pub(crate) async fn reject_oversized(&self, limit: usize) {
         let err =
