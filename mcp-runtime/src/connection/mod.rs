@@ -8,11 +8,11 @@
 //! ([`Connection::dispatch`]). Responses from the client (to elicitation, sampling and roots
 //! requests) are routed to the handler waiting for them.
 
+mod blocking;
 mod flights;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -32,6 +32,7 @@ use crate::handler::context::CancellationToken;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
+use blocking::{Blocking, Watched};
 use flights::{Flights, Leave};
 
 /// One client connection.
@@ -42,8 +43,8 @@ pub(crate) struct Connection {
     flights: Flights,
     raw_log: bool,
     /// Whether handlers get their first poll on the connection's task (see
-    /// `ServerBuilder::inline_first_poll`); cleared for good when one blocks.
-    inline: AtomicBool,
+    /// `ServerBuilder::inline_first_poll`), from how long those polls take.
+    blocking: Arc<Blocking>,
     /// Key in the server's notification hub, once registered.
     hub_key: Mutex<Option<u64>>,
 }
@@ -92,14 +93,14 @@ impl Connection {
         let options = &server.options;
         let link = Link::new(options.max_in_flight, options.client_request_timeout);
         let flights = Flights::new(options.max_in_flight);
-        let inline = AtomicBool::new(options.inline_first_poll);
+        let blocking = Arc::new(Blocking::new(options.inline_first_poll));
         Arc::new(Self {
             server,
             out,
             link,
             flights,
             raw_log: raw_log_enabled(),
-            inline,
+            blocking,
             hub_key: Mutex::new(None),
         })
     }
@@ -389,7 +390,7 @@ impl Connection {
         let slots = self.flights.slots();
         let conn = Arc::clone(self);
         let (task_id, task_cancel) = (id.clone(), cancel.clone());
-        let mut work: Work = Box::pin(async move {
+        let work: Work = Box::pin(async move {
             let _slot = match slot {
                 Some(slot) => slot,
                 None => slots.acquire_owned().await.ok()?,
@@ -397,21 +398,15 @@ impl Connection {
             conn.run_handler(route, task_id, params, scope, task_cancel)
                 .await
         });
+        let method = route.name().unwrap_or_default();
+        let mut work = Watched::new(work, &self.blocking, method);
         // The first poll runs here: most handlers finish without waiting for anything, and then
         // no task, no hand-over to another thread and no table entry are needed. A handler that
         // waits (I/O, timers, the client, a busy slot) continues in a task of its own, so it never
-        // holds up the messages behind it.
-        if self.inline.load(Ordering::Relaxed) {
-            let started = Instant::now();
-            let first = std::future::poll_fn(|cx| Poll::Ready(work.as_mut().poll(cx))).await;
-            let took = started.elapsed();
-            if took > Duration::from_millis(50) && self.inline.swap(false, Ordering::Relaxed) {
-                tracing::warn!(
-                    method = route.name().unwrap_or_default(),
-                    blocked_ms = took.as_millis() as u64,
-                    "a handler blocked its thread; this connection now runs every request in a task of its own"
-                );
-            }
+        // holds up the messages behind it. Handlers that keep blocking their thread switch the
+        // connection to a task per request (see `blocking`).
+        if self.blocking.inline() {
+            let first = std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut work).poll(cx))).await;
             if let Poll::Ready(reply) = first {
                 return reply;
             }

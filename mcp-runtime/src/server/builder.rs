@@ -166,10 +166,12 @@ impl ServerBuilder {
     /// Most handlers finish without waiting for anything; running their first poll in place
     /// saves a task and a hand-over between threads per call. A handler that waits continues in
     /// a task of its own either way. A handler that *blocks* its thread (a long synchronous
-    /// computation, `std::thread::sleep`) would hold up the connection meanwhile: the first time
-    /// one does (over 50 ms), the connection switches to a task per request for good, and logs it.
-    /// Turn this off when your handlers block, or move the blocking work to
-    /// `tokio::task::spawn_blocking`.
+    /// computation, `std::thread::sleep`) would hold up the connection meanwhile. Only the
+    /// handler's own polls are timed (not reading or parsing the request): when 3 of a
+    /// connection's last 16 first polls block for over 50 ms, it switches to a task per request
+    /// and logs it (one outlier, such as a huge request or a panic's backtrace, does not); after
+    /// 64 fast first polls in a row it polls in place again. Turn this off when your handlers
+    /// block, or move the blocking work to `tokio::task::spawn_blocking`.
     ///
     /// ```
     /// # let info = mcp_runtime::server_info!();
