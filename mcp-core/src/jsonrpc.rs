@@ -523,7 +523,10 @@ pub fn parse_message(text: &str) -> Result<Message<'_>, EnvelopeError> {
     let env: RawEnvelope<'_> = match serde_json::from_str(text) {
         Ok(env) => env,
         Err(e) if e.is_data() && is_valid_json(text) => {
-            return Err(EnvelopeError::invalid(None, echo(&e.to_string()).to_string()));
+            return Err(EnvelopeError::invalid(
+                None,
+                echo(&e.to_string()).to_string(),
+            ));
         }
         Err(_) => return Err(EnvelopeError::Parse),
     };

@@ -6,6 +6,7 @@
 //! example server they spawn, in `examples/gift-server/tests/stdio.rs`.
 
 mod arguments;
+mod bounds;
 mod completion;
 mod concurrency;
 mod envelope;

@@ -54,7 +54,7 @@ impl Drop for Connection {
         if let Some(key) = *self.hub_key.lock().unwrap_or_else(|e| e.into_inner()) {
             self.server.hub.remove_connection(key);
         }
-        self.link.pending.clear();
+        self.link.pending.close();
     }
 }
 
@@ -91,7 +91,11 @@ impl Connection {
     /// A connection whose server-initiated messages go to `out`.
     pub(crate) fn new(server: Arc<ServerInner>, out: Sink) -> Arc<Self> {
         let options = &server.options;
-        let link = Link::new(options.max_in_flight, options.client_request_timeout);
+        let link = Link::new(
+            options.max_client_requests,
+            Arc::clone(&server.client_requests),
+            options.client_request_timeout,
+        );
         let flights = Flights::new(options.max_in_flight);
         let blocking = Arc::new(Blocking::new(options.inline_first_poll));
         Arc::new(Self {
@@ -474,9 +478,11 @@ impl Connection {
         self.abort_all();
     }
 
-    /// Waits for handlers still running (up to the drain timeout), then aborts the rest.
+    /// Waits for handlers still running (up to the drain timeout), then aborts the rest. Handlers
+    /// waiting for the client's answers learn at once that none will come.
     pub(crate) async fn drain(&self) {
         self.link.closing.cancel();
+        self.link.pending.close();
         let deadline = Instant::now() + self.server.options.drain_timeout;
         while !self.flights.is_empty() && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -486,8 +492,8 @@ impl Connection {
 
     /// Cancels and aborts every request still running, and forgets requests sent to the client.
     fn abort_all(&self) {
+        self.link.pending.close();
         self.flights.abort_all();
-        self.link.pending.clear();
     }
 }
 

@@ -95,6 +95,8 @@ pub(crate) struct ServerInner {
     pub(crate) hub: Arc<Hub>,
     pub(crate) state_key: StateKey,
     pub(crate) extensions: Extensions,
+    /// The server-wide bound on requests to the client waiting for answers.
+    pub(crate) client_requests: Arc<tokio::sync::Semaphore>,
 }
 
 impl ServerInner {
