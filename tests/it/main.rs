@@ -12,6 +12,7 @@ mod concurrency;
 mod envelope;
 mod fixtures;
 mod handshake;
+mod hostile;
 mod limits;
 mod live;
 mod notifications;
