@@ -18,6 +18,7 @@ mod live;
 mod notifications;
 mod pagination;
 mod prompts;
+mod properties;
 mod registry;
 mod resources;
 mod schemas;
