@@ -36,7 +36,17 @@ async fn trip(
     /// The colour of the luggage
     luggage: Option<Color>,
 ) -> String {
-    format!("{} stop(s) for {travellers}", stops.len())
+    let nights: u32 = stops.iter().map(|s| u32::from(s.nights.unwrap_or(1))).sum();
+    let cities = stops.iter().filter(|s| !s.city.is_empty()).count();
+    let colour = luggage.map_or("no", |c| match c {
+        Color::Red => "red",
+        Color::Green => "green",
+        Color::Blue => "blue",
+    });
+    format!(
+        "{} stop(s) for {travellers}: {cities} named, {nights} night(s), {colour} luggage",
+        stops.len()
+    )
 }
 
 /// Any JSON value, nested a few levels.
