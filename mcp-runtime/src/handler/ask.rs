@@ -201,13 +201,10 @@ impl Context {
                     Refused::Full => InteractionError::Busy,
                 })?;
                 let _forget = Forget(pending, id.clone());
-                if peer
-                    .send(Outbound::Message(crate::wire::request(
-                        &id, method, &params,
-                    )))
-                    .await
-                    .is_err()
-                {
+                let request = crate::wire::request(&id, method, &params);
+                // Waiting may take minutes: keep nothing the answer does not need.
+                drop((params, key));
+                if peer.send(Outbound::Message(request)).await.is_err() {
                     return Err(InteractionError::Disconnected);
                 }
                 match tokio::time::timeout(pending.timeout, rx).await {

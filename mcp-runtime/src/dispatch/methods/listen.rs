@@ -35,25 +35,33 @@ pub(super) async fn listen(call: Call<'_>) -> Result<Payload, ErrorObject> {
         }
     }
     drop(live);
-    let mut meta = Meta::new();
-    meta.insert(
-        mcp_core::meta::SUBSCRIPTION_ID_KEY.to_owned(),
-        serde_json::to_value(call.id).unwrap_or_default(),
-    );
-    let peer = &call.scope.peer;
-    let ack =
-        SubscriptionsAcknowledgedNotificationParams::new(honoured.clone()).with_meta(meta.clone());
+    let (id, link) = (call.id, call.link);
+    let peer = call.scope.peer.clone();
+    // A listener may stay for hours: keep only what the stream needs, not the request's scope.
+    drop(call);
+    let ack = SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
+        .with_meta(subscription_meta(id));
     let ack = crate::wire::notification("notifications/subscriptions/acknowledged", &ack);
     // Registered before the acknowledgement, so that a refused listener hears one error and
     // nothing else; delivering starts once the acknowledgement is out, so that it comes first.
-    let Some(listener) = server.hub.add_listener(honoured, call.id, peer.clone()) else {
+    let Some(listener) = server.hub.add_listener(honoured, id, peer.clone()) else {
         return Err(ErrorObject::internal("too many open subscriptions"));
     };
     let _ = peer.send(Outbound::Message(ack)).await;
     listener.activate();
     tokio::select! {
         () = peer.closed() => {}
-        () = call.link.closing.cancelled() => {}
+        () = link.closing.cancelled() => {}
     }
-    Payload::of(&serde_json::json!({ "resultType": "complete", "_meta": meta }))
+    Payload::of(&serde_json::json!({ "resultType": "complete", "_meta": subscription_meta(id) }))
+}
+
+/// `_meta` naming the subscription (the listen request's id).
+fn subscription_meta(id: &mcp_core::RequestId) -> Meta {
+    let mut meta = Meta::new();
+    meta.insert(
+        mcp_core::meta::SUBSCRIPTION_ID_KEY.to_owned(),
+        serde_json::to_value(id).unwrap_or_default(),
+    );
+    meta
 }
