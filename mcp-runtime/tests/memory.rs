@@ -1,5 +1,6 @@
-//! Heap held per call waiting for the client and per `subscriptions/listen` stream, counted by an
-//! instrumented global allocator (this test binary only). The bounds keep the figures
+//! Heap held per call waiting for the client and per `subscriptions/listen` stream (on a stream
+//! transport, and over HTTP), counted by an instrumented global allocator (this test binary
+//! only). The bounds keep the figures
 //! from creeping back up; `cargo test -p mcp-runtime --test memory -- --nocapture` prints them.
 
 use std::alloc::System;
@@ -165,4 +166,67 @@ async fn a_listener_holds_little_memory_and_gives_it_back() {
         "{} bytes more after a second connection",
         second - first
     );
+}
+
+/// Opens `N` stateless `subscriptions/listen` streams over HTTP (raw sockets, read into a stack
+/// buffer so that the client side allocates next to nothing); returns the heap held per stream.
+async fn http_listeners(url: std::net::SocketAddr) -> (isize, Vec<tokio::net::TcpStream>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+        "notifications": {"toolsListChanged": true},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }
+    }})
+    .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut streams = Vec::with_capacity(N + 1);
+    let mut buf = [0u8; 4096];
+    let mut open = async |streams: &mut Vec<tokio::net::TcpStream>| {
+        let mut s = tokio::net::TcpStream::connect(url).await.unwrap();
+        s.write_all(request.as_bytes()).await.unwrap();
+        // Read until the acknowledgement has arrived.
+        let mut seen = 0;
+        loop {
+            let n = s.read(&mut buf[seen..]).await.unwrap();
+            assert!(n > 0, "closed");
+            seen += n;
+            if buf[..seen].windows(12).any(|w| w == b"acknowledged") {
+                break;
+            }
+        }
+        streams.push(s);
+    };
+    open(&mut streams).await;
+    let before = live().await;
+    for _ in 0..N {
+        open(&mut streams).await;
+    }
+    let during = live().await;
+    ((during - before) / N as isize, streams)
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_http_listener_is_mostly_its_connection() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = Server::builder(server_info!())
+        .tool(ask::TOOL)
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { server.serve_http_on(listener).await });
+    let (per_listener, streams) = http_listeners(addr).await;
+    println!("heap per HTTP listener (server and a raw client): {per_listener} bytes");
+    // Mostly the HTTP connection itself (hyper's read and write buffers, the request's task and
+    // channels); the listener proper is the in-memory figure above.
+    assert!(
+        per_listener < 64 * 1024,
+        "{per_listener} bytes per HTTP listener"
+    );
+    drop(streams);
 }
