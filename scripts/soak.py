@@ -145,6 +145,7 @@ def soak_stdio(bin_dir: Path, calls: int, every: int, as_json: bool) -> None:
         "RSS at end (KiB)": end_rss,
         "RSS max sampled (KiB)": max(samples) if samples else end_rss,
         "growth": growth(start_rss, end_rss),
+        "RSS samples (KiB)": " ".join(map(str, samples)),
         "exit after EOF (s)": f"{exit_s:.3f}",
     }, as_json)
 
@@ -342,6 +343,7 @@ def soak_http(bin_dir: Path, calls: int, every: int, as_json: bool) -> None:
         "RSS at end (KiB)": end_rss,
         "RSS max sampled (KiB)": max(state["samples"] or [end_rss]),
         "growth": growth(state["start_rss"], end_rss),
+        "RSS samples (KiB)": " ".join(map(str, state["samples"])),
     }, as_json)
 
 
