@@ -199,12 +199,12 @@ impl ErrorObject {
         Self::new(error_codes::INVALID_REQUEST, message)
     }
 
-    /// `-32601` naming the unknown method.
+    /// `-32601` naming the unknown method (shortened when long, see [`echo`]).
     #[must_use]
     pub fn method_not_found(method: &str) -> Self {
         Self::new(
             error_codes::METHOD_NOT_FOUND,
-            format!("Method not found: {method}"),
+            format!("Method not found: {}", echo(method)),
         )
     }
 
@@ -222,7 +222,7 @@ impl ErrorObject {
     #[must_use]
     pub fn resource_not_found(uri: &str) -> Self {
         Self::new(error_codes::RESOURCE_NOT_FOUND, "Resource not found")
-            .with_data(serde_json::json!({ "uri": uri }))
+            .with_data(serde_json::json!({ "uri": echo(uri) }))
     }
 
     /// `-32022` with `data: {"supported": [...], "requested": ...}` (2026-07-28).
@@ -234,9 +234,90 @@ impl ErrorObject {
         let supported: Vec<String> = supported.into_iter().map(Into::into).collect();
         Self::new(
             error_codes::UNSUPPORTED_PROTOCOL_VERSION,
-            format!("Unsupported protocol version: {requested}"),
+            format!("Unsupported protocol version: {}", echo(requested)),
         )
-        .with_data(serde_json::json!({ "supported": supported, "requested": requested }))
+        .with_data(serde_json::json!({ "supported": supported, "requested": echo(requested) }))
+    }
+}
+
+/// Most bytes of a peer's input that an error message repeats (see [`echo`]).
+pub const ECHO_LIMIT: usize = 256;
+
+/// A peer's input as an error message or error `data` repeats it: whole when it is at most
+/// [`ECHO_LIMIT`] bytes long, otherwise its first bytes (cut on a character boundary), `…` and
+/// its total length. Every error that names a method, a tool, a URI, a header value or any other
+/// text the peer sent goes through this, so a 3 MB input cannot make a 6 MB error.
+///
+/// ```
+/// use mcp_runtime_core::jsonrpc::{ECHO_LIMIT, echo};
+///
+/// assert_eq!(echo("tools/frobnicate").to_string(), "tools/frobnicate");
+/// let uri = format!("file:///{}", "a".repeat(3 * 1024 * 1024));
+/// let shown = echo(&uri).to_string();
+/// assert_eq!(shown, format!("file:///{}… (3145736 bytes)", "a".repeat(ECHO_LIMIT - 8)));
+/// // A multi-byte character is never split.
+/// let wide = "é".repeat(200);
+/// assert_eq!(echo(&wide).to_string(), format!("{}… (400 bytes)", "é".repeat(128)));
+/// ```
+#[must_use]
+pub fn echo(input: &str) -> Echo<'_> {
+    Echo { input }
+}
+
+/// A peer's input, shortened for an error message when long; see [`echo`].
+#[derive(Debug, Clone, Copy)]
+pub struct Echo<'a> {
+    input: &'a str,
+}
+
+impl Echo<'_> {
+    /// The part of the input that is shown.
+    ///
+    /// ```
+    /// assert_eq!(mcp_runtime_core::jsonrpc::echo(&"x".repeat(300)).shown().len(), 256);
+    /// ```
+    #[must_use]
+    pub fn shown(&self) -> &str {
+        if self.input.len() <= ECHO_LIMIT {
+            return self.input;
+        }
+        let mut end = ECHO_LIMIT;
+        while !self.input.is_char_boundary(end) {
+            end -= 1;
+        }
+        &self.input[..end]
+    }
+
+    /// Whether the input was shortened.
+    ///
+    /// ```
+    /// assert!(!mcp_runtime_core::jsonrpc::echo("short").is_truncated());
+    /// ```
+    #[must_use]
+    pub fn is_truncated(&self) -> bool {
+        self.input.len() > ECHO_LIMIT
+    }
+}
+
+impl fmt::Display for Echo<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.shown())?;
+        if self.is_truncated() {
+            write!(f, "… ({} bytes)", self.input.len())?;
+        }
+        Ok(())
+    }
+}
+
+/// Serialises as the string [`Display`](fmt::Display) shows, for error `data`.
+///
+/// ```
+/// let data = serde_json::json!({ "uri": mcp_runtime_core::jsonrpc::echo("a://b") });
+/// assert_eq!(data, serde_json::json!({ "uri": "a://b" }));
+/// ```
+impl Serialize for Echo<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
     }
 }
 
@@ -442,7 +523,10 @@ pub fn parse_message(text: &str) -> Result<Message<'_>, EnvelopeError> {
     let env: RawEnvelope<'_> = match serde_json::from_str(text) {
         Ok(env) => env,
         Err(e) if e.is_data() && is_valid_json(text) => {
-            return Err(EnvelopeError::invalid(None, e.to_string()));
+            return Err(EnvelopeError::invalid(
+                None,
+                echo(&e.to_string()).to_string(),
+            ));
         }
         Err(_) => return Err(EnvelopeError::Parse),
     };

@@ -326,9 +326,14 @@ impl UriTemplate {
     /// ```
     #[must_use]
     pub fn match_uri(&self, uri: &str) -> Option<BTreeMap<String, String>> {
-        let mut caps = Vec::new();
+        let mut caps = Captures {
+            pairs: Vec::new(),
+            budget: WORK_PER_BYTE
+                .saturating_mul(uri.len())
+                .saturating_add(WORK_BASE),
+        };
         if match_parts(&self.parts, uri, 0, &mut caps) {
-            Some(caps.into_iter().collect())
+            Some(caps.pairs.into_iter().collect())
         } else {
             None
         }
@@ -541,12 +546,53 @@ fn decode(s: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-type Captures = Vec<(String, String)>;
+/// Steps of matching work allowed per byte of the URI, on top of [`WORK_BASE`]: matching tries
+/// the possible ends of each expression, and a hostile URI (megabytes long, with no valid end)
+/// must cost time in proportion to its length, not to its square. A match that would take more
+/// is taken to fail; real templates and URIs need a few steps per byte.
+const WORK_PER_BYTE: usize = 64;
+/// Steps of matching work every URI may take.
+const WORK_BASE: usize = 1 << 16;
+
+/// The variables matched so far, and the steps of work left.
+struct Captures {
+    pairs: Vec<(String, String)>,
+    budget: usize,
+}
+
+impl Captures {
+    /// Spends `steps`; `false` once the budget is gone (then nothing matches any more).
+    fn charge(&mut self, steps: usize) -> bool {
+        match self.budget.checked_sub(steps) {
+            Some(left) => {
+                self.budget = left;
+                true
+            }
+            None => {
+                self.budget = 0;
+                false
+            }
+        }
+    }
+}
+
+/// Whether what follows an expression could start at `end`: the end of the URI when nothing
+/// follows, the next literal when one does (a cheap test before any decoding).
+fn can_follow(rest: &[Part], uri: &str, end: usize) -> bool {
+    match rest.first() {
+        None => end == uri.len(),
+        Some(Part::Literal(l)) => uri[end..].starts_with(l.as_str()),
+        Some(Part::Expr(_)) => true,
+    }
+}
 
 fn match_parts(parts: &[Part], uri: &str, pos: usize, caps: &mut Captures) -> bool {
     let Some((part, rest)) = parts.split_first() else {
         return pos == uri.len();
     };
+    if !caps.charge(1) {
+        return false;
+    }
     match part {
         Part::Literal(l) => {
             uri[pos..].starts_with(l.as_str()) && match_parts(rest, uri, pos + l.len(), caps)
@@ -570,12 +616,12 @@ fn with_captures(
     new: Vec<(String, String)>,
     rest: impl FnOnce(&mut Captures) -> bool,
 ) -> bool {
-    let mark = caps.len();
-    caps.extend(new);
+    let mark = caps.pairs.len();
+    caps.pairs.extend(new);
     if rest(caps) {
         true
     } else {
-        caps.truncate(mark);
+        caps.pairs.truncate(mark);
         false
     }
 }
@@ -595,10 +641,16 @@ fn match_simple(e: &Expr, rest: &[Part], uri: &str, pos: usize, caps: &mut Captu
         .position(|b| stops.contains(&b))
         .map_or(uri.len(), |n| pos + n);
     for end in (pos + 1..=max_end).rev() {
-        if !uri.is_char_boundary(end) {
+        if !caps.charge(1) {
+            return false;
+        }
+        if !uri.is_char_boundary(end) || !can_follow(rest, uri, end) {
             continue;
         }
         let text = &uri[pos..end];
+        if !caps.charge(text.len()) {
+            return false;
+        }
         let pieces: Vec<&str> = if e.vars.len() == 1 {
             vec![text]
         } else {
@@ -626,10 +678,16 @@ fn match_simple(e: &Expr, rest: &[Part], uri: &str, pos: usize, caps: &mut Captu
 fn match_fragment(e: &Expr, rest: &[Part], uri: &str, pos: usize, caps: &mut Captures) -> bool {
     if uri[pos..].starts_with('#') {
         for end in (pos + 1..=uri.len()).rev() {
-            if !uri.is_char_boundary(end) {
+            if !caps.charge(1) {
+                return false;
+            }
+            if !uri.is_char_boundary(end) || !can_follow(rest, uri, end) {
                 continue;
             }
             let text = &uri[pos + 1..end];
+            if !caps.charge(text.len()) {
+                return false;
+            }
             let pieces: Vec<&str> = if e.vars.len() == 1 {
                 vec![text]
             } else {
@@ -671,8 +729,14 @@ fn match_segments(e: &Expr, rest: &[Part], uri: &str, pos: usize, caps: &mut Cap
         segments.push((end, &uri[start..end]));
         at = end;
     }
+    if !caps.charge(at - pos) {
+        return false;
+    }
     // Try the longest reading first, then fewer segments.
     for count in (0..=segments.len()).rev() {
+        if !caps.charge(1) {
+            return false;
+        }
         let end = if count == 0 {
             pos
         } else {
@@ -749,6 +813,9 @@ fn match_query(e: &Expr, parts: &[Part], uri: &str, pos: usize, caps: &mut Captu
         }
     }
     let end = uri[pos..].find('#').map_or(uri.len(), |n| pos + n);
+    if !caps.charge(end - pos) {
+        return false;
+    }
     let mut new = Vec::new();
     for pair in uri[pos + 1..end].split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));

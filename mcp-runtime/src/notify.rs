@@ -49,29 +49,44 @@ impl ListChanged {
     }
 }
 
-/// Most `subscriptions/listen` streams open at once, server-wide.
-const MAX_LISTENERS: usize = 4096;
-
 /// A stateless-era listener: what it asked for and where its stream goes.
 struct Listener {
     filter: SubscriptionFilter,
     /// The subscription id (the listen request's id), serialised once.
     sub_id: Box<str>,
     sink: Sink,
+    /// Set once the acknowledgement is out: nothing is sent to a listener before it.
+    active: bool,
 }
 
 /// Every connection and listener that may receive server-initiated notifications.
-#[derive(Default)]
 pub(crate) struct Hub {
     next: AtomicU64,
     connections: Mutex<HashMap<u64, Weak<dyn Member>>>,
     listeners: Mutex<HashMap<u64, Listener>>,
+    /// Most `subscriptions/listen` streams open at once.
+    max_listeners: usize,
 }
 
 /// Removes a listener when its stream ends.
 pub(crate) struct ListenerGuard {
     hub: Weak<Hub>,
     key: u64,
+}
+
+impl ListenerGuard {
+    /// Starts delivering notifications to the listener (after its acknowledgement is sent).
+    pub(crate) fn activate(&self) {
+        if let Some(hub) = self.hub.upgrade()
+            && let Some(l) = hub
+                .listeners
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_mut(&self.key)
+        {
+            l.active = true;
+        }
+    }
 }
 
 impl Drop for ListenerGuard {
@@ -118,6 +133,16 @@ fn with_subscription(method: &str, sub_id: &str, rest: &str) -> Vec<u8> {
 }
 
 impl Hub {
+    /// A hub with room for `max_listeners` listen streams.
+    pub(crate) fn new(max_listeners: usize) -> Self {
+        Self {
+            next: AtomicU64::new(0),
+            connections: Mutex::new(HashMap::new()),
+            listeners: Mutex::new(HashMap::new()),
+            max_listeners,
+        }
+    }
+
     /// A key for a new member.
     pub(crate) fn key(&self) -> u64 {
         self.next.fetch_add(1, Ordering::Relaxed)
@@ -139,7 +164,8 @@ impl Hub {
             .remove(&key);
     }
 
-    /// Registers a `subscriptions/listen` stream; `None` when too many are open.
+    /// Registers a `subscriptions/listen` stream, inactive until
+    /// [`ListenerGuard::activate`]; `None` when too many are open.
     pub(crate) fn add_listener(
         self: &Arc<Self>,
         filter: SubscriptionFilter,
@@ -147,7 +173,7 @@ impl Hub {
         sink: Sink,
     ) -> Option<ListenerGuard> {
         let mut listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
-        if listeners.len() >= MAX_LISTENERS {
+        if listeners.len() >= self.max_listeners {
             return None;
         }
         let key = self.key();
@@ -160,6 +186,7 @@ impl Hub {
                 filter,
                 sub_id,
                 sink,
+                active: false,
             },
         );
         Some(ListenerGuard {
@@ -182,7 +209,10 @@ impl Hub {
             conn.notify(plain.clone());
         }
         let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
-        for l in listeners.values().filter(|l| wants(&l.filter, kind)) {
+        for l in listeners
+            .values()
+            .filter(|l| l.active && wants(&l.filter, kind))
+        {
             let _ = l
                 .sink
                 .try_send(Outbound::Message(with_subscription(method, &l.sub_id, "")));
@@ -202,7 +232,7 @@ impl Hub {
         let uri_json = serde_json::to_string(uri).unwrap_or_default();
         let rest = format!(r#","uri":{uri_json}"#);
         let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
-        for l in listeners.values() {
+        for l in listeners.values().filter(|l| l.active) {
             let subscribed = l
                 .filter
                 .resource_subscriptions
@@ -270,10 +300,20 @@ mod tests {
 
     #[test]
     fn listeners_are_bounded_and_removed_on_drop() {
-        let hub = Arc::new(Hub::default());
+        let hub = Arc::new(Hub::new(1));
         let (tx, mut rx) = tokio::sync::mpsc::channel(4);
         let filter = SubscriptionFilter::new().with_tools_list_changed(true);
-        let guard = hub.add_listener(filter, &RequestId::Number(3), tx).unwrap();
+        let guard = hub
+            .add_listener(filter.clone(), &RequestId::Number(3), tx.clone())
+            .unwrap();
+        assert!(
+            hub.add_listener(filter.clone(), &RequestId::Number(4), tx.clone())
+                .is_none(),
+            "one at most"
+        );
+        hub.list_changed(ListKind::Tools);
+        assert!(rx.try_recv().is_err(), "not active yet");
+        guard.activate();
         hub.list_changed(ListKind::Tools);
         hub.list_changed(ListKind::Prompts);
         let Ok(Outbound::Message(msg)) = rx.try_recv() else {
@@ -284,6 +324,10 @@ mod tests {
         assert!(rx.try_recv().is_err(), "prompts were not asked for");
         drop(guard);
         assert!(hub.listeners.lock().unwrap().is_empty());
+        assert!(
+            hub.add_listener(filter, &RequestId::Number(5), tx)
+                .is_some()
+        );
     }
 
     #[test]

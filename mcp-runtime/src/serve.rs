@@ -25,6 +25,7 @@ impl Server {
             match inbound {
                 Ok(Inbound::Message(text)) => conn.handle_text(&text).await,
                 Ok(Inbound::TooLarge { limit }) => conn.reject_oversized(limit).await,
+                Ok(Inbound::InvalidUtf8 { offset }) => conn.reject_invalid_utf8(offset).await,
                 Err(e) => {
                     result = Err(Error::Io(e));
                     break;
@@ -65,6 +66,9 @@ impl Server {
                             }
                             Ok(Inbound::TooLarge { limit }) => {
                                 runtime.block_on(reader_conn.reject_oversized(limit));
+                            }
+                            Ok(Inbound::InvalidUtf8 { offset }) => {
+                                runtime.block_on(reader_conn.reject_invalid_utf8(offset));
                             }
                             Err(e) => {
                                 failure = Err(e);

@@ -48,15 +48,8 @@ fn cases() -> Vec<(Value, &'static str)> {
             json!({"color": true, "coats": 1}),
             "property 'color': expected a string, got boolean true",
         ),
-        (
-            json!([1, 2]),
-            "arguments must be a JSON object, got an array",
-        ),
-        (
-            json!("red"),
-            "arguments must be a JSON object, got a string",
-        ),
-        (json!(5), "arguments must be a JSON object, got a number"),
+        // `arguments` that is not an object fails the `CallToolRequest` schema: -32602 in every
+        // revision (tests/it/hostile.rs).
     ]
 }
 

@@ -293,24 +293,87 @@ fn blocking_server(inline: bool) -> mcp_runtime::Server {
         .unwrap()
 }
 
+/// Sends a call that blocks for 800 ms, then a ping: the order of the answers tells whether the
+/// call's first poll ran in place (its reply first: the ping was read only after it) or in a
+/// task of its own (the ping first).
+async fn blocking_call_is_polled_in_place(
+    client: &mut mcp_runtime::transport::memory::TestClient,
+    id: i64,
+) -> bool {
+    client.send(&call(id, "block", json!({"ms": 800}))).await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": id + 1, "method": "ping"}))
+        .await;
+    let first = client.recv().await.unwrap();
+    let second = client.recv().await.unwrap();
+    let (reply, ping) = if first["id"] == id {
+        (&first, &second)
+    } else {
+        (&second, &first)
+    };
+    assert_eq!(only_text(&result(reply, json!(id))), "blocked 800 ms");
+    assert_eq!(*ping, json!({"jsonrpc": "2.0", "id": id + 1, "result": {}}));
+    first["id"] == id
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn after_one_blocking_handler_the_connection_runs_each_request_in_its_own_task() {
+async fn after_repeated_blocking_handlers_the_connection_runs_each_request_in_its_own_task() {
     let server = blocking_server(true);
     let mut client = server.connect_in_memory();
     client.initialize("2025-11-25").await;
-    // The first blocking call holds up the connection once, and switches it over.
-    let r = client.call_tool("block", json!({"ms": 120})).await;
-    assert_eq!(only_text(&result(&r, r["id"].clone())), "blocked 120 ms");
+    // Three blocking calls in a row hold up the connection, and switch it over.
+    for _ in 0..3 {
+        let r = client.call_tool("block", json!({"ms": 120})).await;
+        assert_eq!(only_text(&result(&r, r["id"].clone())), "blocked 120 ms");
+    }
     // From now on a blocking call runs in a task of its own: the ping sent after it is
     // answered first.
-    client.send(&call(90, "block", json!({"ms": 800}))).await;
-    client
-        .send(&json!({"jsonrpc": "2.0", "id": 91, "method": "ping"}))
-        .await;
-    let first = client.recv().await.unwrap();
-    assert_eq!(first, json!({"jsonrpc": "2.0", "id": 91, "result": {}}));
-    let second = client.recv().await.unwrap();
-    assert_eq!(only_text(&result(&second, json!(90))), "blocked 800 ms");
+    assert!(!blocking_call_is_polled_in_place(&mut client, 90).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_blocking_handler_does_not_switch_the_connection() {
+    let server = blocking_server(true);
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    let r = client.call_tool("block", json!({"ms": 120})).await;
+    assert_eq!(only_text(&result(&r, r["id"].clone())), "blocked 120 ms");
+    // One outlier changes nothing: the next call is still polled in place (and, being the
+    // second slow one, does not switch either).
+    assert!(blocking_call_is_polled_in_place(&mut client, 94).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_request_does_not_switch_the_connection() {
+    let server = blocking_server(true);
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    // 3 MB of text: reading, routing and parsing it is not the handler blocking.
+    let big = "x".repeat(3 * 1024 * 1024);
+    let r = client.call_tool("echo", json!({"text": big})).await;
+    assert_eq!(only_text(&result(&r, r["id"].clone())).len(), big.len());
+    let r = client.call_tool("block", json!({"ms": 120})).await;
+    assert_eq!(only_text(&result(&r, r["id"].clone())), "blocked 120 ms");
+    assert!(blocking_call_is_polled_in_place(&mut client, 96).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_run_of_fast_handlers_the_connection_polls_in_place_again() {
+    let server = blocking_server(true);
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    for _ in 0..3 {
+        client.call_tool("block", json!({"ms": 120})).await;
+    }
+    assert!(!blocking_call_is_polled_in_place(&mut client, 97).await);
+    // 64 fast handlers in a row (measured in their tasks) bring the fast path back.
+    for i in 0..64 {
+        let r = client
+            .call_tool("echo", json!({"text": format!("fast {i}")}))
+            .await;
+        assert_eq!(only_text(&result(&r, r["id"].clone())), format!("fast {i}"));
+    }
+    assert!(blocking_call_is_polled_in_place(&mut client, 99).await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,6 +6,7 @@
 //! example server they spawn, in `examples/gift-server/tests/stdio.rs`.
 
 mod arguments;
+mod bounds;
 mod cli;
 mod completion;
 mod concurrency;
@@ -13,6 +14,7 @@ mod envelope;
 mod errors;
 mod fixtures;
 mod handshake;
+mod hostile;
 mod limits;
 mod live;
 mod messages;
@@ -21,6 +23,7 @@ mod notes;
 mod notifications;
 mod pagination;
 mod prompts;
+mod properties;
 mod registry;
 mod resources;
 mod schemas;

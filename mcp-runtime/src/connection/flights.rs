@@ -36,10 +36,13 @@ pub(crate) struct Flights {
 impl Flights {
     /// Room for `max_in_flight` running requests, and four times as many (at least 64) admitted.
     pub(crate) fn new(max_in_flight: usize) -> Self {
+        let max = Semaphore::MAX_PERMITS;
         Self {
             table: Mutex::new(HashMap::new()),
-            slots: Arc::new(Semaphore::new(max_in_flight)),
-            admitted: Arc::new(Semaphore::new(max_in_flight.saturating_mul(4).max(64))),
+            slots: Arc::new(Semaphore::new(max_in_flight.min(max))),
+            admitted: Arc::new(Semaphore::new(
+                max_in_flight.saturating_mul(4).clamp(64, max),
+            )),
             seq: AtomicU64::new(0),
         }
     }

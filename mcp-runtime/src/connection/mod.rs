@@ -8,11 +8,11 @@
 //! ([`Connection::dispatch`]). Responses from the client (to elicitation, sampling and roots
 //! requests) are routed to the handler waiting for them.
 
+mod blocking;
 mod flights;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -32,6 +32,7 @@ use crate::handler::context::CancellationToken;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
+use blocking::{Blocking, Watched};
 use flights::{Flights, Leave};
 
 /// One client connection.
@@ -42,8 +43,8 @@ pub(crate) struct Connection {
     flights: Flights,
     raw_log: bool,
     /// Whether handlers get their first poll on the connection's task (see
-    /// `ServerBuilder::inline_first_poll`); cleared for good when one blocks.
-    inline: AtomicBool,
+    /// `ServerBuilder::inline_first_poll`), from how long those polls take.
+    blocking: Arc<Blocking>,
     /// Key in the server's notification hub, once registered.
     hub_key: Mutex<Option<u64>>,
 }
@@ -53,7 +54,7 @@ impl Drop for Connection {
         if let Some(key) = *self.hub_key.lock().unwrap_or_else(|e| e.into_inner()) {
             self.server.hub.remove_connection(key);
         }
-        self.link.pending.clear();
+        self.link.pending.close();
     }
 }
 
@@ -90,16 +91,20 @@ impl Connection {
     /// A connection whose server-initiated messages go to `out`.
     pub(crate) fn new(server: Arc<ServerInner>, out: Sink) -> Arc<Self> {
         let options = &server.options;
-        let link = Link::new(options.max_in_flight, options.client_request_timeout);
+        let link = Link::new(
+            options.max_client_requests,
+            Arc::clone(&server.client_requests),
+            options.client_request_timeout,
+        );
         let flights = Flights::new(options.max_in_flight);
-        let inline = AtomicBool::new(options.inline_first_poll);
+        let blocking = Arc::new(Blocking::new(options.inline_first_poll));
         Arc::new(Self {
             server,
             out,
             link,
             flights,
             raw_log: raw_log_enabled(),
-            inline,
+            blocking,
             hub_key: Mutex::new(None),
         })
     }
@@ -158,6 +163,17 @@ impl Connection {
             Ok(Parsed::Batch(items)) => self.batch(items, sink).await,
             Err(err) => Some(Answer::One(Reply::envelope(&err))),
         }
+    }
+
+    /// Reports a message that is not UTF-8: -32700 with a `null` id (its id cannot be trusted:
+    /// any id read from it would be a guess).
+    pub(crate) async fn reject_invalid_utf8(&self, offset: usize) {
+        let err = ErrorObject::new(
+            mcp_core::jsonrpc::error_codes::PARSE_ERROR,
+            format!("Parse error: the message is not valid UTF-8 (byte {offset})"),
+        );
+        self.send(&self.out, Reply::error(None, err).into_bytes())
+            .await;
     }
 
     /// Reports a message that was too large to read.
@@ -375,7 +391,7 @@ impl Connection {
         let slots = self.flights.slots();
         let conn = Arc::clone(self);
         let (task_id, task_cancel) = (id.clone(), cancel.clone());
-        let mut work: Work = Box::pin(async move {
+        let work: Work = Box::pin(async move {
             let _slot = match slot {
                 Some(slot) => slot,
                 None => slots.acquire_owned().await.ok()?,
@@ -383,21 +399,15 @@ impl Connection {
             conn.run_handler(route, task_id, params, scope, task_cancel)
                 .await
         });
+        let method = route.name().unwrap_or_default();
+        let mut work = Watched::new(work, &self.blocking, method);
         // The first poll runs here: most handlers finish without waiting for anything, and then
         // no task, no hand-over to another thread and no table entry are needed. A handler that
         // waits (I/O, timers, the client, a busy slot) continues in a task of its own, so it never
-        // holds up the messages behind it.
-        if self.inline.load(Ordering::Relaxed) {
-            let started = Instant::now();
-            let first = std::future::poll_fn(|cx| Poll::Ready(work.as_mut().poll(cx))).await;
-            let took = started.elapsed();
-            if took > Duration::from_millis(50) && self.inline.swap(false, Ordering::Relaxed) {
-                tracing::warn!(
-                    method = route.name().unwrap_or_default(),
-                    blocked_ms = took.as_millis() as u64,
-                    "a handler blocked its thread; this connection now runs every request in a task of its own"
-                );
-            }
+        // holds up the messages behind it. Handlers that keep blocking their thread switch the
+        // connection to a task per request (see `blocking`).
+        if self.blocking.inline() {
+            let first = std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut work).poll(cx))).await;
             if let Poll::Ready(reply) = first {
                 return reply;
             }
@@ -465,9 +475,11 @@ impl Connection {
         self.abort_all();
     }
 
-    /// Waits for handlers still running (up to the drain timeout), then aborts the rest.
+    /// Waits for handlers still running (up to the drain timeout), then aborts the rest. Handlers
+    /// waiting for the client's answers learn at once that none will come.
     pub(crate) async fn drain(&self) {
         self.link.closing.cancel();
+        self.link.pending.close();
         let deadline = Instant::now() + self.server.options.drain_timeout;
         while !self.flights.is_empty() && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -477,8 +489,8 @@ impl Connection {
 
     /// Cancels and aborts every request still running, and forgets requests sent to the client.
     fn abort_all(&self) {
+        self.link.pending.close();
         self.flights.abort_all();
-        self.link.pending.clear();
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use mcp_core::jsonrpc::echo;
 use mcp_core::{ErrorObject, InputRequiredResult, Meta, ProtocolVersion, RequestId, ResultType};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -186,6 +187,6 @@ pub(crate) fn parse_params<'a, T: Deserialize<'a>>(
     serde_json::from_str(text).map_err(|e| {
         let msg = e.to_string();
         let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
-        ErrorObject::invalid_params(format!("invalid params: {msg}"))
+        ErrorObject::invalid_params(format!("invalid params: {}", echo(msg)))
     })
 }

@@ -5,7 +5,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use http::HeaderMap;
 use mcp_core::ErrorObject;
-use mcp_core::jsonrpc::error_codes;
+use mcp_core::jsonrpc::{echo, error_codes};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -52,7 +52,9 @@ pub(crate) fn check_method(headers: &HeaderMap, method: &str) -> Result<(), Erro
             "Header mismatch: the Mcp-Method header is required",
         )),
         Some(m) if m != method => Err(mismatch(format!(
-            "Header mismatch: Mcp-Method header value '{m}' does not match body value '{method}'"
+            "Header mismatch: Mcp-Method header value '{}' does not match body value '{}'",
+            echo(m),
+            echo(method)
         ))),
         Some(_) => Ok(()),
     }
@@ -81,7 +83,9 @@ pub(crate) fn check_name(headers: &HeaderMap, expected: &str) -> Result<(), Erro
         decode(raw).map_err(|()| mismatch("Header mismatch: Mcp-Name is not valid Base64"))?;
     if got != expected {
         return Err(mismatch(format!(
-            "Header mismatch: Mcp-Name header value '{got}' does not match body value '{expected}'"
+            "Header mismatch: Mcp-Name header value '{}' does not match body value '{}'",
+            echo(&got),
+            echo(expected)
         )));
     }
     Ok(())
@@ -122,8 +126,10 @@ pub(crate) fn check_params(
         };
         if !equal {
             return Err(mismatch(format!(
-                "Header mismatch: {} header value '{got}' does not match body value {value}",
-                p.header
+                "Header mismatch: {} header value '{}' does not match body value {}",
+                p.header,
+                echo(&got),
+                echo(&value.to_string())
             )));
         }
     }

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_core::LoggingLevel;
+use tokio::sync::Semaphore;
 
 use crate::dispatch::scope::Session;
 use crate::handler::context::{CancellationToken, severity};
@@ -26,14 +27,14 @@ pub(crate) struct Link {
 }
 
 impl Link {
-    /// A link with no session; at most `max_pending` requests to the client wait at once, each
-    /// for up to `timeout`.
-    pub(crate) fn new(max_pending: usize, timeout: Duration) -> Self {
+    /// A link with no session; at most `max_pending` requests to the client wait at once (and no
+    /// more than the server-wide `total` allows), each for up to `timeout`.
+    pub(crate) fn new(max_pending: usize, total: Arc<Semaphore>, timeout: Duration) -> Self {
         Self {
             session: Mutex::new(None),
             log_level: Arc::new(AtomicU8::new(severity(LoggingLevel::Info))),
             subscriptions: Subscriptions::default(),
-            pending: Arc::new(Pending::new(max_pending, timeout)),
+            pending: Arc::new(Pending::new(max_pending, total, timeout)),
             closing: CancellationToken::new(),
         }
     }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicU8;
 
-use mcp_core::jsonrpc::error_codes;
+use mcp_core::jsonrpc::{echo, error_codes};
 use mcp_core::meta::{CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
 use mcp_core::{
     ClientCapabilities, Era, ErrorObject, Implementation, Meta, ProgressToken, ProtocolVersion,
@@ -84,11 +84,11 @@ pub(crate) fn stateless_version(requested: &str) -> Result<ProtocolVersion, Erro
         Some(v) if v.is_stateless() => Ok(v),
         _ => Err(ErrorObject::new(
             error_codes::UNSUPPORTED_PROTOCOL_VERSION,
-            format!("unsupported protocol version {requested:?}; this server speaks 2026-07-28 statelessly and 2024-11-05 to 2025-11-25 through `initialize`"),
+            format!("unsupported protocol version {:?}; this server speaks 2026-07-28 statelessly and 2024-11-05 to 2025-11-25 through `initialize`", echo(requested).to_string()),
         )
         .with_data(serde_json::json!({
             "supported": [ProtocolVersion::V2026_07_28.as_str()],
-            "requested": requested,
+            "requested": echo(requested),
         }))),
     }
 }
@@ -121,7 +121,7 @@ fn read_meta(
         None => RequestMeta::from_params(params).map_err(|e| {
             let msg = e.to_string();
             let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
-            ErrorObject::invalid_params(format!("invalid `_meta`: {msg}"))
+            ErrorObject::invalid_params(format!("invalid `_meta`: {}", echo(msg)))
         }),
     }
 }

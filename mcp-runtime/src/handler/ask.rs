@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use mcp_core::jsonrpc::error_codes;
+use mcp_core::jsonrpc::{echo, error_codes};
 use mcp_core::{ErrorObject, InputRequest, ProtocolVersion};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 
 use crate::error::{HandlerError, IntoHandlerError, ToolError};
 use crate::handler::context::Context;
-use crate::handler::peer::{Forget, Interact};
+use crate::handler::peer::{Forget, Interact, Refused};
 use crate::handler::rounds::Kind;
 use crate::outbound::Outbound;
 
@@ -47,8 +47,11 @@ pub enum InteractionError {
     InvalidResponse(String),
     /// No answer within the server's client-request timeout.
     TimedOut,
-    /// The connection closed, or too many requests to the client are pending.
+    /// The connection closed (or closed meanwhile): nobody will answer.
     Disconnected,
+    /// Too many requests to the client are waiting for answers already, on this session or on
+    /// the whole server (see `ServerBuilder::max_client_requests`); the handler may try later.
+    Busy,
 }
 
 impl fmt::Display for InteractionError {
@@ -62,6 +65,7 @@ impl fmt::Display for InteractionError {
             Self::InvalidResponse(msg) => write!(f, "invalid answer from the client: {msg}"),
             Self::TimedOut => f.write_str("the client did not answer in time"),
             Self::Disconnected => f.write_str("the client is not reachable"),
+            Self::Busy => f.write_str("too many requests to the client are waiting for answers"),
         }
     }
 }
@@ -192,15 +196,15 @@ impl Context {
                 let Some(peer) = &self.inner.peer else {
                     return Err(InteractionError::NotAvailable);
                 };
-                let (id, rx) = pending.register().ok_or(InteractionError::Disconnected)?;
+                let (id, rx) = pending.register().map_err(|refused| match refused {
+                    Refused::Closed => InteractionError::Disconnected,
+                    Refused::Full => InteractionError::Busy,
+                })?;
                 let _forget = Forget(pending, id.clone());
-                if peer
-                    .send(Outbound::Message(crate::wire::request(
-                        &id, method, &params,
-                    )))
-                    .await
-                    .is_err()
-                {
+                let request = crate::wire::request(&id, method, &params);
+                // Waiting may take minutes: keep nothing the answer does not need.
+                drop((params, key));
+                if peer.send(Outbound::Message(request)).await.is_err() {
                     return Err(InteractionError::Disconnected);
                 }
                 match tokio::time::timeout(pending.timeout, rx).await {
@@ -231,7 +235,7 @@ impl Context {
         serde_json::from_str(raw.get()).map_err(|e| {
             let msg = format!(
                 "the client's {what} result is invalid: {}",
-                strip_position(&e)
+                echo(&strip_position(&e))
             );
             if matches!(self.inner.interact, Interact::Rounds(_)) {
                 self.record_fault(ErrorObject::invalid_params(msg.clone()));

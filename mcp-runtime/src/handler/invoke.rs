@@ -1,12 +1,13 @@
 //! The one skeleton every item kind runs under: concurrency limit, timeout, panic catch and the
 //! stateless era's stop on missing input; and the masking of internal failures.
 
+use std::cell::Cell;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context as TaskContext, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use mcp_core::ErrorObject;
 use tokio::sync::Semaphore;
@@ -63,14 +64,39 @@ pub(crate) async fn invoke<T>(
     }
 }
 
+thread_local! {
+    /// Time spent polling handler futures on this thread, while [`handler_poll_time`] watches.
+    static POLL_CLOCK: Cell<Option<Duration>> = const { Cell::new(None) };
+    static WATCHING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (which polls request futures in place) and returns how long the handlers it polled
+/// took: the polls of the items' own futures (the generated function: argument deserialisation
+/// and the user's code, panics included), not the envelope, routing, params or the reply around
+/// them. `None` when `f` polled no handler at all (it waited for a slot, say).
+pub(crate) fn handler_poll_time<R>(f: impl FnOnce() -> R) -> (R, Option<Duration>) {
+    let outer = WATCHING.replace(true);
+    let before = POLL_CLOCK.take();
+    let r = f();
+    let took = POLL_CLOCK.replace(before);
+    WATCHING.set(outer);
+    (r, took)
+}
+
 /// Polls a future, turning a panic into an error with the panic's message.
 pub(crate) struct CatchUnwind<F>(pub(crate) F);
 
 impl<F: Future + Unpin> Future for CatchUnwind<F> {
     type Output = Result<F::Output, String>;
     fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        let started = WATCHING.get().then(Instant::now);
         let inner = &mut self.0;
-        match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
+        let polled = std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx)));
+        if let Some(started) = started {
+            let total = POLL_CLOCK.get().unwrap_or_default() + started.elapsed();
+            POLL_CLOCK.set(Some(total));
+        }
+        match polled {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
             Err(payload) => {
@@ -146,6 +172,33 @@ mod tests {
         })
         .await;
         assert!(matches!(slow, Invoked::TimedOut(1)));
+    }
+
+    #[test]
+    fn the_clock_counts_handler_polls_only() {
+        let waker = std::task::Waker::noop();
+        let mut cx = TaskContext::from_waker(waker);
+        let mut handler: HandlerFuture<()> = Box::pin(async {
+            std::thread::sleep(Duration::from_millis(10));
+            Ok(())
+        });
+        let ((), none) = handler_poll_time(|| std::thread::sleep(Duration::from_millis(1)));
+        assert_eq!(none, None, "no handler was polled");
+        let (polled, took) = handler_poll_time(|| {
+            std::thread::sleep(Duration::from_millis(300));
+            Pin::new(&mut CatchUnwind(&mut handler)).poll(&mut cx)
+        });
+        assert!(matches!(polled, Poll::Ready(Ok(Ok(())))));
+        let took = took.expect("the handler was polled");
+        assert!(took >= Duration::from_millis(10), "{took:?}");
+        // The 300 ms spent around the handler are not counted (30 times the handler's 10 ms).
+        assert!(took < Duration::from_millis(300), "{took:?}");
+        // Outside a watch, nothing is measured.
+        let _ = Pin::new(&mut CatchUnwind(
+            Box::pin(async { Ok::<(), HandlerError>(()) }) as HandlerFuture<()>,
+        ))
+        .poll(&mut cx);
+        assert_eq!(POLL_CLOCK.get(), None);
     }
 
     #[test]

@@ -2,75 +2,138 @@
 //! connection awaiting their answers; in the stateless era, the rounds of `input_required`.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_core::jsonrpc::Response;
 use mcp_core::{ErrorObject, RequestId};
 use serde_json::value::RawValue;
-use tokio::sync::oneshot;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use crate::handler::rounds::Round;
 
 /// The client's answer: its result, or its error.
 pub(crate) type Answer = Result<Box<RawValue>, ErrorObject>;
 
-/// Requests this side sent to the client, awaiting their responses (bounded).
+/// Why a request to the client could not be registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// The connection or session is closing: nobody will answer.
+    Closed,
+    /// The session, or the whole server, has as many requests waiting as it allows.
+    Full,
+}
+
+/// One request waiting for the client's answer: where the answer goes, and its place in the
+/// server-wide bound (given back when the entry goes, however it goes).
+struct Waiting {
+    tx: oneshot::Sender<Answer>,
+    _permit: OwnedSemaphorePermit,
+}
+
+/// Requests this side sent to the client, awaiting their responses: bounded per connection
+/// (`limit`) and server-wide (`total`, shared by every connection of a server).
 pub(crate) struct Pending {
-    next: AtomicI64,
-    map: Mutex<HashMap<RequestId, oneshot::Sender<Answer>>>,
+    next: AtomicU64,
+    map: Mutex<Table>,
     limit: usize,
+    total: Arc<Semaphore>,
     pub(crate) timeout: Duration,
 }
 
+#[derive(Default)]
+struct Table {
+    waiting: HashMap<u64, Waiting>,
+    closed: bool,
+}
+
+/// The id of the `n`th request to the client (`"s-<n>"`), and back.
+fn request_id(n: u64) -> RequestId {
+    RequestId::String(format!("s-{n}"))
+}
+
+fn number_of(id: &RequestId) -> Option<u64> {
+    match id {
+        RequestId::String(s) => s.strip_prefix("s-")?.parse().ok(),
+        RequestId::Number(_) => None,
+    }
+}
+
 impl Pending {
-    pub(crate) fn new(limit: usize, timeout: Duration) -> Self {
+    /// At most `limit` waiting here, and no more than `total` allows server-wide; each waits up
+    /// to `timeout`.
+    pub(crate) fn new(limit: usize, total: Arc<Semaphore>, timeout: Duration) -> Self {
         Self {
-            next: AtomicI64::new(1),
-            map: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(1),
+            map: Mutex::new(Table::default()),
             limit,
+            total,
             timeout,
         }
     }
 
-    /// A new request id and the receiver of its answer; `None` when too many wait already.
-    pub(crate) fn register(&self) -> Option<(RequestId, oneshot::Receiver<Answer>)> {
-        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= self.limit {
-            return None;
+    fn table(&self) -> std::sync::MutexGuard<'_, Table> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new request id and the receiver of its answer.
+    pub(crate) fn register(&self) -> Result<(RequestId, oneshot::Receiver<Answer>), Refused> {
+        let mut table = self.table();
+        if table.closed {
+            return Err(Refused::Closed);
         }
-        let id = RequestId::String(format!("s-{}", self.next.fetch_add(1, Ordering::Relaxed)));
+        if table.waiting.len() >= self.limit {
+            return Err(Refused::Full);
+        }
+        let permit = Arc::clone(&self.total)
+            .try_acquire_owned()
+            .map_err(|_| Refused::Full)?;
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        map.insert(id.clone(), tx);
-        Some((id, rx))
+        table.waiting.insert(
+            n,
+            Waiting {
+                tx,
+                _permit: permit,
+            },
+        );
+        Ok((request_id(n), rx))
     }
 
     fn forget(&self, id: &RequestId) {
-        self.map
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(id);
+        if let Some(n) = number_of(id) {
+            let gone = self.table().waiting.remove(&n);
+            drop(gone);
+        }
     }
 
     /// Routes a response from the client to the request waiting for it.
     pub(crate) fn complete(&self, response: Response<'_>) {
         let Some(id) = response.id else { return };
-        let waiter = self
-            .map
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
-        if let Some(tx) = waiter {
-            let _ = tx.send(response.outcome.map(RawValue::to_owned));
+        let waiter = number_of(&id).and_then(|n| self.table().waiting.remove(&n));
+        if let Some(w) = waiter {
+            let _ = w.tx.send(response.outcome.map(RawValue::to_owned));
         } else {
-            tracing::debug!(%id, "response to an unknown or expired server request");
+            tracing::debug!(id = %mcp_core::jsonrpc::echo(&id.to_string()), "response to an unknown or expired server request");
         }
     }
 
-    /// Fails every waiting request (the connection is closing).
-    pub(crate) fn clear(&self) {
-        self.map.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    /// Fails every waiting request at once (they see `Disconnected`) and refuses new ones: the
+    /// connection or session is closing.
+    pub(crate) fn close(&self) {
+        let waiting = {
+            let mut table = self.table();
+            table.closed = true;
+            std::mem::take(&mut table.waiting)
+        };
+        drop(waiting);
+    }
+
+    /// How many requests wait for the client's answer.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.table().waiting.len()
     }
 }
 
@@ -99,22 +162,83 @@ pub(crate) enum Interact {
 mod tests {
     use super::*;
 
-    #[test]
-    fn pending_is_bounded_and_routes_responses() {
-        let pending = Pending::new(1, Duration::from_secs(1));
-        let (id, mut rx) = pending.register().unwrap();
-        assert!(pending.register().is_none());
-        let text = format!(
+    fn response(id: &RequestId) -> String {
+        format!(
             r#"{{"jsonrpc":"2.0","id":{},"result":{{"roots":[]}}}}"#,
-            serde_json::to_string(&id).unwrap()
-        );
+            serde_json::to_string(id).unwrap()
+        )
+    }
+
+    fn complete(pending: &Pending, text: &str) {
         let mcp_core::jsonrpc::Message::Response(r) =
-            mcp_core::jsonrpc::parse_message(&text).unwrap()
+            mcp_core::jsonrpc::parse_message(text).unwrap()
         else {
-            panic!()
+            panic!("{text} is a response")
         };
         pending.complete(r);
+    }
+
+    #[test]
+    fn pending_is_bounded_and_routes_responses() {
+        let total = Arc::new(Semaphore::new(8));
+        let pending = Pending::new(1, Arc::clone(&total), Duration::from_secs(1));
+        let (id, mut rx) = pending.register().unwrap();
+        assert_eq!(id, RequestId::from("s-1"));
+        assert_eq!(pending.register().unwrap_err(), Refused::Full);
+        assert_eq!(total.available_permits(), 7);
+        complete(&pending, &response(&id));
         assert_eq!(rx.try_recv().unwrap().unwrap().get(), r#"{"roots":[]}"#);
-        assert!(pending.register().is_some());
+        assert_eq!(
+            total.available_permits(),
+            8,
+            "the server-wide place is given back"
+        );
+        assert!(pending.register().is_ok());
+    }
+
+    #[test]
+    fn the_server_wide_bound_holds_across_connections() {
+        let total = Arc::new(Semaphore::new(2));
+        let a = Pending::new(8, Arc::clone(&total), Duration::from_secs(1));
+        let b = Pending::new(8, Arc::clone(&total), Duration::from_secs(1));
+        let (first, _rx1) = a.register().unwrap();
+        let _second = b.register().unwrap();
+        assert_eq!(a.register().unwrap_err(), Refused::Full);
+        assert_eq!(b.register().unwrap_err(), Refused::Full);
+        a.forget(&first);
+        assert!(b.register().is_ok());
+    }
+
+    #[test]
+    fn closing_fails_every_waiting_request_at_once_and_refuses_new_ones() {
+        let total = Arc::new(Semaphore::new(8));
+        let pending = Pending::new(8, Arc::clone(&total), Duration::from_secs(600));
+        let mut waiting: Vec<_> = (0..3).map(|_| pending.register().unwrap().1).collect();
+        pending.close();
+        for rx in &mut waiting {
+            assert!(matches!(
+                rx.try_recv(),
+                Err(oneshot::error::TryRecvError::Closed)
+            ));
+        }
+        assert_eq!(pending.len(), 0);
+        assert_eq!(total.available_permits(), 8);
+        assert_eq!(pending.register().unwrap_err(), Refused::Closed);
+    }
+
+    #[test]
+    fn responses_with_unknown_or_foreign_ids_are_ignored() {
+        let pending = Pending::new(8, Arc::new(Semaphore::new(8)), Duration::from_secs(1));
+        let (_id, mut rx) = pending.register().unwrap();
+        for id in [
+            RequestId::from("s-99"),
+            RequestId::from("s-"),
+            RequestId::from("x-1"),
+            RequestId::Number(1),
+        ] {
+            complete(&pending, &response(&id));
+        }
+        assert!(rx.try_recv().is_err());
+        assert_eq!(pending.len(), 1);
     }
 }

@@ -9,6 +9,7 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use mcp_core::jsonrpc::echo;
 use mcp_core::{
     CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams,
     ElicitResult, ErrorObject, ForVersion, ListRootsResult, Root,
@@ -239,8 +240,10 @@ impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elici
                 ElicitAction::Accept => {
                     let content = Value::Object(result.content.unwrap_or_default());
                     let value = T::deserialize(content).map_err(|e| {
-                        let msg =
-                            format!("the submitted form does not fit: {}", strip_position(&e));
+                        let msg = format!(
+                            "the submitted form does not fit: {}",
+                            echo(&strip_position(&e))
+                        );
                         if matches!(ctx.inner.interact, Interact::Rounds(_)) {
                             ctx.record_fault(ErrorObject::invalid_params(msg.clone()));
                         }

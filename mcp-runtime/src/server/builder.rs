@@ -187,10 +187,12 @@ impl ServerBuilder {
     /// Most handlers finish without waiting for anything; running their first poll in place
     /// saves a task and a hand-over between threads per call. A handler that waits continues in
     /// a task of its own either way. A handler that *blocks* its thread (a long synchronous
-    /// computation, `std::thread::sleep`) would hold up the connection meanwhile: the first time
-    /// one does (over 50 ms), the connection switches to a task per request for good, and logs it.
-    /// Turn this off when your handlers block, or move the blocking work to
-    /// `tokio::task::spawn_blocking`.
+    /// computation, `std::thread::sleep`) would hold up the connection meanwhile. Only the
+    /// handler's own polls are timed (not reading or parsing the request): when 3 of a
+    /// connection's last 16 first polls block for over 50 ms, it switches to a task per request
+    /// and logs it (one outlier, such as a huge request or a panic's backtrace, does not); after
+    /// 64 fast first polls in a row it polls in place again. Turn this off when your handlers
+    /// block, or move the blocking work to `tokio::task::spawn_blocking`.
     ///
     /// ```
     /// # let info = mcp_runtime::server_info!();
@@ -218,15 +220,56 @@ impl ServerBuilder {
     }
 
     /// How long a request to the client (elicitation, sampling, roots) may wait for its answer
-    /// in the handshake era (default 10 minutes: a human may be filling in a form).
+    /// in the handshake era (default 2 minutes).
+    ///
+    /// A waiting call holds its handler, its task and its place in the bounds of
+    /// [`max_client_requests`](Self::max_client_requests) until the answer comes, the session
+    /// ends or this timeout passes; a client that vanished without closing its session would hold
+    /// them all that long. Two minutes leave a person time to read and fill in a short form, and
+    /// a model time to answer a sampling request; a URL elicitation is answered as soon as the
+    /// user agrees to open the page, not when they finish there. Raise it when your forms are
+    /// long. When the connection or session closes, every waiting call learns it at once
+    /// ([`InteractionError::Disconnected`](crate::InteractionError::Disconnected)), whatever this
+    /// says.
     ///
     /// ```
     /// # use mcp_runtime::prelude::*;
-    /// let builder = Server::builder(server_info!()).client_request_timeout(std::time::Duration::from_secs(60));
+    /// let builder = Server::builder(server_info!()).client_request_timeout(std::time::Duration::from_secs(600));
     /// # let _ = builder;
     /// ```
     pub fn client_request_timeout(mut self, timeout: Duration) -> Self {
         self.options.client_request_timeout = timeout;
+        self
+    }
+
+    /// Most requests to the client (elicitation, sampling, roots) waiting for their answers at
+    /// once, per connection or session (default 32) and server-wide (default 4096). A handler
+    /// asking beyond either bound gets [`InteractionError::Busy`](crate::InteractionError::Busy)
+    /// at once instead of a place in line: memory stays bounded however many sessions leave
+    /// calls waiting.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).max_client_requests(8, 1024);
+    /// # let _ = builder;
+    /// ```
+    pub fn max_client_requests(mut self, per_session: usize, total: usize) -> Self {
+        self.options.max_client_requests = per_session;
+        self.options.max_client_requests_total = total;
+        self
+    }
+
+    /// Most stateless-era `subscriptions/listen` streams open at once, server-wide (default
+    /// 4096). A listen request beyond it gets one error (-32603, "too many open
+    /// subscriptions") and no acknowledgement.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).max_listeners(256);
+    /// # let _ = builder;
+    /// ```
+    pub fn max_listeners(mut self, limit: usize) -> Self {
+        self.options.max_listeners = limit;
         self
     }
 
@@ -295,6 +338,12 @@ impl ServerBuilder {
         );
         let records = self.records;
         let live = Live::build(&records, &self.options, &server_info_meta, &self.state)?;
+        let client_requests = Arc::new(tokio::sync::Semaphore::new(
+            self.options
+                .max_client_requests_total
+                .min(tokio::sync::Semaphore::MAX_PERMITS),
+        ));
+        let hub = Arc::new(Hub::new(self.options.max_listeners));
         Ok(Server {
             inner: Arc::new(ServerInner {
                 info: self.info,
@@ -304,9 +353,10 @@ impl ServerBuilder {
                 state: Arc::new(self.state),
                 options: self.options,
                 server_info_meta,
-                hub: Arc::new(Hub::default()),
+                hub,
                 state_key: self.state_key.unwrap_or_else(StateKey::random),
                 extensions: self.extensions,
+                client_requests,
             }),
         })
     }

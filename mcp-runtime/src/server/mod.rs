@@ -99,6 +99,8 @@ pub(crate) struct ServerInner {
     pub(crate) state_key: StateKey,
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) extensions: Extensions,
+    /// The server-wide bound on requests to the client waiting for answers.
+    pub(crate) client_requests: Arc<tokio::sync::Semaphore>,
 }
 
 impl ServerInner {

@@ -37,6 +37,12 @@ pub(crate) struct Options {
     pub(crate) drain_timeout: std::time::Duration,
     pub(crate) inline_first_poll: bool,
     pub(crate) client_request_timeout: Duration,
+    /// Requests to the client waiting for answers, per connection or session.
+    pub(crate) max_client_requests: usize,
+    /// Requests to the client waiting for answers, server-wide.
+    pub(crate) max_client_requests_total: usize,
+    /// `subscriptions/listen` streams open at once, server-wide.
+    pub(crate) max_listeners: usize,
     pub(crate) request_state_ttl: Duration,
 }
 
@@ -53,7 +59,10 @@ impl Default for Options {
             outbound_queue: 1024,
             drain_timeout: std::time::Duration::from_secs(10),
             inline_first_poll: true,
-            client_request_timeout: Duration::from_secs(600),
+            client_request_timeout: Duration::from_secs(120),
+            max_client_requests: 32,
+            max_client_requests_total: 4096,
+            max_listeners: 4096,
             request_state_ttl: Duration::from_secs(600),
         }
     }

@@ -50,9 +50,7 @@ impl Transport for MemoryTransport {
 impl Inbox for MemoryRx {
     async fn receive(&mut self) -> Option<io::Result<Inbound>> {
         let bytes = self.0.recv().await?;
-        Some(Ok(Inbound::Message(
-            String::from_utf8_lossy(&bytes).into_owned(),
-        )))
+        Some(Ok(Inbound::from_bytes(bytes)))
     }
 }
 

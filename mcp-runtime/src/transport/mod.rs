@@ -24,6 +24,39 @@ pub enum Inbound {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// A message that is not UTF-8 was skipped: JSON text must be UTF-8 (RFC 8259), so it is
+    /// answered with -32700 and a `null` id, never read with replacement characters.
+    ///
+    /// ```
+    /// use mcp_runtime::transport::Inbound;
+    ///
+    /// let bytes = b"{\"id\":\"\xed\xa0\x80\"}".to_vec();
+    /// assert!(matches!(Inbound::from_bytes(bytes), Inbound::InvalidUtf8 { offset: 7 }));
+    /// ```
+    InvalidUtf8 {
+        /// Where the first byte that is not UTF-8 is.
+        offset: usize,
+    },
+}
+
+impl Inbound {
+    /// One message from its bytes: [`Message`](Self::Message) when they are UTF-8,
+    /// [`InvalidUtf8`](Self::InvalidUtf8) otherwise (nothing is substituted).
+    ///
+    /// ```
+    /// use mcp_runtime::transport::Inbound;
+    ///
+    /// let Inbound::Message(text) = Inbound::from_bytes(b"{}".to_vec()) else { panic!() };
+    /// assert_eq!(text, "{}");
+    /// ```
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        match String::from_utf8(bytes) {
+            Ok(text) => Inbound::Message(text),
+            Err(e) => Inbound::InvalidUtf8 {
+                offset: e.utf8_error().valid_up_to(),
+            },
+        }
+    }
 }
 
 /// The receiving half of a transport.

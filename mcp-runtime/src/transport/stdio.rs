@@ -175,11 +175,12 @@ pub(crate) fn read_batches<R: BufRead>(
     }
 }
 
-/// One line as a message; blank lines are skipped.
+/// One line as a message; blank lines are skipped, and a line that is not UTF-8 is reported as
+/// such (JSON text must be UTF-8: nothing is substituted).
 fn message(bytes: Vec<u8>) -> Option<Inbound> {
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    let text = match Inbound::from_bytes(bytes) {
+        Inbound::Message(text) => text,
+        other => return Some(other),
     };
     let trimmed = text.trim_end_matches('\r');
     if trimmed.trim().is_empty() {
@@ -247,6 +248,7 @@ mod tests {
                 out.push(match item.unwrap() {
                     Inbound::Message(m) => m,
                     Inbound::TooLarge { limit } => format!("TOO LARGE {limit}"),
+                    Inbound::InvalidUtf8 { offset } => format!("NOT UTF-8 AT {offset}"),
                 });
             }
         }
@@ -266,5 +268,15 @@ mod tests {
         let mut input = vec![b'x'; 50];
         input.extend_from_slice(b"\n{\"ok\":true}\n");
         assert_eq!(collect(&input, 20), ["TOO LARGE 20", "{\"ok\":true}"]);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_not_repaired_and_reading_goes_on() {
+        // A lone surrogate half (CESU-8) inside a string id, then a stray 0xff, then a good line.
+        let input = b"{\"id\":\"\xed\xa0\x80\"}\n\xff\n{\"ok\":\"\xc3\xa9\"}\n";
+        assert_eq!(
+            collect(input, 100),
+            ["NOT UTF-8 AT 7", "NOT UTF-8 AT 0", "{\"ok\":\"\u{e9}\"}"]
+        );
     }
 }

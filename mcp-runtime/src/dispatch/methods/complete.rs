@@ -1,5 +1,6 @@
 //! `completion/complete`: the completion hooks of prompt arguments and template variables.
 
+use mcp_core::jsonrpc::echo;
 use mcp_core::{
     CompleteRequestParams, CompleteResult, CompletionReference, ErrorObject, ForVersion,
 };
@@ -32,7 +33,8 @@ pub(super) async fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
             }
             None => {
                 return Err(ErrorObject::invalid_params(format!(
-                    "unknown prompt '{name}'"
+                    "unknown prompt '{}'",
+                    echo(name)
                 )));
             }
         },
@@ -45,7 +47,8 @@ pub(super) async fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
                 None if catalog.resource_index.contains_key(uri.as_str()) => None,
                 None => {
                     return Err(ErrorObject::invalid_params(format!(
-                        "unknown resource template '{uri}'"
+                        "unknown resource template '{}'",
+                        echo(uri)
                     )));
                 }
             }

@@ -9,8 +9,9 @@ use crate::dispatch::call::Call;
 use crate::dispatch::reply::Payload;
 use crate::outbound::Outbound;
 
-/// Acknowledges what will be sent, then streams the requested notifications until the client
-/// closes the stream (HTTP), cancels the request (stdio) or the connection closes.
+/// Registers the listener (or refuses it, with nothing else sent), acknowledges what will be
+/// sent, then streams the requested notifications until the client closes the stream (HTTP),
+/// cancels the request (stdio) or the connection closes.
 pub(super) async fn listen(call: Call<'_>) -> Result<Payload, ErrorObject> {
     let p: SubscriptionsListenRequestParams = call.params()?;
     let server = call.server;
@@ -34,22 +35,34 @@ pub(super) async fn listen(call: Call<'_>) -> Result<Payload, ErrorObject> {
         }
     }
     drop(live);
+    let (id, link) = (call.id, call.link);
+    let peer = call.scope.peer.clone();
+    // A listener may stay for hours: keep only what the stream needs, not the request's scope.
+    drop(call);
+    let ack = SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
+        .with_meta(subscription_meta(id));
+    let ack = crate::wire::notification("notifications/subscriptions/acknowledged", &ack);
+    // Registered before the acknowledgement, so that a refused listener hears one error and
+    // nothing else; delivering starts once the acknowledgement is out, so that it comes first.
+    let Some(listener) = server.hub.add_listener(honoured, id, peer.clone()) else {
+        return Err(ErrorObject::internal("too many open subscriptions"));
+    };
+    let _ = peer.send(Outbound::Message(ack)).await;
+    listener.activate();
+    tokio::select! {
+        () = peer.closed() => {}
+        () = link.closing.cancelled() => {}
+    }
+    let done = serde_json::json!({ "resultType": "complete", "_meta": subscription_meta(id) });
+    Payload::framed(id, &done)
+}
+
+/// `_meta` naming the subscription (the listen request's id).
+fn subscription_meta(id: &mcp_core::RequestId) -> Meta {
     let mut meta = Meta::new();
     meta.insert(
         mcp_core::meta::SUBSCRIPTION_ID_KEY.to_owned(),
-        serde_json::to_value(call.id).unwrap_or_default(),
+        serde_json::to_value(id).unwrap_or_default(),
     );
-    let ack =
-        SubscriptionsAcknowledgedNotificationParams::new(honoured.clone()).with_meta(meta.clone());
-    let peer = &call.scope.peer;
-    let ack = crate::wire::notification("notifications/subscriptions/acknowledged", &ack);
-    let _ = peer.send(Outbound::Message(ack)).await;
-    let Some(_listener) = server.hub.add_listener(honoured, call.id, peer.clone()) else {
-        return Err(ErrorObject::internal("too many open subscriptions"));
-    };
-    tokio::select! {
-        () = peer.closed() => {}
-        () = call.link.closing.cancelled() => {}
-    }
-    call.result(&serde_json::json!({ "resultType": "complete", "_meta": meta }))
+    meta
 }

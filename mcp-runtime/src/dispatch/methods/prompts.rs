@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use mcp_core::jsonrpc::echo;
 use mcp_core::{ErrorObject, ForVersion};
 use serde::Deserialize;
 
@@ -31,7 +32,7 @@ pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
     let Some(&index) = live.catalog.prompt_index.get(p.name.as_ref()) else {
         return Err(ErrorObject::invalid_params(format!(
             "unknown prompt '{}'",
-            p.name
+            echo(&p.name)
         )));
     };
     tracing::Span::current().record("item", p.name.as_ref());

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use mcp_core::jsonrpc::error_codes;
+use mcp_core::jsonrpc::{echo, error_codes};
 use mcp_core::{EmptyResult, ErrorObject, ForVersion, ProtocolVersion, ReadResourceResult};
 use serde::Deserialize;
 
@@ -72,8 +72,8 @@ pub(super) fn subscribe(call: &Call<'_>, on: bool) -> Result<Payload, ErrorObjec
 
 /// The revision's "resource not found": -32002 up to 2025-11-25, -32602 from 2026-07-28.
 pub(super) fn not_found(uri: &str, v: ProtocolVersion) -> ErrorObject {
-    let data = serde_json::json!({ "uri": uri });
-    let message = format!("resource not found: {uri}");
+    let data = serde_json::json!({ "uri": echo(uri) });
+    let message = format!("resource not found: {}", echo(uri));
     if v.is_stateless() {
         ErrorObject::invalid_params(message).with_data(data)
     } else {

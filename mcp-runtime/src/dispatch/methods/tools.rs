@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use mcp_core::jsonrpc::echo;
 use mcp_core::{CallToolResult, ErrorObject, ForVersion, ProtocolVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -21,7 +22,8 @@ struct CallParams<'a> {
 }
 
 /// Calls a tool. Its failures are results with `isError` (argument validation failures too, from
-/// 2025-11-25 on or as configured); protocol errors are for requests that name no tool.
+/// 2025-11-25 on or as configured); protocol errors are for requests that fail the
+/// `CallToolRequest` schema (`arguments` that is not an object) or name no tool.
 ///
 /// Arguments naming a property the tool's schema does not are refused before the tool runs,
 /// unless the tool (or the server) accepts unknown arguments.
@@ -32,10 +34,13 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
         return Err(ErrorObject::method_not_found(call.method()));
     }
     let p: CallParams<'_> = call.params()?;
+    if let Some(args) = p.arguments {
+        check_object(args)?;
+    }
     let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
         return Err(ErrorObject::invalid_params(format!(
             "unknown tool '{}'",
-            p.name
+            echo(&p.name)
         )));
     };
     tracing::Span::current().record("item", p.name.as_ref());
@@ -100,4 +105,20 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
     Payload::framed(id, &result)
+}
+
+/// `arguments` is an object by the `CallToolRequest` schema: anything else is a malformed
+/// request, -32602 in every revision (the spec's tools page, "Error Handling"), before any tool
+/// is looked up. `null` never gets here: it counts as absent. Read from the raw text's first byte.
+fn check_object(arguments: &RawValue) -> Result<(), ErrorObject> {
+    let got = match arguments.get().as_bytes().first() {
+        Some(b'{') => return Ok(()),
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        _ => "a number",
+    };
+    Err(ErrorObject::invalid_params(format!(
+        "invalid params: `arguments` must be an object, got {got}"
+    )))
 }
