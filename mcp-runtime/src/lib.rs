@@ -123,6 +123,7 @@ pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
 pub use schema::SchemaProfile;
 pub use server::options::ValidationErrors;
+pub use server::shutdown::ShutdownHandle;
 pub use server::{Server, ServerBuilder};
 
 /// Everything a server needs: `use mcp_runtime::prelude::*;`.

@@ -468,6 +468,13 @@ impl Connection {
         self.abort_all();
     }
 
+    /// The server is stopping: `subscriptions/listen` ends with its result and requests waiting
+    /// for the client fail (its answers can no longer arrive); other handlers keep running.
+    pub(crate) fn close_gracefully(&self) {
+        self.link.closing.cancel();
+        self.link.pending.clear();
+    }
+
     /// Waits for handlers still running (up to the drain timeout), then aborts the rest.
     pub(crate) async fn drain(&self) {
         self.link.closing.cancel();
