@@ -67,3 +67,4 @@ async fn an_idle_session_keeps_at_most_four_kib() {
     assert!(per_session > 0, "{per_session}");
     assert!(per_session <= 4096, "an idle session keeps {per_session} bytes");
 }
+

@@ -69,6 +69,8 @@ pub(crate) async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -
             session.standalone.attach(None, tx, retry, unique).await;
         }
     }
+    // Attached first: messages queued before any `GET` go to this stream.
+    session.start_pump();
     let body = SseBody::new(rx, None);
     let body = if standalone {
         body.until(h.stopped()).keep_alive(h.opts.keep_alive)

@@ -22,7 +22,7 @@ use crate::http::endpoint::{
     Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
     too_large, unsupported_media_type,
 };
-use crate::http::session::Session;
+use crate::http::session::{SESSION_QUEUE, Session};
 use crate::http::sse::{AbortOnDrop, SseBody};
 use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_request};
 use crate::outbound::Outbound;
@@ -220,7 +220,8 @@ async fn handshake_post(
             let reply = conn.dispatch(msg, meta, None, &nowhere()).await;
             return head.reply(reply, false);
         }
-        let (out_tx, out_rx) = mpsc::channel(server.options.outbound_queue);
+        let queue = server.options.outbound_queue.min(SESSION_QUEUE);
+        let (out_tx, out_rx) = mpsc::channel(queue);
         let conn = Connection::new(Arc::clone(server), out_tx);
         let Some(reply) = conn.dispatch(msg, meta, None, &nowhere()).await else {
             return head.send(Head::Accepted);

@@ -22,6 +22,9 @@ const MAX_OPEN_STREAMS: usize = 1024;
 const EVICTION_SEARCH: usize = 16;
 /// Most expired sessions ended by one admission (the rest go with later ones, or on lookup).
 const EXPIRY_BATCH: usize = 8;
+/// Most server-initiated messages a session queues for its `GET` stream (fewer when the
+/// server's outbound queue is smaller); the runtime drops notifications past it.
+pub(crate) const SESSION_QUEUE: usize = 256;
 
 /// One session: its connection (the dispatcher state), its `GET` stream and its open request
 /// streams.
@@ -34,30 +37,29 @@ pub(crate) struct Session {
     next_stream: AtomicU64,
     /// Numbers that make priming event ids unique within the session.
     primings: AtomicU64,
-    pump: AbortHandle,
+    pump: Mutex<Pump>,
     store: Arc<dyn EventStore>,
+}
+
+/// The session's outbound queue: left alone until something needs it drained (an idle session
+/// keeps no task), then moved into the `GET` stream by a task.
+enum Pump {
+    Waiting(mpsc::Receiver<Outbound>),
+    Running(AbortHandle),
+    Closed,
 }
 
 impl Session {
     /// A session around `conn`, whose outbound queue `out` feeds the `GET` stream (stored for
-    /// resumption; keep-alive comments come from the attached response itself).
+    /// resumption; keep-alive comments come from the attached response itself) once
+    /// [`start_pump`](Self::start_pump) is called.
     pub(crate) fn new(
         id: Arc<str>,
         conn: Arc<Connection>,
-        mut out: mpsc::Receiver<Outbound>,
+        out: mpsc::Receiver<Outbound>,
         store: Arc<dyn EventStore>,
     ) -> Arc<Self> {
         let standalone = Arc::new(Resumable::new(Arc::clone(&id), 0, Arc::clone(&store)));
-        let pumped = Arc::clone(&standalone);
-        let pump = tokio::spawn(async move {
-            while let Some(msg) = out.recv().await {
-                // The `GET` stream carries no request: a close signal has nothing to close.
-                if let Outbound::Message(msg) = msg {
-                    pumped.push(&msg).await;
-                }
-            }
-        })
-        .abort_handle();
         Arc::new(Self {
             id,
             conn,
@@ -65,9 +67,33 @@ impl Session {
             streams: Mutex::new(HashMap::new()),
             next_stream: AtomicU64::new(1),
             primings: AtomicU64::new(1),
-            pump,
+            pump: Mutex::new(Pump::Waiting(out)),
             store,
         })
+    }
+
+    /// Starts moving the outbound queue into the `GET` stream (idempotent): when a `GET` stream
+    /// attaches, or a request sends its messages to the session's stream. Until then messages
+    /// wait in the (bounded) queue, and the first `GET` stream receives them.
+    pub(crate) fn start_pump(&self) {
+        let mut pump = self.pump.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = match std::mem::replace(&mut *pump, Pump::Closed) {
+            Pump::Waiting(out) => out,
+            other => {
+                *pump = other;
+                return;
+            }
+        };
+        let pumped = Arc::clone(&self.standalone);
+        let task = tokio::spawn(async move {
+            while let Some(msg) = out.recv().await {
+                // The `GET` stream carries no request: a close signal has nothing to close.
+                if let Outbound::Message(msg) = msg {
+                    pumped.push(&msg).await;
+                }
+            }
+        });
+        *pump = Pump::Running(task.abort_handle());
     }
 
     /// A number for a priming event id, unique within the session.
@@ -120,7 +146,13 @@ impl Session {
 
     /// Ends the session: running requests are cancelled, stored events dropped.
     fn close(self: Arc<Self>) {
-        self.pump.abort();
+        let pump = std::mem::replace(
+            &mut *self.pump.lock().unwrap_or_else(|e| e.into_inner()),
+            Pump::Closed,
+        );
+        if let Pump::Running(task) = pump {
+            task.abort();
+        }
         tokio::spawn(async move {
             self.conn.drain_now();
             self.store.remove_session(&self.id).await;

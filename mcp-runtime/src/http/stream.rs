@@ -170,7 +170,10 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
     let sse_ok = sse_ok && !h.opts.json_response;
     let (tx, mut rx) = mpsc::channel::<Outbound>(REQUEST_QUEUE);
     let sink = match (&session, sse_ok) {
-        (Some(s), false) => s.conn.out(),
+        (Some(s), false) => {
+            s.start_pump();
+            s.conn.out()
+        }
         (None, false) => nowhere(),
         _ => tx.clone(),
     };
