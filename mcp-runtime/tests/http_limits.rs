@@ -310,10 +310,16 @@ async fn the_longest_stalled_connection_makes_room_and_busy_ones_stay() {
     // A fourth connection: the oldest idle one goes, the busy call and the newer one stay.
     let client = reqwest::Client::new();
     let (status, reply) = call(&client, &url, &sid, tools_call(2, "quick")).await;
-    assert_eq!((status, &reply["result"]["content"][0]["text"]), (200, &json!("quick")));
+    assert_eq!(
+        (status, &reply["result"]["content"][0]["text"]),
+        (200, &json!("quick"))
+    );
     let mut buf = [0u8; 16];
     let closed = tokio::time::timeout(Duration::from_secs(10), oldest.read(&mut buf)).await;
-    assert!(matches!(closed, Ok(Ok(0) | Err(_))), "the oldest idle connection is closed");
+    assert!(
+        matches!(closed, Ok(Ok(0) | Err(_))),
+        "the oldest idle connection is closed"
+    );
     let open = tokio::time::timeout(Duration::from_millis(200), newer.read(&mut buf)).await;
     assert!(open.is_err(), "the newer connection stays open");
     gate.add_permits(1);

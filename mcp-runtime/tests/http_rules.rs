@@ -126,7 +126,11 @@ async fn batches_are_400_outside_protocol_revision_2025_03_26() {
         let sid = initialize(&url, version).await;
         let headers = [("mcp-session-id", &*sid), ("mcp-protocol-version", version)];
         let (status, body) = answer(post(&url, &headers, batch()).await).await;
-        assert_eq!((status, &body["error"]["code"]), (400, &json!(-32600)), "{version}");
+        assert_eq!(
+            (status, &body["error"]["code"]),
+            (400, &json!(-32600)),
+            "{version}"
+        );
         assert_eq!(body["error"]["message"], BATCH_REFUSED);
     }
     // In a 2025-03-26 session: one JSON array answers the batch.
@@ -151,7 +155,10 @@ async fn batches_without_sessions_follow_the_protocol_version_header() {
     assert_eq!(status, 200);
     let headers = [("mcp-protocol-version", "2025-11-25")];
     let (status, body) = answer(post(&url, &headers, batch()).await).await;
-    assert_eq!((status, &body["error"]["message"]), (400, &json!(BATCH_REFUSED)));
+    assert_eq!(
+        (status, &body["error"]["message"]),
+        (400, &json!(BATCH_REFUSED))
+    );
 }
 
 #[tokio::test]
@@ -159,7 +166,11 @@ async fn content_type_must_be_json_and_accept_must_admit_json_or_sse() {
     let url = serve(&server(HttpOptions::new())).await;
     let ping = json!({"jsonrpc":"2.0","id":1,"method":"ping"});
     // Refused before anything is read: even `initialize` is not served.
-    for content_type in ["text/plain", "application/x-www-form-urlencoded", "text/json"] {
+    for content_type in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "text/json",
+    ] {
         let resp = post(&url, &[("content-type", content_type)], init("2025-11-25")).await;
         assert!(!resp.headers().contains_key("mcp-session-id"));
         let (status, body) = answer(resp).await;
@@ -171,17 +182,24 @@ async fn content_type_must_be_json_and_accept_must_admit_json_or_sse() {
         );
     }
     for accept in ["text/html", "image/png, text/plain", "application/json;q=0"] {
-        let (status, body) = answer(post(&url, &[("accept", accept)], init("2025-11-25")).await).await;
+        let (status, body) =
+            answer(post(&url, &[("accept", accept)], init("2025-11-25")).await).await;
         assert_eq!(status, 406, "{accept}");
         assert_eq!(body["error"]["code"], -32000);
     }
     // Accepted: JSON with parameters, a missing Content-Type, a missing Accept, JSON only.
     let sid = initialize(&url, "2025-11-25").await;
     for headers in [
-        [("content-type", "application/json; charset=utf-8"), ("accept", ACCEPT)],
+        [
+            ("content-type", "application/json; charset=utf-8"),
+            ("accept", ACCEPT),
+        ],
         [("content-type", ""), ("accept", ACCEPT)],
         [("content-type", "application/json"), ("accept", "")],
-        [("content-type", "application/json"), ("accept", "application/json")],
+        [
+            ("content-type", "application/json"),
+            ("accept", "application/json"),
+        ],
     ] {
         let mut all = headers.to_vec();
         all.push(("mcp-session-id", &sid));
@@ -200,8 +218,12 @@ async fn public_binds_refuse_foreign_origins() {
         let url = url.clone();
         let origin = origin.map(str::to_owned);
         async move {
-            let headers: Vec<(&str, &str)> = origin.iter().map(|o| ("origin", o.as_str())).collect();
-            post(&url, &headers, init("2025-11-25")).await.status().as_u16()
+            let headers: Vec<(&str, &str)> =
+                origin.iter().map(|o| ("origin", o.as_str())).collect();
+            post(&url, &headers, init("2025-11-25"))
+                .await
+                .status()
+                .as_u16()
         }
     };
     assert_eq!(ok(None).await, 200, "no Origin: not a browser, served");
@@ -214,7 +236,12 @@ async fn public_binds_refuse_foreign_origins() {
     ] {
         assert_eq!(ok(Some(foreign)).await, 403, "{foreign}");
     }
-    let resp = post(&url, &[("origin", "https://evil.example")], init("2025-11-25")).await;
+    let resp = post(
+        &url,
+        &[("origin", "https://evil.example")],
+        init("2025-11-25"),
+    )
+    .await;
     let (_, body) = answer(resp).await;
     assert_eq!(
         body,
@@ -227,7 +254,12 @@ async fn public_binds_refuse_foreign_origins() {
     let url = format!("http://127.0.0.1:{}/mcp", addr.port());
     let status = |origin: &'static str| {
         let url = url.clone();
-        async move { post(&url, &[("origin", origin)], init("2025-11-25")).await.status().as_u16() }
+        async move {
+            post(&url, &[("origin", origin)], init("2025-11-25"))
+                .await
+                .status()
+                .as_u16()
+        }
     };
     assert_eq!(status("https://app.example.com").await, 200);
     assert_eq!(status("https://evil.example").await, 403);
@@ -237,11 +269,18 @@ async fn public_binds_refuse_foreign_origins() {
 async fn without_sessions_every_post_stands_alone() {
     let url = serve(&server(HttpOptions::new().sessions(false))).await;
     let resp = post(&url, &[], init("2025-11-25")).await;
-    assert!(!resp.headers().contains_key("mcp-session-id"), "no session minted");
+    assert!(
+        !resp.headers().contains_key("mcp-session-id"),
+        "no session minted"
+    );
     let (status, body) = answer(resp).await;
-    assert_eq!((status, &body["result"]["protocolVersion"]), (200, &json!("2025-11-25")));
+    assert_eq!(
+        (status, &body["result"]["protocolVersion"]),
+        (200, &json!("2025-11-25"))
+    );
     let call = json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"quick","arguments":{}}});
-    let (status, body) = answer(post(&url, &[("mcp-protocol-version", "2025-11-25")], call).await).await;
+    let (status, body) =
+        answer(post(&url, &[("mcp-protocol-version", "2025-11-25")], call).await).await;
     assert_eq!(status, 200);
     assert_eq!(body["id"], 3);
     assert_eq!(body["result"]["content"][0]["text"], "quick");
@@ -278,9 +317,16 @@ async fn json_response_answers_with_one_json_object_and_sends_notifications_to_t
     let mut stream = get.bytes_stream();
     let call = json!({"jsonrpc":"2.0","id":4,"method":"tools/call",
         "params":{"name":"progressing","arguments":{},"_meta":{"progressToken":"pt"}}});
-    let headers = [("mcp-session-id", &*sid), ("mcp-protocol-version", "2025-11-25")];
+    let headers = [
+        ("mcp-session-id", &*sid),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
     let resp = post(&url, &headers, call).await;
-    assert_eq!(resp.headers()["content-type"], "application/json", "not SSE, though slow");
+    assert_eq!(
+        resp.headers()["content-type"],
+        "application/json",
+        "not SSE, though slow"
+    );
     let (status, body) = answer(resp).await;
     assert_eq!(status, 200);
     assert_eq!(body["id"], 4);
@@ -295,6 +341,12 @@ async fn json_response_answers_with_one_json_object_and_sends_notifications_to_t
             .unwrap();
         text.push_str(std::str::from_utf8(&chunk).unwrap());
     }
-    assert!(text.contains(r#""progressToken":"pt","progress":1"#), "{text}");
-    assert!(text.contains(r#""progressToken":"pt","progress":2"#), "{text}");
+    assert!(
+        text.contains(r#""progressToken":"pt","progress":1"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""progressToken":"pt","progress":2"#),
+        "{text}"
+    );
 }

@@ -65,6 +65,8 @@ async fn an_idle_session_keeps_at_most_four_kib() {
     let per_session = (live() - before) / N;
     eprintln!("heap per idle session: {per_session} bytes");
     assert!(per_session > 0, "{per_session}");
-    assert!(per_session <= 4096, "an idle session keeps {per_session} bytes");
+    assert!(
+        per_session <= 4096,
+        "an idle session keeps {per_session} bytes"
+    );
 }
-

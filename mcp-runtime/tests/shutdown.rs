@@ -91,9 +91,11 @@ async fn post(url: &str, sid: &str, body: Value) -> reqwest::Response {
 /// A raw `GET path` on a new connection: (status line, body).
 async fn probe(addr: SocketAddr, path: &str) -> (String, String) {
     let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
-    tcp.write_all(format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").as_bytes())
-        .await
-        .unwrap();
+    tcp.write_all(
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .await
+    .unwrap();
     let mut answer = String::new();
     tokio::time::timeout(Duration::from_secs(10), tcp.read_to_string(&mut answer))
         .await
@@ -137,7 +139,10 @@ async fn health_endpoints_answer_and_readiness_fails_while_draining() {
         async move { server.serve_http_on(listener).await }
     });
     let ok = r#"{"status":"ok"}"#;
-    assert_eq!(probe(addr, "/healthz").await, ("HTTP/1.1 200 OK".into(), ok.into()));
+    assert_eq!(
+        probe(addr, "/healthz").await,
+        ("HTTP/1.1 200 OK".into(), ok.into())
+    );
     assert_eq!(
         probe(addr, "/readyz").await,
         ("HTTP/1.1 200 OK".into(), r#"{"status":"ready"}"#.into())
@@ -235,9 +240,15 @@ async fn the_drain_deadline_cuts_calls_that_do_not_finish() {
         .expect("serving returns after the drain deadline")
         .unwrap()
         .unwrap();
-    assert!(started.elapsed() >= Duration::from_millis(200), "waited for the deadline");
+    assert!(
+        started.elapsed() >= Duration::from_millis(200),
+        "waited for the deadline"
+    );
     let (messages, _) = drain_sse(call).await;
-    assert!(messages.is_empty(), "no reply: the call was cut {messages:?}");
+    assert!(
+        messages.is_empty(),
+        "no reply: the call was cut {messages:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -319,7 +330,12 @@ async fn stdio_and_http_child() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_stdio_and_http_ends_both_when_stdin_closes() {
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "stdio_and_http_child", "--quiet", "--test-threads=1"])
+        .args([
+            "--exact",
+            "stdio_and_http_child",
+            "--quiet",
+            "--test-threads=1",
+        ])
         .env("MCP_TEST_CHILD", "1")
         .env("RUST_LOG", "mcp_runtime=info")
         .stdin(Stdio::piped())
@@ -331,7 +347,10 @@ async fn serve_stdio_and_http_ends_both_when_stdin_closes() {
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let addr = loop {
         let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "the child logs its address");
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the child logs its address"
+        );
         if let Some(rest) = line.split("local=").nth(1) {
             break rest.split_whitespace().next().unwrap().to_owned();
         }
@@ -388,5 +407,8 @@ async fn serve_stdio_and_http_ends_both_when_stdin_closes() {
         .unwrap();
     let took = closed.elapsed();
     assert!(status.success(), "{status:?}");
-    assert!(took < Duration::from_secs(1), "exit took {took:?} after stdin closed");
+    assert!(
+        took < Duration::from_secs(1),
+        "exit took {took:?} after stdin closed"
+    );
 }

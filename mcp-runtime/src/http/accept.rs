@@ -28,7 +28,7 @@ use tower::ServiceExt as _;
 
 use crate::error::Error;
 use crate::handler::context::CancellationToken;
-use crate::http::conns::{RequestBody, ResponseBody, Table, Tracker, TrackedIo};
+use crate::http::conns::{RequestBody, ResponseBody, Table, TrackedIo, Tracker};
 use crate::http::endpoint::{Http, transport_error};
 use crate::http::health;
 
@@ -117,7 +117,10 @@ struct Backoff {
 impl Backoff {
     async fn after(&mut self, e: std::io::Error) {
         use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
-        if matches!(e.kind(), ConnectionAborted | ConnectionRefused | ConnectionReset) {
+        if matches!(
+            e.kind(),
+            ConnectionAborted | ConnectionRefused | ConnectionReset
+        ) {
             return;
         }
         if self
@@ -143,7 +146,12 @@ fn admit(shared: &Arc<Shared>, tcp: TcpStream, during_drain: bool) {
 }
 
 /// One connection, until it closes, stalls, is evicted or the server stops.
-async fn connection(shared: Arc<Shared>, tcp: TcpStream, tracker: Arc<Tracker>, during_drain: bool) {
+async fn connection(
+    shared: Arc<Shared>,
+    tcp: TcpStream,
+    tracker: Arc<Tracker>,
+    during_drain: bool,
+) {
     let io = TokioIo::new(TrackedIo {
         tcp,
         tracker: Arc::clone(&tracker),

@@ -204,9 +204,7 @@ impl Table {
             changed: Notify::new(),
             evicted: Notify::new(),
         });
-        tracker
-            .since_ms
-            .store(tracker.now_ms(), Ordering::Release);
+        tracker.since_ms.store(tracker.now_ms(), Ordering::Release);
         open.insert(seq, Arc::clone(&tracker));
         Some(tracker)
     }

@@ -323,11 +323,21 @@ mod tests {
     fn content_type_header() {
         let mut h = HeaderMap::new();
         assert!(unsupported_media_type(&h).is_none(), "missing: lenient");
-        for ok in ["application/json", "application/json; charset=utf-8", "APPLICATION/Json"] {
+        for ok in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "APPLICATION/Json",
+        ] {
             h.insert(header::CONTENT_TYPE, HeaderValue::from_static(ok));
             assert!(unsupported_media_type(&h).is_none(), "{ok}");
         }
-        for bad in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "application/jsonx", ""] {
+        for bad in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "application/jsonx",
+            "",
+        ] {
             h.insert(header::CONTENT_TYPE, HeaderValue::from_static(bad));
             let r = unsupported_media_type(&h).expect(bad);
             assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);

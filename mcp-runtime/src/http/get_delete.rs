@@ -48,7 +48,10 @@ pub(crate) async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -
             };
             standalone = stream == 0;
             match session.stream(stream) {
-                Some(open) => open.attach(Some(seq), tx, retry, session.next_priming()).await,
+                Some(open) => {
+                    open.attach(Some(seq), tx, retry, session.next_priming())
+                        .await
+                }
                 None => {
                     let Some(replay) = session.store().replay(&session.id, stream, seq).await
                     else {

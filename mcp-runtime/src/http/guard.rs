@@ -18,7 +18,9 @@ enum Origins {
     Any,
     List(std::sync::Arc<[String]>),
     /// The request's own host; with `loopback`, loopback origins too.
-    SameHost { loopback: bool },
+    SameHost {
+        loopback: bool,
+    },
 }
 
 /// Why a request was refused.
@@ -153,7 +155,11 @@ mod tests {
         let listed = Guard::new(&Allow::list(["MCP.example.com"]), &Allow::Auto, true);
         assert_eq!(listed.check(&h), Ok(()));
         h.insert(header::ORIGIN, "https://evil.example".parse().unwrap());
-        assert_eq!(listed.check(&h), Err(Refusal::Origin), "not the host's origin");
+        assert_eq!(
+            listed.check(&h),
+            Err(Refusal::Origin),
+            "not the host's origin"
+        );
         h.insert(header::ORIGIN, "https://mcp.example.com".parse().unwrap());
         assert_eq!(listed.check(&h), Ok(()), "the host's own origin");
         h.insert(header::ORIGIN, "https://evil.example".parse().unwrap());
@@ -175,9 +181,18 @@ mod tests {
             public.check(&h)
         };
         assert_eq!(check("203.0.113.9:8000", None), Ok(()), "no Origin: served");
-        assert_eq!(check("mcp.example.com", Some("https://mcp.example.com")), Ok(()));
-        assert_eq!(check("mcp.example.com", Some("https://mcp.example.com:443")), Ok(()));
-        assert_eq!(check("mcp.example.com:443", Some("https://MCP.example.com")), Ok(()));
+        assert_eq!(
+            check("mcp.example.com", Some("https://mcp.example.com")),
+            Ok(())
+        );
+        assert_eq!(
+            check("mcp.example.com", Some("https://mcp.example.com:443")),
+            Ok(())
+        );
+        assert_eq!(
+            check("mcp.example.com:443", Some("https://MCP.example.com")),
+            Ok(())
+        );
         assert_eq!(check("10.0.0.5:8000", Some("http://10.0.0.5:8000")), Ok(()));
         for bad in [
             "https://evil.example",
@@ -188,9 +203,17 @@ mod tests {
             "http://user@10.0.0.5:8000",
             "file://10.0.0.5:8000",
         ] {
-            assert_eq!(check("10.0.0.5:8000", Some(bad)), Err(Refusal::Origin), "{bad}");
+            assert_eq!(
+                check("10.0.0.5:8000", Some(bad)),
+                Err(Refusal::Origin),
+                "{bad}"
+            );
         }
-        let listed = Guard::new(&Allow::Auto, &Allow::list(["https://app.example.com"]), false);
+        let listed = Guard::new(
+            &Allow::Auto,
+            &Allow::list(["https://app.example.com"]),
+            false,
+        );
         let mut h = HeaderMap::new();
         h.insert(header::HOST, "mcp.example.com".parse().unwrap());
         h.insert(header::ORIGIN, "https://mcp.example.com".parse().unwrap());

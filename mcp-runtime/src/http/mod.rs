@@ -129,7 +129,14 @@ fn mounted(server: &Server, path: &str) -> Router {
         tracing::warn!(error = %e, "health endpoints not served");
         None
     });
-    build_router(server, path, true, health.as_ref(), CancellationToken::new()).0
+    build_router(
+        server,
+        path,
+        true,
+        health.as_ref(),
+        CancellationToken::new(),
+    )
+    .0
 }
 
 impl Server {

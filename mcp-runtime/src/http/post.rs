@@ -421,7 +421,9 @@ async fn batch(h: &Arc<Http>, headers: &HeaderMap, text: &str, mut head: HeadTx)
             Err(_) => None,
         };
         match version {
-            Some(v) if v.allows_batches() => Connection::with_session(Arc::clone(&h.server), nowhere(), v),
+            Some(v) if v.allows_batches() => {
+                Connection::with_session(Arc::clone(&h.server), nowhere(), v)
+            }
             _ => return refuse(head),
         }
     };

@@ -404,7 +404,9 @@ mod tests {
     use crate::http::event_store::InMemoryEventStore;
 
     fn session(id: &str) -> Arc<Session> {
-        let server = crate::Server::builder(crate::server_info!()).build().unwrap();
+        let server = crate::Server::builder(crate::server_info!())
+            .build()
+            .unwrap();
         let (tx, rx) = mpsc::channel(8);
         let conn = Connection::new(Arc::clone(&server.inner), tx);
         Session::new(id.into(), conn, rx, Arc::new(InMemoryEventStore::default()))
