@@ -210,8 +210,8 @@ async fn content_type_must_be_json_and_accept_must_admit_json_or_sse() {
 
 #[tokio::test]
 async fn public_binds_refuse_foreign_origins() {
-    let server = server(HttpOptions::new());
-    let addr = serve_on(&server, "0.0.0.0:0").await;
+    let public = server(HttpOptions::new());
+    let addr = serve_on(&public, "0.0.0.0:0").await;
     let url = format!("http://127.0.0.1:{}/mcp", addr.port());
     let own = format!("http://127.0.0.1:{}", addr.port());
     let ok = |origin: Option<&str>| {

@@ -301,8 +301,8 @@ async fn listen_streams_end_with_their_result_at_shutdown() {
     }
     let last = text
         .lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .last()
+        .rev()
+        .find_map(|l| l.strip_prefix("data: "))
         .unwrap();
     let reply: Value = serde_json::from_str(last).unwrap();
     assert_eq!(reply["id"], 9);

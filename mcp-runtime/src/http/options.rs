@@ -272,7 +272,8 @@ impl HttpOptions {
         self
     }
 
-    /// Where SSE events are kept for resumption (default: a bounded [`InMemoryEventStore`]).
+    /// Where SSE events are kept for resumption (default: a bounded
+    /// [`InMemoryEventStore`](super::InMemoryEventStore)).
     ///
     /// ```
     /// # use mcp_runtime::http::{HttpOptions, InMemoryEventStore};

@@ -165,6 +165,7 @@ async fn signalled() -> Option<&'static str> {
 }
 
 /// Resolves when either token is cancelled.
+#[cfg(feature = "http")]
 pub(crate) async fn either(a: &CancellationToken, b: &CancellationToken) {
     tokio::select! {
         () = a.cancelled() => {}
