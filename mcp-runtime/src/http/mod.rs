@@ -49,11 +49,20 @@
 //!
 //! # Security and limits
 //!
-//! `Host` and `Origin` are checked before anything else (403): by default only loopback names
-//! are allowed when the server is bound to a loopback address, and always for a mounted
-//! [`Server::router`]; set [`HttpOptions::allowed_hosts`] / [`HttpOptions::allowed_origins`]
-//! when serving a public name. Bodies over the server's message limit get 413. Every queue is
-//! bounded: a slow client's stream is cut (it can resume), never buffered without end.
+//! `Host` and `Origin` are checked before anything else (403): by default `Host` must be a
+//! loopback name when the server is bound to a loopback address (always for a mounted
+//! [`Server::router`]), and an `Origin` must be the server's own (or, on loopback, any loopback
+//! origin); requests without `Origin` are served. Set [`HttpOptions::allowed_hosts`] /
+//! [`HttpOptions::allowed_origins`] when serving a public name. A `POST` must be
+//! `application/json` when it says (415) and accept JSON or SSE when it says (406); bodies over
+//! the server's message limit get 413, bodies slower than [`HttpOptions::body_read_timeout`]
+//! 408. Every queue is bounded: a slow client's stream is cut (it can resume), never buffered
+//! without end.
+//!
+//! The standalone server runs its own accept loop: at most
+//! [`HttpOptions::max_connections`] connections, where the one stalled longest makes room for a
+//! newcomer; header, body and idle timeouts; `/healthz` and `/readyz`; and a graceful drain on
+//! [`ShutdownHandle`](crate::ShutdownHandle), SIGTERM or SIGINT.
 
 mod accept;
 mod conns;
