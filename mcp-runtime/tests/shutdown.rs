@@ -412,3 +412,22 @@ async fn serve_stdio_and_http_ends_both_when_stdin_closes() {
         "exit took {took:?} after stdin closed"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_transport_stops_reading_and_delivers_running_replies() {
+    let (server, gate) = server(Duration::from_secs(30));
+    let mut client = server.connect_in_memory();
+    client.initialize("2025-11-25").await;
+    client
+        .send(&json!({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"held","arguments":{}}}))
+        .await;
+    // A ping answered proves the call was read and runs in its own task.
+    let pong = client.request("ping", json!({})).await;
+    assert_eq!(pong["result"], json!({}));
+    server.shutdown_handle().shutdown();
+    gate.add_permits(1);
+    let reply = client.response(&json!(5)).await;
+    assert_eq!(reply["result"]["content"][0]["text"], "released", "{reply}");
+    let end = tokio::time::timeout(Duration::from_secs(10), client.recv()).await;
+    assert_eq!(end.expect("the connection closes"), None);
+}
