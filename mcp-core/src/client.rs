@@ -16,8 +16,9 @@ use crate::meta::Meta;
 use crate::tools::Tool;
 use crate::version::{ForVersion, ProtocolVersion};
 
-/// Answers to the `inputRequests` of an earlier result, by key (raw client results).
-pub type InputResponses = BTreeMap<String, Value>;
+// Defined in `discover`, beside `resultType`, so that `tools`, `prompts` and `resources` (whose
+// retried requests carry it) need not depend on this module, which depends on `tools`.
+pub use crate::discover::InputResponses;
 
 /// Method name of a sampling request.
 pub const CREATE_MESSAGE_METHOD: &str = "sampling/createMessage";
@@ -39,7 +40,7 @@ pub enum ElicitMode {
 /// The params of `elicitation/create` (2025-06-18+), in form or URL mode.
 ///
 /// ```
-/// use mcp_core::ElicitRequestParams;
+/// use mcp_runtime_core::ElicitRequestParams;
 /// use serde_json::json;
 ///
 /// let form = ElicitRequestParams::form(
@@ -130,7 +131,7 @@ pub enum ElicitAction {
 /// The result of `elicitation/create`.
 ///
 /// ```
-/// use mcp_core::{ElicitAction, ElicitResult};
+/// use mcp_runtime_core::{ElicitAction, ElicitResult};
 ///
 /// let r: ElicitResult =
 ///     serde_json::from_str(r#"{"action":"accept","content":{"name":"Ada"}}"#).unwrap();
@@ -233,7 +234,7 @@ pub enum SamplingContent {
 /// A message of a sampling conversation.
 ///
 /// ```
-/// use mcp_core::SamplingMessage;
+/// use mcp_runtime_core::SamplingMessage;
 ///
 /// let m = SamplingMessage::user("What is 2 + 2?");
 /// assert_eq!(serde_json::to_value(&m).unwrap()["content"]["type"], "text");
@@ -350,7 +351,7 @@ pub struct ToolChoice {
 /// The params of `sampling/createMessage`.
 ///
 /// ```
-/// use mcp_core::{CreateMessageRequestParams, SamplingMessage};
+/// use mcp_runtime_core::{CreateMessageRequestParams, SamplingMessage};
 ///
 /// let p = CreateMessageRequestParams::new(vec![SamplingMessage::user("Hi")], 100)
 ///     .with_system_prompt("Be brief");
@@ -472,7 +473,7 @@ pub struct Root {
 /// The result of `roots/list`.
 ///
 /// ```
-/// use mcp_core::ListRootsResult;
+/// use mcp_runtime_core::ListRootsResult;
 ///
 /// let r: ListRootsResult =
 ///     serde_json::from_str(r#"{"roots":[{"uri":"file:///src","name":"src"}]}"#).unwrap();
@@ -492,7 +493,7 @@ pub struct ListRootsResult {
 /// A request the client must answer before the server can complete (2026-07-28).
 ///
 /// ```
-/// use mcp_core::{ElicitRequestParams, InputRequest};
+/// use mcp_runtime_core::{ElicitRequestParams, InputRequest};
 /// use serde_json::json;
 ///
 /// let req = InputRequest::elicit(&ElicitRequestParams::form("Name?", json!({"type": "object", "properties": {}})));
@@ -544,7 +545,7 @@ impl InputRequest {
 /// (2026-07-28): it carries at least one of `inputRequests` and `requestState`.
 ///
 /// ```
-/// use mcp_core::{InputRequest, InputRequiredResult};
+/// use mcp_runtime_core::{InputRequest, InputRequiredResult};
 ///
 /// let r = InputRequiredResult::new()
 ///     .with_input_request("roots", InputRequest::list_roots())

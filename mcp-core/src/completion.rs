@@ -12,7 +12,7 @@ use crate::version::{ForVersion, ProtocolVersion};
 /// What is being completed: a prompt's argument or a resource template's variable.
 ///
 /// ```
-/// use mcp_core::CompletionReference;
+/// use mcp_runtime_core::CompletionReference;
 ///
 /// let r: CompletionReference =
 ///     serde_json::from_str(r#"{"type":"ref/resource","uri":"gifts://item/{id}"}"#).unwrap();
@@ -129,7 +129,7 @@ impl Completion {
 /// The result of `completion/complete`.
 ///
 /// ```
-/// use mcp_core::CompleteResult;
+/// use mcp_runtime_core::CompleteResult;
 ///
 /// let r = CompleteResult::new(vec!["red".into(), "green".into()]);
 /// assert_eq!(

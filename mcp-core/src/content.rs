@@ -19,7 +19,7 @@ pub enum Role {
 /// Hints on how a client should use an object.
 ///
 /// ```
-/// use mcp_core::{Annotations, Role};
+/// use mcp_runtime_core::{Annotations, Role};
 ///
 /// let a = Annotations::new().with_audience(vec![Role::User]).with_priority(0.5);
 /// assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"audience":["user"],"priority":0.5}"#);
@@ -283,7 +283,7 @@ pub struct BlobResourceContents {
 /// The contents of a resource: text or base64 blob.
 ///
 /// ```
-/// use mcp_core::ResourceContents;
+/// use mcp_runtime_core::ResourceContents;
 ///
 /// let c = ResourceContents::text("file:///a.txt", "hello").with_mime_type("text/plain");
 /// assert_eq!(
@@ -397,7 +397,7 @@ impl EmbeddedResource {
 /// A block of content in a tool result or prompt message, tagged by `type`.
 ///
 /// ```
-/// use mcp_core::ContentBlock;
+/// use mcp_runtime_core::ContentBlock;
 ///
 /// let block = ContentBlock::text("hi");
 /// assert_eq!(serde_json::to_string(&block).unwrap(), r#"{"type":"text","text":"hi"}"#);

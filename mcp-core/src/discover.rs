@@ -1,11 +1,30 @@
 //! `server/discover` and the result-level fields of the stateless era (2026-07-28):
-//! `resultType` and the cache hints `ttlMs` / `cacheScope`.
+//! `resultType` and the cache hints `ttlMs` / `cacheScope`; and [`InputResponses`], what a
+//! request retried after an `input_required` result carries.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::lifecycle::ServerCapabilities;
 use crate::meta::Meta;
 use crate::version::{ForVersion, ProtocolVersion};
+
+/// Answers to the `inputRequests` of an earlier `input_required` result, by key (raw client
+/// results), sent as `inputResponses` when the client retries the request (2026-07-28).
+///
+/// ```
+/// use mcp_runtime_core::{CallToolRequestParams, InputResponses};
+///
+/// let params: CallToolRequestParams = serde_json::from_str(
+///     r#"{"name":"book","inputResponses":{"elicit-0":{"action":"accept","content":{}}}}"#,
+/// )
+/// .unwrap();
+/// let answers: &InputResponses = params.input_responses.as_ref().unwrap();
+/// assert_eq!(answers["elicit-0"]["action"], "accept");
+/// ```
+pub type InputResponses = BTreeMap<String, Value>;
 
 /// The `resultType` of a 2026-07-28 result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -56,7 +75,7 @@ pub(crate) fn cache_hints_for(
 /// The result of `server/discover` (2026-07-28).
 ///
 /// ```
-/// use mcp_core::{CacheScope, DiscoverResult, ServerCapabilities};
+/// use mcp_runtime_core::{CacheScope, DiscoverResult, ServerCapabilities};
 ///
 /// let result = DiscoverResult::new(vec!["2026-07-28".into()], ServerCapabilities::default())
 ///     .with_instructions("Call `add` to add numbers");
@@ -124,7 +143,7 @@ impl ForVersion for DiscoverResult {
 /// A result with no content (`ping`, `logging/setLevel`, `resources/subscribe`, ...).
 ///
 /// ```
-/// use mcp_core::{EmptyResult, ForVersion, ProtocolVersion};
+/// use mcp_runtime_core::{EmptyResult, ForVersion, ProtocolVersion};
 ///
 /// let json = serde_json::to_string(&EmptyResult::new().into_version(ProtocolVersion::LATEST));
 /// assert_eq!(json.unwrap(), r#"{"resultType":"complete"}"#);

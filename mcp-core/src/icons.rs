@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 /// An icon a client may display next to an item.
 ///
 /// ```
-/// use mcp_core::Icon;
+/// use mcp_runtime_core::Icon;
 ///
 /// let icon = Icon::new("https://example.com/icon.png").with_mime_type("image/png");
 /// assert_eq!(

@@ -6,7 +6,7 @@
 //! deserialise them into.
 //!
 //! ```
-//! use mcp_core::jsonrpc::{parse_message, Message, RequestId};
+//! use mcp_runtime_core::jsonrpc::{parse_message, Message, RequestId};
 //!
 //! let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}"#;
 //! let Message::Request(req) = parse_message(text).unwrap() else { panic!() };
@@ -59,7 +59,7 @@ pub mod error_codes {
 /// A JSON-RPC request id: a string or an integer, never `null` or a fraction.
 ///
 /// ```
-/// use mcp_core::RequestId;
+/// use mcp_runtime_core::RequestId;
 ///
 /// let id: RequestId = serde_json::from_str("42").unwrap();
 /// assert_eq!(id, RequestId::Number(42));
@@ -148,8 +148,8 @@ impl<'de> Deserialize<'de> for RequestId {
 /// The `error` member of a JSON-RPC error response.
 ///
 /// ```
-/// use mcp_core::ErrorObject;
-/// use mcp_core::jsonrpc::error_codes;
+/// use mcp_runtime_core::ErrorObject;
+/// use mcp_runtime_core::jsonrpc::error_codes;
 ///
 /// let err = ErrorObject::method_not_found("tools/frobnicate");
 /// assert_eq!(err.code, error_codes::METHOD_NOT_FOUND);
@@ -304,7 +304,7 @@ pub enum Parsed<'a> {
 /// Why a text is not a valid JSON-RPC message.
 ///
 /// ```
-/// use mcp_core::jsonrpc::{parse_message, EnvelopeError, RequestId};
+/// use mcp_runtime_core::jsonrpc::{parse_message, EnvelopeError, RequestId};
 ///
 /// assert_eq!(parse_message("{oops").unwrap_err(), EnvelopeError::Parse);
 /// let err = parse_message(r#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#).unwrap_err();
@@ -458,7 +458,7 @@ pub fn parse_message(text: &str) -> Result<Message<'_>, EnvelopeError> {
 /// As [`parse_message`]; errors of individual batch elements are inside [`Parsed::Batch`].
 ///
 /// ```
-/// use mcp_core::jsonrpc::{parse_batch_or_message, Parsed};
+/// use mcp_runtime_core::jsonrpc::{parse_batch_or_message, Parsed};
 ///
 /// let text = r#"[{"jsonrpc":"2.0","method":"notifications/initialized"}, 5]"#;
 /// let Parsed::Batch(items) = parse_batch_or_message(text).unwrap() else { panic!() };
@@ -564,7 +564,7 @@ fn write_json_str(buf: &mut Vec<u8>, s: &str) {
 /// `result_json` must already be serialised JSON; it is copied verbatim.
 ///
 /// ```
-/// use mcp_core::jsonrpc::{write_response, RequestId};
+/// use mcp_runtime_core::jsonrpc::{write_response, RequestId};
 ///
 /// let mut buf = Vec::new();
 /// write_response(&mut buf, &RequestId::from("a"), "{}");
@@ -581,7 +581,7 @@ pub fn write_response(buf: &mut Vec<u8>, id: &RequestId, result_json: &str) {
 /// Appends an error response; the id is `null` when `id` is `None`.
 ///
 /// ```
-/// use mcp_core::jsonrpc::{write_error, ErrorObject};
+/// use mcp_runtime_core::jsonrpc::{write_error, ErrorObject};
 ///
 /// let mut buf = Vec::new();
 /// write_error(&mut buf, None, &ErrorObject::parse_error());
@@ -602,7 +602,7 @@ pub fn write_error(buf: &mut Vec<u8>, id: Option<&RequestId>, err: &ErrorObject)
 /// Appends `{"jsonrpc":"2.0","method":…,"params":…}`; `params_json` is copied verbatim.
 ///
 /// ```
-/// use mcp_core::jsonrpc::write_notification;
+/// use mcp_runtime_core::jsonrpc::write_notification;
 ///
 /// let mut buf = Vec::new();
 /// write_notification(&mut buf, "notifications/tools/list_changed", "{}");
@@ -622,7 +622,7 @@ pub fn write_notification(buf: &mut Vec<u8>, method: &str, params_json: &str) {
 /// Appends `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`; `params_json` is copied verbatim.
 ///
 /// ```
-/// use mcp_core::jsonrpc::{write_request, RequestId};
+/// use mcp_runtime_core::jsonrpc::{write_request, RequestId};
 ///
 /// let mut buf = Vec::new();
 /// write_request(&mut buf, &RequestId::Number(1), "roots/list", "{}");

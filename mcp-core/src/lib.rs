@@ -1,8 +1,10 @@
 //! Protocol types of the Model Context Protocol, for every released revision.
 //!
-//! `mcp-core` is the vocabulary the rest of the workspace speaks: the JSON-RPC envelope,
-//! the request, result and notification types of each spec area, and the rules that say
-//! which revision defines which field. It does no I/O and depends only on serde.
+//! `mcp-runtime-core` is the vocabulary the rest of the `mcp-runtime` workspace speaks: the
+//! JSON-RPC envelope, the request, result and notification types of each spec area, and the
+//! rules that say which revision defines which field. It does no I/O and depends only on serde.
+//! `mcp-runtime` re-exports it as `mcp_runtime::protocol`; inside the workspace it is imported
+//! as `mcp_core`.
 //!
 //! # One set of types, five revisions
 //!
@@ -14,7 +16,7 @@
 //! removes (or rewrites) whatever the negotiated revision does not define:
 //!
 //! ```
-//! use mcp_core::{ContentBlock, ForVersion, ProtocolVersion, Tool};
+//! use mcp_runtime_core::{ContentBlock, ForVersion, ProtocolVersion, Tool};
 //!
 //! let mut tool = Tool::new("add", serde_json::json!({"type": "object"}))
 //!     .with_title("Add two numbers")
@@ -82,23 +84,22 @@ pub mod version;
 
 pub use client::{
     CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams,
-    ElicitResult, InputRequest, InputRequiredResult, InputResponses, ListRootsResult, Root,
-    SamplingMessage,
+    ElicitResult, InputRequest, InputRequiredResult, ListRootsResult, Root, SamplingMessage,
 };
 pub use completion::{CompleteRequestParams, CompleteResult, Completion, CompletionReference};
 pub use content::{
     Annotations, AudioContent, BlobResourceContents, ContentBlock, EmbeddedResource, ImageContent,
     ResourceContents, ResourceLink, Role, TextContent, TextResourceContents,
 };
-pub use discover::{CacheScope, DiscoverResult, EmptyResult, ResultType};
+pub use discover::{CacheScope, DiscoverResult, EmptyResult, InputResponses, ResultType};
 pub use icons::Icon;
 pub use jsonrpc::{EnvelopeError, ErrorObject, Message, RequestId};
 pub use lifecycle::{
-    ClientCapabilities, Implementation, InitializeRequestParams, InitializeResult,
+    ClientCapabilities, Implementation, InitializeRequestParams, InitializeResult, RequestMeta,
     ServerCapabilities,
 };
 pub use logging::{LoggingLevel, LoggingMessageNotificationParams, SetLevelRequestParams};
-pub use meta::{Meta, RequestMeta};
+pub use meta::Meta;
 pub use pagination::PaginatedRequestParams;
 pub use progress::{CancelledNotificationParams, ProgressNotificationParams, ProgressToken};
 pub use prompts::{
@@ -114,3 +115,8 @@ pub use subscriptions::{SubscriptionFilter, SubscriptionsListenRequestParams};
 pub use tools::{CallToolRequestParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations};
 pub use uri_template::{UriTemplate, UriTemplateError};
 pub use version::{Era, ForVersion, ProtocolVersion};
+
+// The README's examples run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

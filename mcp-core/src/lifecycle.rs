@@ -1,17 +1,20 @@
-//! The handshake-era lifecycle (`initialize`) and the capability and identity types that
-//! both eras use.
+//! The handshake-era lifecycle (`initialize`), the capability and identity types that both eras
+//! use, and [`RequestMeta`], the stateless era's per-request `_meta` that carries them.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use crate::content::{icons_for, title_for};
 use crate::icons::Icon;
+use crate::logging::LoggingLevel;
 use crate::meta::Meta;
+use crate::progress::ProgressToken;
 use crate::version::{ForVersion, ProtocolVersion};
 
 /// The name and version of a client or server implementation.
 ///
 /// ```
-/// use mcp_core::Implementation;
+/// use mcp_runtime_core::Implementation;
 ///
 /// let info = Implementation::new("gift-server", "0.3.1").with_title("Gift ideas");
 /// assert_eq!(
@@ -126,7 +129,7 @@ impl ElicitationCapability {
 /// What a client supports. Unknown members are kept in `other`.
 ///
 /// ```
-/// use mcp_core::ClientCapabilities;
+/// use mcp_runtime_core::ClientCapabilities;
 ///
 /// let caps: ClientCapabilities =
 ///     serde_json::from_str(r#"{"roots":{"listChanged":true},"elicitation":{},"tasks":{}}"#)
@@ -195,8 +198,8 @@ pub struct ResourcesCapability {
 /// What a server offers.
 ///
 /// ```
-/// use mcp_core::{ForVersion, ProtocolVersion, ServerCapabilities};
-/// use mcp_core::lifecycle::ToolsCapability;
+/// use mcp_runtime_core::{ForVersion, ProtocolVersion, ServerCapabilities};
+/// use mcp_runtime_core::lifecycle::ToolsCapability;
 ///
 /// let mut caps = ServerCapabilities::default()
 ///     .with_tools(ToolsCapability::default())
@@ -299,7 +302,7 @@ impl InitializeRequestParams {
 /// The result of `initialize` (handshake era).
 ///
 /// ```
-/// use mcp_core::{Implementation, InitializeResult, ProtocolVersion, ServerCapabilities};
+/// use mcp_runtime_core::{Implementation, InitializeResult, ProtocolVersion, ServerCapabilities};
 ///
 /// let result = InitializeResult::new(
 ///     ProtocolVersion::V2025_06_18,
@@ -354,5 +357,88 @@ impl ForVersion for InitializeResult {
     fn for_version(&mut self, v: ProtocolVersion) {
         self.capabilities.for_version(v);
         self.server_info.for_version(v);
+    }
+}
+
+/// The typed contents of a request's `params._meta`: in the stateless era (2026-07-28), the
+/// per-request counterpart of `initialize` (protocol version, client capabilities and identity).
+///
+/// ```
+/// use mcp_runtime_core::RequestMeta;
+/// use serde_json::value::RawValue;
+///
+/// let params = RawValue::from_string(r#"{"name":"x","_meta":{
+///     "progressToken": 5,
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientCapabilities": {},
+///     "vendor.example/trace": "abc"}}"#.to_owned()).unwrap();
+/// let meta = RequestMeta::from_params(Some(&params)).unwrap();
+/// assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
+/// assert!(meta.progress_token.is_some());
+/// assert_eq!(meta.rest["vendor.example/trace"], "abc");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RequestMeta {
+    /// `progressToken`: send progress notifications tagged with this token.
+    #[serde(
+        rename = "progressToken",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub progress_token: Option<ProgressToken>,
+    /// [`PROTOCOL_VERSION_KEY`](crate::meta::PROTOCOL_VERSION_KEY), raw (it may name an unknown revision).
+    #[serde(
+        rename = "io.modelcontextprotocol/protocolVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub protocol_version: Option<String>,
+    /// [`CLIENT_CAPABILITIES_KEY`](crate::meta::CLIENT_CAPABILITIES_KEY).
+    #[serde(
+        rename = "io.modelcontextprotocol/clientCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_capabilities: Option<ClientCapabilities>,
+    /// [`CLIENT_INFO_KEY`](crate::meta::CLIENT_INFO_KEY).
+    #[serde(
+        rename = "io.modelcontextprotocol/clientInfo",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_info: Option<Implementation>,
+    /// [`LOG_LEVEL_KEY`](crate::meta::LOG_LEVEL_KEY).
+    #[serde(
+        rename = "io.modelcontextprotocol/logLevel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub log_level: Option<LoggingLevel>,
+    /// Every other key, untouched.
+    #[serde(flatten)]
+    pub rest: Meta,
+}
+
+#[derive(Deserialize)]
+struct MetaOnly {
+    #[serde(rename = "_meta", default)]
+    meta: Option<RequestMeta>,
+}
+
+impl RequestMeta {
+    /// Reads `_meta` from raw request params, ignoring every other member.
+    ///
+    /// Absent params, absent `_meta` and `"_meta": null` all give an empty `RequestMeta`.
+    ///
+    /// # Errors
+    ///
+    /// When the params are not an object or a reserved key has the wrong type.
+    pub fn from_params(params: Option<&RawValue>) -> Result<Self, serde_json::Error> {
+        let Some(params) = params else {
+            return Ok(Self::default());
+        };
+        let only: MetaOnly = serde_json::from_str(params.get())?;
+        Ok(only.meta.unwrap_or_default())
     }
 }

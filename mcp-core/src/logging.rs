@@ -10,7 +10,7 @@ use crate::version::{ForVersion, ProtocolVersion};
 /// Syslog severity (RFC 5424), ordered from least (`Debug`) to most severe (`Emergency`).
 ///
 /// ```
-/// use mcp_core::LoggingLevel;
+/// use mcp_runtime_core::LoggingLevel;
 ///
 /// assert!(LoggingLevel::Error > LoggingLevel::Warning);
 /// assert_eq!(serde_json::to_string(&LoggingLevel::Notice).unwrap(), r#""notice""#);
@@ -74,7 +74,7 @@ pub struct SetLevelRequestParams {
 /// The params of `notifications/message`.
 ///
 /// ```
-/// use mcp_core::{LoggingLevel, LoggingMessageNotificationParams};
+/// use mcp_runtime_core::{LoggingLevel, LoggingMessageNotificationParams};
 ///
 /// let p = LoggingMessageNotificationParams::new(LoggingLevel::Info, "started".into())
 ///     .with_logger("db");

@@ -10,7 +10,7 @@ pub type Cursor = String;
 /// The params of `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`.
 ///
 /// ```
-/// use mcp_core::PaginatedRequestParams;
+/// use mcp_runtime_core::PaginatedRequestParams;
 ///
 /// let p: PaginatedRequestParams = serde_json::from_str(r#"{"cursor":"abc"}"#).unwrap();
 /// assert_eq!(p.cursor.as_deref(), Some("abc"));

@@ -11,7 +11,7 @@ use crate::version::{ForVersion, ProtocolVersion};
 /// The token a request's `_meta.progressToken` names: a string or an integer.
 ///
 /// ```
-/// use mcp_core::ProgressToken;
+/// use mcp_runtime_core::ProgressToken;
 ///
 /// let t: ProgressToken = serde_json::from_str(r#""abc""#).unwrap();
 /// assert_eq!(t, ProgressToken::String("abc".into()));
@@ -37,7 +37,7 @@ impl fmt::Display for ProgressToken {
 /// The params of `notifications/progress`.
 ///
 /// ```
-/// use mcp_core::{ForVersion, ProgressNotificationParams, ProgressToken, ProtocolVersion};
+/// use mcp_runtime_core::{ForVersion, ProgressNotificationParams, ProgressToken, ProtocolVersion};
 ///
 /// let p = ProgressNotificationParams::new(ProgressToken::Number(1), 0.5)
 ///     .with_total(1.0)

@@ -4,9 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::client::InputResponses;
 use crate::content::{ContentBlock, Role, entity_meta_for, icons_for, title_for};
-use crate::discover::{CacheScope, ResultType, cache_hints_for, result_type_for};
+use crate::discover::{CacheScope, InputResponses, ResultType, cache_hints_for, result_type_for};
 use crate::icons::Icon;
 use crate::meta::Meta;
 use crate::pagination::Cursor;
@@ -57,7 +56,7 @@ impl ForVersion for PromptArgument {
 /// A prompt template the server offers.
 ///
 /// ```
-/// use mcp_core::{Prompt, PromptArgument};
+/// use mcp_runtime_core::{Prompt, PromptArgument};
 ///
 /// let p = Prompt::new("greet")
 ///     .with_description("Greets someone")
@@ -215,7 +214,7 @@ impl GetPromptRequestParams {
 /// One message of a rendered prompt.
 ///
 /// ```
-/// use mcp_core::PromptMessage;
+/// use mcp_runtime_core::PromptMessage;
 ///
 /// let m = PromptMessage::user("Hello");
 /// assert_eq!(

@@ -3,9 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::client::InputResponses;
 use crate::content::{Annotations, ResourceContents, entity_meta_for, icons_for, title_for};
-use crate::discover::{CacheScope, ResultType, cache_hints_for, result_type_for};
+use crate::discover::{CacheScope, InputResponses, ResultType, cache_hints_for, result_type_for};
 use crate::icons::Icon;
 use crate::meta::Meta;
 use crate::pagination::Cursor;
@@ -14,7 +13,7 @@ use crate::version::{ForVersion, ProtocolVersion};
 /// A resource the server can read.
 ///
 /// ```
-/// use mcp_core::Resource;
+/// use mcp_runtime_core::Resource;
 ///
 /// let r = Resource::new("file:///notes.md", "notes").with_mime_type("text/markdown");
 /// assert_eq!(
@@ -98,7 +97,7 @@ impl ForVersion for Resource {
 /// A family of resources described by an RFC 6570 URI template.
 ///
 /// ```
-/// use mcp_core::ResourceTemplate;
+/// use mcp_runtime_core::ResourceTemplate;
 ///
 /// let t = ResourceTemplate::new("gifts://item/{id}", "gift");
 /// assert_eq!(serde_json::to_value(&t).unwrap()["uriTemplate"], "gifts://item/{id}");
@@ -318,7 +317,7 @@ impl ReadResourceRequestParams {
 /// The result of `resources/read`.
 ///
 /// ```
-/// use mcp_core::{ReadResourceResult, ResourceContents};
+/// use mcp_runtime_core::{ReadResourceResult, ResourceContents};
 ///
 /// let r = ReadResourceResult::new(vec![ResourceContents::text("file:///a", "hello")]);
 /// assert_eq!(serde_json::to_value(&r).unwrap()["contents"][0]["text"], "hello");

@@ -9,7 +9,7 @@ use crate::version::{ForVersion, ProtocolVersion};
 /// Which notifications a listener wants (and, in the acknowledgement, gets).
 ///
 /// ```
-/// use mcp_core::SubscriptionFilter;
+/// use mcp_runtime_core::SubscriptionFilter;
 ///
 /// let f: SubscriptionFilter = serde_json::from_str(
 ///     r#"{"toolsListChanged":true,"resourceSubscriptions":["file:///a"]}"#).unwrap();

@@ -4,9 +4,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::client::InputResponses;
 use crate::content::{ContentBlock, entity_meta_for, icons_for, title_for};
-use crate::discover::{CacheScope, ResultType, cache_hints_for, result_type_for};
+use crate::discover::{CacheScope, InputResponses, ResultType, cache_hints_for, result_type_for};
 use crate::icons::Icon;
 use crate::meta::Meta;
 use crate::pagination::Cursor;
@@ -15,7 +14,7 @@ use crate::version::{ForVersion, ProtocolVersion};
 /// Hints about a tool's behaviour (2025-03-26+). They are hints, not guarantees.
 ///
 /// ```
-/// use mcp_core::ToolAnnotations;
+/// use mcp_runtime_core::ToolAnnotations;
 ///
 /// let a = ToolAnnotations::new().read_only(true);
 /// assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"readOnlyHint":true}"#);
@@ -84,7 +83,7 @@ impl ToolAnnotations {
 /// A tool the model can call.
 ///
 /// ```
-/// use mcp_core::{Tool, ToolAnnotations};
+/// use mcp_runtime_core::{Tool, ToolAnnotations};
 /// use serde_json::json;
 ///
 /// let tool = Tool::new("add", json!({"type": "object", "properties": {"a": {"type": "number"}}}))
@@ -234,7 +233,7 @@ impl ForVersion for ListToolsResult {
 /// straight into the tool's argument type.
 ///
 /// ```
-/// use mcp_core::CallToolRequestParams;
+/// use mcp_runtime_core::CallToolRequestParams;
 ///
 /// let p: CallToolRequestParams =
 ///     serde_json::from_str(r#"{"name":"add","arguments":{"a":1,"b":2}}"#).unwrap();
@@ -297,7 +296,7 @@ impl PartialEq for CallToolRequestParams {
 /// The result of `tools/call`.
 ///
 /// ```
-/// use mcp_core::{CallToolResult, ForVersion, ProtocolVersion};
+/// use mcp_runtime_core::{CallToolResult, ForVersion, ProtocolVersion};
 /// use serde_json::json;
 ///
 /// let ok = CallToolResult::structured(json!({"sum": 3}), "{\"sum\":3}");

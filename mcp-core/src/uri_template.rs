@@ -4,12 +4,12 @@
 //! them (levels 1 to 3, plus the level 4 prefix `:n` and explode `*` modifiers), expands
 //! them from string variables, and matches a concrete URI back to its variables.
 //!
-//! The module uses only `std`, so that a proc-macro crate can include it to check
-//! templates at compile time.
+//! The module uses only `std`; the proc-macro crate `mcp-runtime-macros` depends on this crate
+//! to check templates at compile time with the same parser.
 //!
 //! ```
 //! use std::collections::BTreeMap;
-//! use mcp_core::UriTemplate;
+//! use mcp_runtime_core::UriTemplate;
 //!
 //! let t = UriTemplate::parse("gifts://item/{id}{?lang}").unwrap();
 //! assert_eq!(t.variables().collect::<Vec<_>>(), ["id", "lang"]);
@@ -120,7 +120,7 @@ pub enum UriTemplateErrorKind {
 /// A template syntax error, with the byte offset where it was found.
 ///
 /// ```
-/// use mcp_core::UriTemplate;
+/// use mcp_runtime_core::UriTemplate;
 ///
 /// let err = UriTemplate::parse("file:///{path").unwrap_err();
 /// assert_eq!(err.offset(), 8);
@@ -292,7 +292,7 @@ impl UriTemplate {
     ///
     /// ```
     /// use std::collections::HashMap;
-    /// use mcp_core::UriTemplate;
+    /// use mcp_runtime_core::UriTemplate;
     ///
     /// let t = UriTemplate::parse("https://h{/path}{?q,lang}{#frag}").unwrap();
     /// let vars = HashMap::from([("path", "a/b"), ("q", "x y"), ("frag", "top")]);
@@ -317,7 +317,7 @@ impl UriTemplate {
     /// `{#var}` matches an optional fragment. Variables that did not appear are absent.
     ///
     /// ```
-    /// use mcp_core::UriTemplate;
+    /// use mcp_runtime_core::UriTemplate;
     ///
     /// let t = UriTemplate::parse("file:///{+path}").unwrap();
     /// assert_eq!(t.match_uri("file:///src/main.rs").unwrap()["path"], "src/main.rs");

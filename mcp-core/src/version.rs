@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// reads as "2025-06-18 or later". On the wire a version is its date string.
 ///
 /// ```
-/// use mcp_core::ProtocolVersion;
+/// use mcp_runtime_core::ProtocolVersion;
 ///
 /// let v: ProtocolVersion = "2025-06-18".parse().unwrap();
 /// assert!(v.has_titles());
@@ -40,7 +40,7 @@ pub enum ProtocolVersion {
 /// The two eras of the protocol.
 ///
 /// ```
-/// use mcp_core::{Era, ProtocolVersion};
+/// use mcp_runtime_core::{Era, ProtocolVersion};
 ///
 /// assert_eq!(ProtocolVersion::V2025_11_25.era(), Era::Handshake);
 /// assert_eq!(ProtocolVersion::V2026_07_28.era(), Era::Stateless);
@@ -99,7 +99,7 @@ impl ProtocolVersion {
     /// The revisions an `initialize` handshake can negotiate, newest first.
     ///
     /// ```
-    /// use mcp_core::ProtocolVersion;
+    /// use mcp_runtime_core::ProtocolVersion;
     ///
     /// assert_eq!(ProtocolVersion::handshake_versions()[0], ProtocolVersion::LATEST_HANDSHAKE);
     /// ```
@@ -245,7 +245,7 @@ impl<'de> Deserialize<'de> for ProtocolVersion {
 /// 2026-07-28 results get the `resultType` (and cache hints) that revision requires.
 ///
 /// ```
-/// use mcp_core::{ForVersion, Implementation, ProtocolVersion};
+/// use mcp_runtime_core::{ForVersion, Implementation, ProtocolVersion};
 ///
 /// let mut info = Implementation::new("demo", "1.0.0").with_title("Demo server");
 /// info.for_version(ProtocolVersion::V2024_11_05);

@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use mcp_core::ErrorObject;
-use mcp_core::jsonrpc::{
+use mcp_runtime_core::ErrorObject;
+use mcp_runtime_core::jsonrpc::{
     EnvelopeError, Message, Parsed, RequestId, error_codes, parse_batch_or_message, parse_message,
     write_error, write_notification, write_request, write_response,
 };

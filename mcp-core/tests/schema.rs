@@ -9,12 +9,14 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use mcp_core::client::{ModelHint, ModelPreferences, ToolChoice};
-use mcp_core::icons::IconTheme;
-use mcp_core::jsonrpc::{ErrorObject, RequestId, write_error, write_response};
-use mcp_core::lifecycle::{PromptsCapability, ResourcesCapability, ToolsCapability};
-use mcp_core::subscriptions::{NotificationParams, SubscriptionsAcknowledgedNotificationParams};
-use mcp_core::*;
+use mcp_runtime_core::client::{ModelHint, ModelPreferences, ToolChoice};
+use mcp_runtime_core::icons::IconTheme;
+use mcp_runtime_core::jsonrpc::{ErrorObject, RequestId, write_error, write_response};
+use mcp_runtime_core::lifecycle::{PromptsCapability, ResourcesCapability, ToolsCapability};
+use mcp_runtime_core::subscriptions::{
+    NotificationParams, SubscriptionsAcknowledgedNotificationParams,
+};
+use mcp_runtime_core::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};

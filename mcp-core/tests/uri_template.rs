@@ -2,8 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use mcp_core::UriTemplate;
-use mcp_core::uri_template::UriTemplateErrorKind as K;
+use mcp_runtime_core::UriTemplate;
+use mcp_runtime_core::uri_template::UriTemplateErrorKind as K;
 
 fn t(s: &str) -> UriTemplate {
     UriTemplate::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))

@@ -57,7 +57,7 @@ impl Drop for Ctxt {
     fn drop(&mut self) {
         debug_assert!(
             std::thread::panicking() || self.errors.borrow().is_none(),
-            "mcp-macros: an error collector was dropped without being checked"
+            "mcp-runtime-macros: an error collector was dropped without being checked"
         );
     }
 }

@@ -111,12 +111,6 @@ mod json;
 mod model;
 mod parse;
 mod ty;
-// mcp-core's RFC 6570 parser (std-only), shared so that templates are checked at compile time by
-// the very code that matches them at run time. Its doc examples run here too, hence the mcp-core
-// dev-dependency.
-#[allow(dead_code, unreachable_pub, missing_docs)]
-#[path = "../../mcp-core/src/uri_template.rs"]
-mod uri_template;
 mod validate;
 
 use proc_macro::TokenStream;

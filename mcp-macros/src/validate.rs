@@ -1,6 +1,9 @@
 //! Every compile-time rule, in one place. Each rule reports into the [`Ctxt`], on the narrowest
 //! span, so a build shows all of its errors at once; each has a UI test named after it.
 
+// The RFC 6570 parser of mcp-core: templates are checked at compile time by the very code that
+// matches them at run time.
+use mcp_core::uri_template::UriTemplate;
 use syn::{FnArg, ItemFn, LitInt, LitStr, Pat, Type};
 
 use crate::ctxt::Ctxt;
@@ -8,7 +11,6 @@ use crate::json;
 use crate::model::{Def, ItemDef, Param, PromptDef, ResourceDef, Role, ToolDef};
 use crate::parse::{ArgKey, Kind};
 use crate::ty;
-use crate::uri_template::UriTemplate;
 
 /// Checks `def` (and the signature it came from) against every rule of its macro.
 pub(crate) fn check(cx: &Ctxt, def: &Def) {

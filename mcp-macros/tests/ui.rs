@@ -1,7 +1,7 @@
 //! Compile-time contracts of the macros: every rule has a failing example (with the exact error
 //! it produces, in the `.stderr` next to it) and the supported shapes have passing ones.
 //!
-//! Regenerate the expected output with `TRYBUILD=overwrite cargo test -p mcp-macros --test ui`,
+//! Regenerate the expected output with `TRYBUILD=overwrite cargo test -p mcp-runtime-macros --test ui`,
 //! then read each changed `.stderr`.
 
 #[test]

@@ -1,6 +1,9 @@
-//! The command line every server binary gets from [`Server::run`].
+//! The command line every server binary gets from [`Server::run`] (feature `cli`), and the
+//! listing and one-shot call it is built on (always available).
 
+#[cfg(feature = "cli")]
 use std::io::Write;
+#[cfg(feature = "cli")]
 use std::sync::Once;
 
 use mcp_core::ProtocolVersion;
@@ -9,6 +12,7 @@ use crate::error::Error;
 use crate::registry::ListKind;
 use crate::server::Server;
 
+#[cfg(feature = "cli")]
 const USAGE: &str = "\
 usage: <server> [COMMAND]
 
@@ -23,10 +27,16 @@ environment:
   MCP_LOG_MESSAGES=1 log every JSON message in and out on stderr
   RUST_LOG=…         tracing filter for the server's own logs (stderr)";
 
-/// Sets up `tracing` on stderr once (stdout belongs to the protocol).
-pub(crate) fn init_tracing() {
+/// Sets up `tracing` on stderr (stdout belongs to the protocol), once, and only when the
+/// application has not installed a global subscriber of its own: the library installs none
+/// anywhere else.
+#[cfg(feature = "cli")]
+fn init_tracing() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
+        if tracing::dispatcher::has_been_set() {
+            return;
+        }
         let filter = tracing_subscriber::EnvFilter::try_from_default_env()
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
         let _ = tracing_subscriber::fmt()
@@ -40,6 +50,9 @@ pub(crate) fn init_tracing() {
 impl Server {
     /// Runs the command line: `stdio` (default), `http [ADDR]`, `list`, `call NAME JSON`, `help`.
     ///
+    /// Before serving, it installs a `tracing` subscriber that writes to stderr (filtered by
+    /// `RUST_LOG`, default `warn`), unless the application has already set a global one.
+    ///
     /// ```no_run
     /// use mcp_runtime::prelude::*;
     ///
@@ -48,12 +61,25 @@ impl Server {
     ///     Server::from_registry(server_info!()).run().await
     /// }
     /// ```
+    #[cfg(feature = "cli")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run(&self) -> Result<(), Error> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         self.run_with(&args).await
     }
 
     /// [`run`](Self::run) with explicit arguments (without the program name).
+    ///
+    /// ```no_run
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// # async fn demo() -> Result<(), mcp_runtime::Error> {
+    /// let server = Server::from_registry(server_info!()).build()?;
+    /// server.run_with(&["list".to_owned()]).await // prints the lists a client would see
+    /// # }
+    /// ```
+    #[cfg(feature = "cli")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run_with(&self, args: &[String]) -> Result<(), Error> {
         init_tracing();
         let mut out = std::io::stdout().lock();
@@ -97,7 +123,7 @@ impl Server {
         }
     }
 
-    #[cfg(feature = "http")]
+    #[cfg(all(feature = "cli", feature = "http"))]
     async fn serve_http_cli(&self, addr: &str) -> Result<(), Error> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         eprintln!(
@@ -107,7 +133,7 @@ impl Server {
         self.serve_http_on(listener).await
     }
 
-    #[cfg(not(feature = "http"))]
+    #[cfg(all(feature = "cli", not(feature = "http")))]
     #[allow(clippy::unused_async)]
     async fn serve_http_cli(&self, addr: &str) -> Result<(), Error> {
         Err(Error::Usage(format!(

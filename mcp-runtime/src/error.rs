@@ -290,4 +290,19 @@ pub enum Error {
     /// Command-line usage error.
     #[error("{0}")]
     Usage(String),
+    /// The operating system's random source failed when the server was built.
+    ///
+    /// The server needs it for the key that seals `requestState`, session ids and elicitation
+    /// ids, and does not fall back to anything weaker.
+    ///
+    /// ```
+    /// use mcp_runtime::Error;
+    /// let err = Error::RandomUnavailable("getrandom: operation not supported".into());
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "the operating system's random source is unavailable: getrandom: operation not supported"
+    /// );
+    /// ```
+    #[error("the operating system's random source is unavailable: {0}")]
+    RandomUnavailable(String),
 }

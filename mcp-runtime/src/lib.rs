@@ -45,10 +45,25 @@
 //!
 //! # Transports
 //!
-//! [`Server::serve_stdio`], [`Server::serve_http`] (Streamable HTTP at `/mcp`, both eras, with
-//! the 2024-11-05 HTTP+SSE transport at `/sse` and `/messages` for old clients),
-//! [`Server::serve_stdio_and_http`] for both at once, and [`Server::router`] /
-//! [`Server::into_router`] to mount the endpoint in your own axum app; see [`http`].
+//! [`Server::serve_stdio`], [`Server::serve_http`] (Streamable HTTP at `/mcp`, both eras; with
+//! the opt-in `legacy-sse` feature also the 2024-11-05 HTTP+SSE transport at `/sse` and
+//! `/messages` for old clients), [`Server::serve_stdio_and_http`] for both at once, and
+//! [`Server::router`] / [`Server::into_router`] to mount the endpoint in your own axum app; see
+//! [`http`].
+//!
+//! # Cargo features
+//!
+//! - `macros` (default): the attribute macros [`tool`](macro@tool), [`resource`](macro@resource)
+//!   and [`prompt`](macro@prompt), also in the [`prelude`].
+//! - `http` (default): the Streamable HTTP transport ([`http`]), on axum and hyper.
+//! - `cli` (default): [`Server::run`], the command line of a server binary. It is the only place
+//!   where the library installs a `tracing` subscriber (on stderr, through `tracing-subscriber`),
+//!   and only when the application has not set a global one.
+//! - `legacy-sse`: the deprecated HTTP+SSE transport of 2024-11-05 (`GET /sse`,
+//!   `POST /messages`).
+//!
+//! A stdio-only server needs `default-features = false, features = ["macros"]`: no HTTP stack,
+//! no `tracing-subscriber`; it serves with [`Server::serve_stdio`].
 //!
 //! # Asking the client
 //!
@@ -82,6 +97,8 @@
 //! binary uses that crate; if a library's items are missing from the lists, add
 //! `use the_library as _;` to the binary.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 // The generated code names `::mcp_runtime`; this makes it resolve inside the crate too.
 #[allow(unused_extern_crates)]
 extern crate self as mcp_runtime;
@@ -93,6 +110,7 @@ mod dispatch;
 mod error;
 mod handler;
 #[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 mod notify;
 mod outbound;
@@ -118,6 +136,8 @@ pub use handler::ask::{Elicitation, InteractionError};
 pub use handler::context::{CancellationToken, Context, FromContext, State};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 pub use mcp_core as protocol;
+#[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::{prompt, resource, tool};
 pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
@@ -133,6 +153,14 @@ pub mod prelude {
     };
     pub use crate::{
         CompletionRequest, Context, Elicitation, InteractionError, Json, PromptError,
-        ResourceError, Server, State, ToolError, prompt, resource, server_info, tool,
+        ResourceError, Server, State, ToolError, server_info,
     };
+    #[cfg(feature = "macros")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
+    pub use crate::{prompt, resource, tool};
 }
+
+// The README's examples compile as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

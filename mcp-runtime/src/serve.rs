@@ -73,7 +73,6 @@ impl Server {
         &self,
         stop: impl Future<Output = ()>,
     ) -> Result<(), Error> {
-        crate::cli::init_tracing();
         let max = self.inner.options.max_message_bytes;
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
         let writer = tokio::task::spawn_blocking(move || stdio::write_loop(out_rx));

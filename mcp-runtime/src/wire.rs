@@ -31,6 +31,11 @@ fn envelope<T: Serialize + ?Sized>(
     Some(buf)
 }
 
+/// A success response, its result serialised straight into the buffer; `None` when it cannot be.
+pub(crate) fn response<T: Serialize + ?Sized>(id: &RequestId, result: &T) -> Option<Vec<u8>> {
+    envelope(Some(id), None, "result", result)
+}
+
 /// A notification.
 pub(crate) fn notification<T: Serialize + ?Sized>(method: &str, params: &T) -> Vec<u8> {
     envelope(None, Some(method), "params", params).unwrap_or_default()

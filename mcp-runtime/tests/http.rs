@@ -1021,6 +1021,7 @@ async fn stateless_listen_over_http_streams_until_closed() {
     server.notify_list_changed(mcp_runtime::ListChanged::Tools); // no listener left: nothing breaks
 }
 
+#[cfg(feature = "legacy-sse")]
 #[tokio::test]
 async fn legacy_http_sse_transport() {
     let url = serve(&server()).await;

@@ -13,6 +13,7 @@ mod fixtures;
 mod handshake;
 mod limits;
 mod live;
+mod module_cycles;
 mod notifications;
 mod pagination;
 mod prompts;

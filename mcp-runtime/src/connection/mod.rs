@@ -152,7 +152,7 @@ impl Connection {
         }
         match mcp_core::jsonrpc::parse_batch_or_message(text) {
             Ok(Parsed::Single(msg)) => self
-                .route(msg, None, RequestHeaders::default(), false, sink)
+                .route(msg, None, None, false, sink)
                 .await
                 .map(Answer::One),
             Ok(Parsed::Batch(items)) => self.batch(items, sink).await,
@@ -197,10 +197,7 @@ impl Connection {
                         ErrorObject::invalid_request("`initialize` must not be part of a batch"),
                     ))
                 }
-                Ok(msg) => {
-                    self.route(msg, None, RequestHeaders::default(), true, sink)
-                        .await
-                }
+                Ok(msg) => self.route(msg, None, None, true, sink).await,
                 Err(err) => Some(Reply::envelope(&err)),
             };
             replies.extend(reply);

@@ -49,6 +49,14 @@ impl<'a> Call<'a> {
         parse_params(self.params)
     }
 
+    /// This request's result, framed for its id.
+    pub(crate) fn result<T: serde::Serialize + ?Sized>(
+        &self,
+        result: &T,
+    ) -> Result<Payload, ErrorObject> {
+        Payload::framed(self.id, result)
+    }
+
     /// The method name, for errors and sealed state.
     pub(crate) fn method(&self) -> &'static str {
         self.route.name().unwrap_or_default()
@@ -64,7 +72,7 @@ impl<'a> Call<'a> {
         failed: impl FnOnce(&Result<T, HandlerError>) -> bool,
     ) -> Ran<T> {
         let server = self.server;
-        let (method, params) = (self.method(), self.params);
+        let (method, params, id) = (self.method(), self.params, self.id);
         let round = if self.scope.version.is_stateless() {
             match Round::from_request(&server.state_key, method, params) {
                 Ok(round) => Some(Arc::new(round)),
@@ -83,7 +91,7 @@ impl<'a> Call<'a> {
                 let round = round.as_deref();
                 Ran::Answered(round.map_or_else(
                     || Err(ErrorObject::internal("input required outside a round")),
-                    |r| input_required(server, method, params, r),
+                    |r| input_required(server, id, method, params, r),
                 ))
             }
             Invoked::TimedOut(ms) => Ran::TimedOut(ms),
@@ -122,6 +130,7 @@ impl<'a> Call<'a> {
 /// with no answers yet: the seal binds method, params and expiry).
 fn input_required(
     server: &ServerInner,
+    id: &RequestId,
     method: &str,
     params: Option<&RawValue>,
     round: &Round,
@@ -137,7 +146,7 @@ fn input_required(
         used,
         server.options.request_state_ttl,
     ));
-    Payload::of(&result)
+    Payload::framed(id, &result)
 }
 
 /// Marks a finished result in the stateless era: `resultType: "complete"` and the server's

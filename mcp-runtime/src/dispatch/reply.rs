@@ -16,33 +16,33 @@ pub(crate) struct Reply {
     pub(crate) outcome: Result<Payload, ErrorObject>,
 }
 
-/// A result, already serialised (typed results are serialised once, when the reply is made).
+/// A successful result.
 #[derive(Debug)]
 pub(crate) enum Payload {
-    /// A result of this request.
-    Text(String),
-    /// A prepared list page, shared with the catalog.
+    /// The whole response message of the request this payload was made for: a typed result is
+    /// serialised once, straight into the buffer the transport writes (see [`Payload::framed`]).
+    Framed(Vec<u8>),
+    /// A prepared list page, shared with the catalog; framed when written.
     Shared(Arc<str>),
+    /// `{}`.
+    Empty,
 }
 
 impl Payload {
-    /// A typed result, serialised now; one that cannot be serialised is an internal error.
-    pub(crate) fn of<T: Serialize + ?Sized>(result: &T) -> Result<Self, ErrorObject> {
-        serde_json::to_string(result)
-            .map(Payload::Text)
-            .map_err(|_| ErrorObject::internal("failed to serialise the result"))
+    /// The response to request `id` with a typed result, serialised now; a result that cannot
+    /// be serialised is an internal error. The reply carrying it must have the same `id`.
+    pub(crate) fn framed<T: Serialize + ?Sized>(
+        id: &RequestId,
+        result: &T,
+    ) -> Result<Self, ErrorObject> {
+        crate::wire::response(id, result)
+            .map(Payload::Framed)
+            .ok_or_else(|| ErrorObject::internal("failed to serialise the result"))
     }
 
     /// `{}`: the empty result.
     pub(crate) fn empty() -> Self {
-        Payload::Text("{}".to_owned())
-    }
-
-    fn as_str(&self) -> &str {
-        match self {
-            Payload::Text(s) => s,
-            Payload::Shared(s) => s,
-        }
+        Payload::Empty
     }
 }
 
@@ -76,32 +76,38 @@ impl Reply {
     }
 
     /// The error code, when the reply is an error.
+    #[cfg(any(feature = "http", test))]
     pub(crate) fn error_code(&self) -> Option<i32> {
         self.outcome.as_ref().err().map(|e| e.code)
     }
 
     /// Writes the whole message into `buf`.
     pub(crate) fn write(&self, buf: &mut Vec<u8>) {
-        match &self.outcome {
-            Ok(payload) => match &self.id {
-                Some(id) => write_response(buf, id, payload.as_str()),
-                // A success always answers a request whose id was read.
-                None => write_error(buf, None, &ErrorObject::internal("reply without an id")),
-            },
-            Err(err) => write_error(buf, self.id.as_ref(), err),
-        }
+        let text = match (&self.outcome, &self.id) {
+            (Ok(Payload::Framed(message)), _) => return buf.extend_from_slice(message),
+            (Ok(Payload::Shared(page)), Some(id)) => return write_response(buf, id, page),
+            (Ok(Payload::Empty), Some(id)) => return write_response(buf, id, "{}"),
+            (Err(err), id) => return write_error(buf, id.as_ref(), err),
+            // A success always answers a request whose id was read.
+            (Ok(_), None) => ErrorObject::internal("reply without an id"),
+        };
+        write_error(buf, None, &text);
     }
 
-    /// The whole message, in one buffer.
+    /// The whole message, in one buffer (a framed result is not copied).
     pub(crate) fn into_bytes(self) -> Vec<u8> {
-        self.to_bytes()
+        match self.outcome {
+            Ok(Payload::Framed(message)) => message,
+            _ => self.to_bytes(),
+        }
     }
 
     /// The whole message, in a new buffer.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let hint = match &self.outcome {
-            Ok(p) => p.as_str().len() + 48,
-            Err(_) => 128,
+            Ok(Payload::Framed(m)) => m.len(),
+            Ok(Payload::Shared(p)) => p.len() + 48,
+            _ => 128,
         };
         let mut buf = Vec::with_capacity(hint);
         self.write(&mut buf);
@@ -136,9 +142,10 @@ mod tests {
 
     #[test]
     fn replies_serialise_at_the_edge() {
+        let id = RequestId::Number(7);
         let ok = Reply::new(
-            RequestId::Number(7),
-            Payload::of(&serde_json::json!({"a": 1})),
+            id.clone(),
+            Payload::framed(&id, &serde_json::json!({"a": 1})),
         );
         assert_eq!(ok.error_code(), None);
         assert_eq!(

@@ -26,6 +26,7 @@ pub(crate) enum Route {
 }
 
 /// The params member that names a request's target.
+#[cfg(any(feature = "http", test))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Target {
     /// `name`: a tool or a prompt.
@@ -114,6 +115,7 @@ impl Route {
 
     /// Methods whose target (tool, prompt, resource or task) the stateless era mirrors in the
     /// `Mcp-Name` header, with the params member that holds it.
+    #[cfg(any(feature = "http", test))]
     pub(crate) fn named_by(self) -> Option<Target> {
         match self {
             Self::CallTool | Self::GetPrompt => Some(Target::Name),

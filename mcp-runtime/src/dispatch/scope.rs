@@ -29,6 +29,7 @@ pub(crate) struct Session {
 }
 
 impl Session {
+    #[cfg(feature = "http")]
     /// A session whose handshake happened elsewhere (HTTP without sessions): it serves
     /// handshake-era requests at `version`, with no client capabilities known.
     pub(crate) fn assumed(version: ProtocolVersion) -> Self {
@@ -58,9 +59,9 @@ pub(crate) struct Scope {
 /// The headers of the HTTP request that carried a message, when it came over HTTP.
 #[cfg(feature = "http")]
 pub(crate) type RequestHeaders = Option<Arc<http::HeaderMap>>;
-/// Nothing: without the `http` feature no message comes with headers.
+/// Always `None`: without the `http` feature no message comes with headers.
 #[cfg(not(feature = "http"))]
-pub(crate) type RequestHeaders = ();
+pub(crate) type RequestHeaders = Option<std::convert::Infallible>;
 
 /// The era a message announces by itself, before any session is consulted: `initialize` without a
 /// `_meta` version opens the handshake era, a `_meta` version means the stateless era.
@@ -93,11 +94,13 @@ pub(crate) fn stateless_version(requested: &str) -> Result<ProtocolVersion, Erro
 }
 
 /// Whether a stateless request carries both reserved keys every such request needs.
+#[cfg(feature = "http")]
 pub(crate) fn has_stateless_meta(meta: &RequestMeta) -> bool {
     meta.protocol_version.is_some() && meta.client_capabilities.is_some()
 }
 
 /// -32602 for a stateless request without both reserved keys.
+#[cfg(feature = "http")]
 pub(crate) fn missing_stateless_meta() -> ErrorObject {
     ErrorObject::invalid_params(format!(
         "missing required `_meta[\"{PROTOCOL_VERSION_KEY}\"]` and `_meta[\"{CLIENT_CAPABILITIES_KEY}\"]`"
@@ -185,7 +188,7 @@ impl Resolver<'_> {
             meta: meta_map(&meta),
             progress_token: meta.progress_token,
             peer: self.peer.clone(),
-            headers: RequestHeaders::default(),
+            headers: None,
         }
     }
 
@@ -220,7 +223,7 @@ impl Resolver<'_> {
             progress_token: meta.progress_token,
             meta: map,
             peer: self.peer.clone(),
-            headers: RequestHeaders::default(),
+            headers: None,
         })
     }
 }

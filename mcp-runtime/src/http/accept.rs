@@ -24,7 +24,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
-use tower::ServiceExt as _;
+use tower_service::Service;
 
 use crate::error::Error;
 use crate::handler::context::CancellationToken;
@@ -195,8 +195,14 @@ async fn serve_request(
     let flight = tracker.begin(&shared.table, receiving);
     let receiving = receiving.then(|| flight.receiving());
     let req = req.map(|inner| Body::new(RequestBody { inner, receiving }));
-    let response = match shared.router.clone().oneshot(req).await {
-        Ok(response) => response,
+    let mut router = shared.router.clone();
+    let ready =
+        std::future::poll_fn(|cx| Service::<Request<Body>>::poll_ready(&mut router, cx)).await;
+    let response = match ready {
+        Ok(()) => match router.call(req).await {
+            Ok(response) => response,
+            Err(never) => match never {},
+        },
         Err(never) => match never {},
     };
     Ok(response.map(|inner| ResponseBody {

@@ -290,9 +290,11 @@ mod tests {
             status_of(&reply(ErrorObject::internal("x"))),
             StatusCode::OK
         );
+        let id = RequestId::Number(3);
+        let result = serde_json::json!({"error": {"code": 1}});
         let ok = Reply::new(
-            RequestId::Number(3),
-            crate::dispatch::reply::Payload::of(&serde_json::json!({"error": {"code": 1}})),
+            id.clone(),
+            crate::dispatch::reply::Payload::framed(&id, &result),
         );
         assert_eq!(status_of(&ok), StatusCode::OK);
     }

@@ -273,7 +273,7 @@ impl HttpOptions {
     }
 
     /// Where SSE events are kept for resumption (default: a bounded
-    /// [`InMemoryEventStore`](super::InMemoryEventStore)).
+    /// [`InMemoryEventStore`](crate::http::InMemoryEventStore)).
     ///
     /// ```
     /// # use mcp_runtime::http::{HttpOptions, InMemoryEventStore};
@@ -394,6 +394,7 @@ impl ServerBuilder {
     ///     .http(HttpOptions::new().allowed_hosts(["mcp.example.com"]).json_response(true));
     /// # let _ = builder;
     /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http(self, options: HttpOptions) -> Self {
         self.extension(options)
     }

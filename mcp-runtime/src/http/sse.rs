@@ -90,6 +90,7 @@ impl SseBody {
     }
 
     /// Keeps `value` alive as long as the body (a session guard, say).
+    #[cfg(feature = "legacy-sse")]
     pub(crate) fn holding(mut self, value: impl Send + Sync + 'static) -> Self {
         self._extra = Some(Box::new(value));
         self

@@ -1,6 +1,8 @@
 //! The registry: records collected at link time (or given to the builder), checked and turned
 //! into protocol descriptors and pre-serialised list pages once, at start-up.
 
+mod descriptor;
+#[cfg(feature = "http")]
 pub(crate) mod mirror;
 mod record;
 
@@ -8,12 +10,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use mcp_core::{
-    CacheScope, ForVersion, Icon, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, Prompt, PromptArgument, ProtocolVersion, Resource,
-    ResourceTemplate, ResultType, Tool, ToolAnnotations, UriTemplate,
+    CacheScope, ForVersion, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, Prompt, PromptArgument, ProtocolVersion, Resource, ResourceTemplate,
+    ResultType, Tool, UriTemplate,
 };
 use serde::Serialize;
-use serde_json::Value;
 use tokio::sync::Semaphore;
 
 pub use record::{
@@ -24,6 +25,7 @@ pub use record::{
 
 use crate::error::Error;
 use crate::schema::SchemaProfile;
+use descriptor::{check_unique, icons, meta, tool_descriptor};
 
 /// Every record `#[tool]` registered in this binary (all servers).
 ///
@@ -60,6 +62,7 @@ pub(crate) struct ToolEntry {
     /// Slots for calls in flight, from `max_concurrency`.
     pub(crate) limit: Option<Arc<Semaphore>>,
     /// Parameters mirrored in `Mcp-Param-*` headers (stateless era, HTTP).
+    #[cfg(feature = "http")]
     pub(crate) mirrored: Vec<mirror::HeaderParam>,
 }
 
@@ -140,110 +143,6 @@ pub(crate) struct CatalogSettings<'a> {
     pub(crate) server_info_meta: &'a mcp_core::Meta,
 }
 
-fn icons(records: &[IconRecord]) -> Option<Vec<Icon>> {
-    if records.is_empty() {
-        return None;
-    }
-    Some(
-        records
-            .iter()
-            .map(|r| {
-                let mut icon = Icon::new(r.src);
-                icon.mime_type = r.mime_type.map(str::to_owned);
-                if !r.sizes.is_empty() {
-                    icon.sizes = Some(r.sizes.iter().map(|s| (*s).to_owned()).collect());
-                }
-                icon.theme = r
-                    .theme
-                    .and_then(|t| serde_json::from_value(Value::String(t.to_owned())).ok());
-                icon
-            })
-            .collect(),
-    )
-}
-
-fn meta(
-    kind: &'static str,
-    name: &str,
-    location: Location,
-    text: Option<&str>,
-) -> Result<Option<mcp_core::Meta>, Error> {
-    let Some(text) = text else { return Ok(None) };
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(Some(map)),
-        _ => Err(Error::InvalidItem {
-            kind,
-            name: name.to_owned(),
-            location: location.to_string(),
-            reason: "`meta` must be a JSON object".into(),
-        }),
-    }
-}
-
-fn tool_descriptor(record: &ToolRecord, profile: SchemaProfile) -> Result<Tool, Error> {
-    let invalid = |reason: String| Error::InvalidItem {
-        kind: "tool",
-        name: record.name.to_owned(),
-        location: record.location.to_string(),
-        reason,
-    };
-    let input_schema = match record.input_schema {
-        InputSchema::Generated(generate) => {
-            let mut generator = profile.generator();
-            profile.finish(generate(&mut generator))
-        }
-        InputSchema::Raw(text) => serde_json::from_str::<Value>(text)
-            .map_err(|e| invalid(format!("raw input schema is not JSON: {e}")))?,
-    };
-    if input_schema.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(invalid(
-            "the input schema must have `\"type\": \"object\"` at its root".into(),
-        ));
-    }
-    let mut generator = profile.generator();
-    let output_schema = (record.output_schema)(&mut generator).map(|s| profile.finish(s));
-    let mut tool = Tool::new(record.name, input_schema);
-    tool.title = record.title.map(str::to_owned);
-    tool.description = record.description.map(str::to_owned);
-    tool.output_schema = output_schema;
-    let h = record.hints;
-    if h != ToolHints::NONE || record.title.is_some() {
-        let mut a = ToolAnnotations::new();
-        a.title = record.title.map(str::to_owned);
-        a.read_only_hint = h.read_only;
-        a.destructive_hint = h.destructive;
-        a.idempotent_hint = h.idempotent;
-        a.open_world_hint = h.open_world;
-        tool.annotations = Some(a);
-    }
-    tool.icons = icons(record.icons);
-    tool.meta = meta("tool", record.name, record.location, record.meta)?;
-    Ok(tool)
-}
-
-fn check_unique<'a>(
-    kind: &'static str,
-    items: impl Iterator<Item = (&'a str, Location)>,
-) -> Result<(), Error> {
-    let mut seen: HashMap<&str, Location> = HashMap::new();
-    for (name, location) in items {
-        if let Some(first) = seen.insert(name, location) {
-            let (a, b) = if (first.file, first.line) <= (location.file, location.line) {
-                (first, location)
-            } else {
-                (location, first)
-            };
-            return Err(Error::Duplicate {
-                kind,
-                name: name.to_owned(),
-                first: a.to_string(),
-                second: b.to_string(),
-            });
-        }
-    }
-    Ok(())
-}
-
 impl Catalog {
     /// Checks and builds everything; the only place descriptors are made.
     pub(crate) fn build(
@@ -262,11 +161,13 @@ impl Catalog {
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
             let descriptor = tool_descriptor(&record, settings.profile)?;
+            #[cfg(feature = "http")]
             let mirrored = mirror::header_params(&descriptor.input_schema);
             tool_entries.push(ToolEntry {
                 limit: limit(record.max_concurrency),
                 record,
                 descriptor,
+                #[cfg(feature = "http")]
                 mirrored,
             });
         }
@@ -460,14 +361,14 @@ impl Catalog {
 }
 
 /// List results of the stateless era carry cache hints, `resultType` and `serverInfo`.
-trait Stamp {
-    fn stamp(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>);
+trait CacheHints {
+    fn add_cache_hints(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>);
 }
 
-macro_rules! stamp {
+macro_rules! cache_hints {
     ($($t:ty),*) => {$(
-        impl Stamp for $t {
-            fn stamp(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+        impl CacheHints for $t {
+            fn add_cache_hints(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>) {
                 if v.has_cache_hints() {
                     self.ttl_ms = Some(s.ttl_ms);
                     self.cache_scope = Some(CacheScope::Public);
@@ -478,7 +379,7 @@ macro_rules! stamp {
         }
     )*};
 }
-stamp!(
+cache_hints!(
     ListToolsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
@@ -494,7 +395,7 @@ fn decode_cursor(cursor: &str) -> Option<usize> {
     cursor.strip_prefix('p')?.parse().ok().filter(|n| *n > 0)
 }
 
-fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
+fn paginate<E, D, R: Serialize + ForVersion + CacheHints>(
     items: &[E],
     s: &CatalogSettings<'_>,
     v: ProtocolVersion,
@@ -514,7 +415,7 @@ fn paginate<E, D, R: Serialize + ForVersion + Stamp>(
             let next = (i + 1 < count).then(|| encode_cursor(i + 1));
             let mut r = result(chunk.iter().map(&descriptor).collect(), next);
             r.for_version(v);
-            r.stamp(v, s);
+            r.add_cache_hints(v, s);
             Arc::from(serde_json::to_string(&r).unwrap_or_default())
         })
         .collect()

@@ -99,6 +99,7 @@ impl ServerBuilder {
     }
 
     /// Settings of an optional part, by type (see [`ServerInner::extension`]).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
         self.extensions.insert(TypeId::of::<T>(), Arc::new(value));
         self
@@ -268,6 +269,7 @@ impl ServerBuilder {
 
     /// Checks everything and builds descriptors and list pages.
     pub fn build(self) -> Result<Server, Error> {
+        crate::random::check()?;
         if self.options.page_size == 0 {
             return Err(Error::Config("page size must be at least 1".into()));
         }
@@ -306,6 +308,8 @@ impl ServerBuilder {
     }
 
     /// Builds the server and runs its command line (see [`Server::run`]).
+    #[cfg(feature = "cli")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run(self) -> Result<(), Error> {
         self.build()?.run().await
     }

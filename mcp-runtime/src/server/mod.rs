@@ -95,6 +95,7 @@ pub(crate) struct ServerInner {
     pub(crate) server_info_meta: Meta,
     pub(crate) hub: Arc<Hub>,
     pub(crate) state_key: StateKey,
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) extensions: Extensions,
     /// Cancelled when the server is asked to shut down ([`shutdown::ShutdownHandle`]).
     pub(crate) shutdown: CancellationToken,
@@ -107,6 +108,7 @@ impl ServerInner {
     }
 
     /// The settings of type `T` given to the builder, if any.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn extension<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
         let value = self.extensions.get(&TypeId::of::<T>())?;
         Arc::clone(value).downcast::<T>().ok()

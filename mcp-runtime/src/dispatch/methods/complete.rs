@@ -66,5 +66,5 @@ pub(super) fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
     let mut result = CompleteResult::new(values);
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
-    Payload::of(&result)
+    call.result(&result)
 }

@@ -34,7 +34,7 @@ pub(super) fn initialize(call: &Call<'_>) -> Result<Payload, ErrorObject> {
         client_info: Arc::new(p.client_info),
         client_caps: Arc::new(p.capabilities),
     });
-    Payload::of(&result)
+    call.result(&result)
 }
 
 /// `server/discover`: the stateless era's revisions, capabilities and instructions.
@@ -48,7 +48,7 @@ pub(super) fn discover(call: &Call<'_>) -> Result<Payload, ErrorObject> {
     r.instructions.clone_from(&server.instructions);
     r.meta = Some(server.server_info_meta.clone());
     r.for_version(call.scope.version);
-    Payload::of(&r)
+    call.result(&r)
 }
 
 /// `logging/setLevel`: the session's minimum level for `notifications/message`.
@@ -57,5 +57,5 @@ pub(super) fn set_level(call: &Call<'_>) -> Result<Payload, ErrorObject> {
     call.link
         .log_level
         .store(severity(p.level), Ordering::Relaxed);
-    Payload::of(&EmptyResult::new().into_version(call.scope.version))
+    call.result(&EmptyResult::new().into_version(call.scope.version))
 }

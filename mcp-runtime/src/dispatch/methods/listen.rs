@@ -51,5 +51,5 @@ pub(super) async fn listen(call: Call<'_>) -> Result<Payload, ErrorObject> {
         () = peer.closed() => {}
         () = call.link.closing.cancelled() => {}
     }
-    Payload::of(&serde_json::json!({ "resultType": "complete", "_meta": meta }))
+    call.result(&serde_json::json!({ "resultType": "complete", "_meta": meta }))
 }

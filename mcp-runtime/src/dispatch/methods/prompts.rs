@@ -47,6 +47,7 @@ pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
         args.0.insert(k, text);
     }
     let v = call.scope.version;
+    let id = call.id;
     let limits = Limits {
         concurrency: entry.limit.as_deref(),
         timeout_ms: record.timeout_ms,
@@ -67,5 +68,5 @@ pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
     }
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
-    Payload::of(&result)
+    Payload::framed(id, &result)
 }

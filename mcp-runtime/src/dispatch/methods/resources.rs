@@ -25,6 +25,7 @@ pub(super) async fn read(call: Call<'_>) -> Result<Payload, ErrorObject> {
     }
     let p: UriParams<'_> = call.params()?;
     let v = call.scope.version;
+    let id = call.id;
     let Some((record, request, limit)) = live.catalog.find_resource(&p.uri) else {
         return Err(not_found(&p.uri, v));
     };
@@ -50,7 +51,7 @@ pub(super) async fn read(call: Call<'_>) -> Result<Payload, ErrorObject> {
         result.cache_scope = Some(mcp_core::CacheScope::Private);
     }
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
-    Payload::of(&result)
+    Payload::framed(id, &result)
 }
 
 /// `resources/subscribe` (`on`) and `resources/unsubscribe`.
@@ -66,7 +67,7 @@ pub(super) fn subscribe(call: &Call<'_>, on: bool) -> Result<Payload, ErrorObjec
             "too many resource subscriptions on this session",
         ));
     }
-    Payload::of(&EmptyResult::new().into_version(call.scope.version))
+    call.result(&EmptyResult::new().into_version(call.scope.version))
 }
 
 /// The revision's "resource not found": -32002 up to 2025-11-25, -32602 from 2026-07-28.

@@ -42,6 +42,7 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
         crate::dispatch::headers::check_arguments(headers, &entry.mirrored, p.arguments)?;
     }
     let v = call.scope.version;
+    let id = call.id;
     let limits = Limits {
         concurrency: entry.limit.as_deref(),
         timeout_ms: entry.record.timeout_ms,
@@ -83,5 +84,5 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
     };
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
-    Payload::of(&result)
+    Payload::framed(id, &result)
 }
