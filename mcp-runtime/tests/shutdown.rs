@@ -324,7 +324,13 @@ async fn stdio_and_http_child() {
         .tool(quick::TOOL)
         .build()
         .unwrap();
-    server.serve_stdio_and_http("127.0.0.1:0").await.unwrap();
+    // A free port, told to the parent on stderr (not captured by the test harness).
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    writeln!(std::io::stderr(), "listening on {addr}").unwrap();
+    server.serve_stdio_and_http(addr).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -337,25 +343,33 @@ async fn serve_stdio_and_http_ends_both_when_stdin_closes() {
             "--test-threads=1",
         ])
         .env("MCP_TEST_CHILD", "1")
-        .env("RUST_LOG", "mcp_runtime=info")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // The HTTP address, from the server's log line.
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let addr = loop {
-        let mut line = String::new();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the child logs its address"
-        );
-        if let Some(rest) = line.split("local=").nth(1) {
-            break rest.split_whitespace().next().unwrap().to_owned();
+    // The HTTP address, as the child reports it (read on a thread: never wait without end).
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("listening on ") {
+                let _ = addr_tx.send(rest.trim().to_owned());
+            }
         }
-    };
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    });
+    let addr = addr_rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the child tells its address");
+    // The server may still be binding: wait until it answers.
+    let started = Instant::now();
+    while tokio::net::TcpStream::connect(&addr).await.is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the child never listened"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let url = format!("http://{addr}/mcp");
 
     // Over stdio: initialize and a call.
