@@ -205,6 +205,7 @@ pub use serde;
 #[doc(no_inline)]
 pub use serde_json;
 pub use server::options::ValidationErrors;
+pub use server::shutdown::ShutdownHandle;
 pub use server::{Server, ServerBuilder};
 #[doc(no_inline)]
 pub use tokio;

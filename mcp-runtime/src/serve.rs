@@ -1,6 +1,8 @@
 //! Driving a transport with the dispatcher.
 
+use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tokio::sync::mpsc;
 
@@ -13,15 +15,27 @@ use crate::transport::stdio;
 use crate::transport::{Inbound, Inbox, Outbox, Transport};
 
 impl Server {
-    /// Serves one connection over `transport` until the peer closes it; requests still running
-    /// then get up to ten seconds to finish and send their replies.
+    /// Serves one connection over `transport` until the peer closes it or the server is asked to
+    /// shut down ([`ShutdownHandle`](crate::ShutdownHandle)); requests still running then get up
+    /// to the [drain timeout](crate::ServerBuilder::drain_timeout) to finish and send their
+    /// replies.
     pub async fn serve<T: Transport>(&self, transport: T) -> Result<(), Error> {
         let (mut rx, tx) = transport.split();
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
         let writer = tokio::spawn(tx.drain(out_rx));
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
+        let shutdown = self.inner.shutdown.clone();
         let mut result = Ok(());
-        while let Some(inbound) = rx.receive().await {
+        loop {
+            let inbound = tokio::select! {
+                biased;
+                () = shutdown.cancelled() => {
+                    conn.close_gracefully();
+                    break;
+                }
+                inbound = rx.receive() => inbound,
+            };
+            let Some(inbound) = inbound else { break };
             match inbound {
                 Ok(Inbound::Message(text)) => conn.handle_text(&text).await,
                 Ok(Inbound::TooLarge { limit }) => conn.reject_oversized(limit).await,
@@ -38,8 +52,10 @@ impl Server {
         result
     }
 
-    /// Serves stdio until stdin closes; requests still running then get up to ten seconds to
-    /// finish and send their replies.
+    /// Serves stdio until stdin closes, or until the server is asked to shut down (a
+    /// [`ShutdownHandle`](crate::ShutdownHandle), SIGTERM or SIGINT): reading stops, and requests
+    /// still running get up to the [drain timeout](crate::ServerBuilder::drain_timeout) to finish
+    /// and send their replies.
     ///
     /// The stdin thread runs the dispatcher itself: a request whose handler finishes at once is
     /// read, answered and queued for the stdout thread without waking a runtime thread; handlers
@@ -47,11 +63,26 @@ impl Server {
     /// [`Stdio`](crate::transport::stdio::Stdio) is the same protocol
     /// through the general transport loop.)
     pub async fn serve_stdio(&self) -> Result<(), Error> {
+        let _signals = self.inner.listen_for_signals();
+        let shutdown = self.inner.shutdown.clone();
+        self.serve_stdio_until(async move { shutdown.cancelled().await })
+            .await
+    }
+
+    /// [`serve_stdio`](Self::serve_stdio) until stdin closes or `stop` resolves.
+    pub(crate) async fn serve_stdio_until(
+        &self,
+        stop: impl Future<Output = ()>,
+    ) -> Result<(), Error> {
         let max = self.inner.options.max_message_bytes;
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
         let writer = tokio::task::spawn_blocking(move || stdio::write_loop(out_rx));
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
-        let reader_conn = Arc::clone(&conn);
+        // The stdin thread may stay blocked in a read after serving ends: it holds the
+        // connection weakly, so the writer still sees the outbound queue close.
+        let reader = Arc::downgrade(&conn);
+        let stopped = Arc::new(AtomicBool::new(false));
+        let reader_stopped = Arc::clone(&stopped);
         let runtime = tokio::runtime::Handle::current();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel::<std::io::Result<()>>();
         std::thread::Builder::new()
@@ -59,6 +90,12 @@ impl Server {
             .spawn(move || {
                 let mut failure = Ok(());
                 stdio::read_batches(std::io::stdin().lock(), max, |batch| {
+                    let Some(reader_conn) = reader
+                        .upgrade()
+                        .filter(|_| !reader_stopped.load(Ordering::Acquire))
+                    else {
+                        return false;
+                    };
                     for item in batch {
                         match item {
                             Ok(Inbound::Message(text)) => {
@@ -78,10 +115,16 @@ impl Server {
                     }
                     true
                 });
-                drop(reader_conn);
                 let _ = done_tx.send(failure);
             })?;
-        let result = done_rx.await.unwrap_or(Ok(()));
+        let result = tokio::select! {
+            result = done_rx => result.unwrap_or(Ok(())),
+            () = stop => {
+                stopped.store(true, Ordering::Release);
+                conn.close_gracefully();
+                Ok(())
+            }
+        };
         conn.drain().await;
         drop(conn);
         let _ = writer.await;

@@ -381,7 +381,9 @@ async fn sse_is_primed_and_resumable_with_last_event_id() {
     let mut events = Events::new(resp);
     let priming = events.next().await.unwrap();
     let primed_id = priming.id.clone().unwrap();
-    assert!(primed_id.ends_with("-0"), "{primed_id}");
+    let parts: Vec<&str> = primed_id.split('-').collect();
+    assert_eq!(parts.len(), 3, "stream-position-unique: {primed_id}");
+    assert_eq!(parts[1], "0", "resumes from the start: {primed_id}");
     assert_eq!(priming.retry.as_deref(), Some("250"));
     assert!(priming.data.is_empty());
     let first = events.next().await.unwrap();
@@ -400,12 +402,22 @@ async fn sse_is_primed_and_resumable_with_last_event_id() {
         .unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
     let mut events = Events::new(resp);
+    let mut ids = vec![primed_id.clone(), first_id.clone()];
     let mut rest = Vec::new();
     while let Some(ev) = events.next().await {
+        let id = ev.id.clone().expect("every event has an id");
+        assert!(!ids.contains(&id), "event id {id} reused; seen {ids:?}");
+        ids.push(id);
         if !ev.data.is_empty() {
             rest.push(ev.json());
         }
     }
+    // The resumed stream is primed again, with a fresh id that still resumes after `first_id`.
+    let reprimed = &ids[2];
+    assert!(
+        reprimed.starts_with(&format!("{first_id}-")),
+        "{reprimed} resumes after {first_id}"
+    );
     let methods: Vec<&str> = rest
         .iter()
         .map(|m| m["method"].as_str().unwrap_or("response"))

@@ -202,3 +202,16 @@ async fn test_trigger_prompt_change(ctx: Context) -> &'static str {
     ctx.server().notify_list_changed(ListChanged::Prompts);
     "Sent notifications/prompts/list_changed"
 }
+
+/// Takes its time: reports progress 0 at once (when asked), sleeps `duration_ms` milliseconds
+/// (at most one minute), then answers. For shutdown and cancellation tests.
+#[tool(read_only)]
+async fn test_slow_call(
+    ctx: Context,
+    /// How long the call takes, in milliseconds (at most 60000)
+    duration_ms: u64,
+) -> String {
+    ctx.progress(0.0, Some(1.0), Some("started")).await;
+    tokio::time::sleep(Duration::from_millis(duration_ms.min(60_000))).await;
+    format!("Slow call completed after {} ms", duration_ms.min(60_000))
+}

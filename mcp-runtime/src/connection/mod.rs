@@ -475,6 +475,13 @@ impl Connection {
         self.abort_all();
     }
 
+    /// The server is stopping: `subscriptions/listen` ends with its result and requests waiting
+    /// for the client fail (its answers can no longer arrive); other handlers keep running.
+    pub(crate) fn close_gracefully(&self) {
+        self.link.closing.cancel();
+        self.link.pending.close();
+    }
+
     /// Waits for handlers still running (up to the drain timeout), then aborts the rest. Handlers
     /// waiting for the client's answers learn at once that none will come.
     pub(crate) async fn drain(&self) {

@@ -1,5 +1,6 @@
 //! One HTTP endpoint's shared state, and the responses every handler of it writes.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -9,6 +10,7 @@ use mcp_core::jsonrpc::error_codes;
 use mcp_core::{ErrorObject, RequestId};
 
 use crate::dispatch::reply::Reply;
+use crate::handler::context::CancellationToken;
 use crate::http::event_store::{EventStore, InMemoryEventStore};
 use crate::http::guard::{Guard, Refusal};
 use crate::http::options::HttpOptions;
@@ -24,11 +26,15 @@ pub(crate) struct Http {
     pub(crate) sessions: Sessions,
     pub(crate) store: Arc<dyn EventStore>,
     pub(crate) raw_log: bool,
+    /// Cancelled when the serve function running this endpoint stops on its own account (stdin
+    /// closed under `serve_stdio_and_http`); the server-wide shutdown is the server's token.
+    stop: CancellationToken,
 }
 
 impl Http {
-    /// The endpoint of `server`; `loopback` when it is bound to a loopback address or mounted.
-    pub(crate) fn new(server: Arc<ServerInner>, loopback: bool) -> Self {
+    /// The endpoint of `server`; `loopback` when it is bound to a loopback address or mounted;
+    /// `stop` ends it along with the server's shutdown.
+    pub(crate) fn new(server: Arc<ServerInner>, loopback: bool, stop: CancellationToken) -> Self {
         let opts = server.extension::<HttpOptions>().unwrap_or_default();
         let store = opts
             .event_store
@@ -41,7 +47,36 @@ impl Http {
             store,
             raw_log: crate::connection::raw_log_enabled(),
             opts,
+            stop,
         }
+    }
+
+    /// Whether the endpoint is shutting down: new MCP requests get 503, readiness is false.
+    pub(crate) fn draining(&self) -> bool {
+        self.server.shutdown.is_cancelled() || self.stop.is_cancelled()
+    }
+
+    /// Resolves once the endpoint is shutting down.
+    pub(crate) fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        let (server, local) = (self.server.shutdown.clone(), self.stop.clone());
+        async move { crate::server::shutdown::either(&server, &local).await }
+    }
+
+    /// What every MCP request passes first: `Host`/`Origin` (403), then the server must not be
+    /// shutting down (503).
+    pub(crate) fn admit(&self, headers: &HeaderMap) -> Option<Response> {
+        if let Some(r) = self.reject(headers) {
+            return Some(r);
+        }
+        self.draining().then(|| {
+            let mut r = transport_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Unavailable: the server is shutting down",
+            );
+            r.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            r
+        })
     }
 
     /// DNS-rebinding protection: the 403 for a bad `Host` or `Origin`, if any.
@@ -119,15 +154,96 @@ pub(crate) fn method_not_allowed() -> Response {
     r
 }
 
-/// What the client accepts: (JSON, SSE).
+/// What the client accepts: (JSON, SSE). A missing `Accept` accepts both; media ranges with
+/// `q=0` accept nothing.
 pub(crate) fn accepts(headers: &HeaderMap) -> (bool, bool) {
-    let Some(accept) = headers.get(header::ACCEPT).and_then(|a| a.to_str().ok()) else {
+    let mut values = headers.get_all(header::ACCEPT).iter().peekable();
+    if values.peek().is_none() {
         return (true, true);
-    };
-    let any = accept.contains("*/*");
-    let json = any || accept.contains("application/json") || accept.contains("application/*");
-    let sse = any || accept.contains("text/event-stream") || accept.contains("text/*");
-    (json || !sse, sse)
+    }
+    let (mut json, mut sse) = (false, false);
+    for range in values
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+    {
+        let mut parts = range.split(';');
+        let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let refused = parts.any(|p| {
+            p.trim()
+                .strip_prefix("q=")
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .is_some_and(|q| q <= 0.0)
+        });
+        if refused {
+            continue;
+        }
+        match media.as_str() {
+            "*/*" => (json, sse) = (true, true),
+            "application/*" | "application/json" => json = true,
+            "text/*" | "text/event-stream" => sse = true,
+            _ => {}
+        }
+    }
+    (json, sse)
+}
+
+/// 406 when an `Accept` header admits neither JSON nor SSE (a missing one admits both).
+pub(crate) fn not_acceptable(headers: &HeaderMap) -> Option<Response> {
+    (accepts(headers) == (false, false)).then(|| {
+        transport_error(
+            StatusCode::NOT_ACCEPTABLE,
+            "Not Acceptable: the client must accept application/json and text/event-stream",
+        )
+    })
+}
+
+/// 415 when a `POST` declares a `Content-Type` other than `application/json` (parameters such as
+/// `charset` allowed; a missing `Content-Type` is read as JSON).
+pub(crate) fn unsupported_media_type(headers: &HeaderMap) -> Option<Response> {
+    let value = headers.get(header::CONTENT_TYPE)?;
+    let media = value
+        .to_str()
+        .unwrap_or_default()
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim();
+    (!media.eq_ignore_ascii_case("application/json")).then(|| {
+        transport_error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Unsupported Media Type: the body must be application/json",
+        )
+    })
+}
+
+/// Reads a request body: 413 past `limit` bytes, 408 when it does not arrive within `timeout`.
+pub(crate) async fn read_body(
+    body: Body,
+    limit: usize,
+    timeout: std::time::Duration,
+) -> Result<bytes::Bytes, Response> {
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(too_large(limit)),
+        Err(_) => {
+            let mut r = transport_error(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!(
+                    "Request Timeout: the body did not arrive within {} ms",
+                    timeout.as_millis()
+                ),
+            );
+            r.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            Err(r)
+        }
+    }
+}
+
+/// 413: a message over the server's limit.
+pub(crate) fn too_large(limit: usize) -> Response {
+    let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+    rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, err)
 }
 
 /// The `Mcp-Session-Id` header, trimmed.
@@ -186,13 +302,47 @@ mod tests {
     #[test]
     fn accept_header() {
         let mut h = HeaderMap::new();
-        assert_eq!(accepts(&h), (true, true));
-        h.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
-        assert_eq!(accepts(&h), (true, false));
-        h.insert(
-            header::ACCEPT,
-            HeaderValue::from_static("application/json, text/event-stream"),
-        );
-        assert_eq!(accepts(&h), (true, true));
+        assert_eq!(accepts(&h), (true, true), "missing: lenient");
+        for (value, expected) in [
+            ("application/json", (true, false)),
+            ("application/json, text/event-stream", (true, true)),
+            ("text/event-stream", (false, true)),
+            ("*/*", (true, true)),
+            ("application/*;q=0.5, text/*", (true, true)),
+            ("Application/JSON; charset=utf-8", (true, false)),
+            ("text/html", (false, false)),
+            ("application/json-seq, text/event-streams", (false, false)),
+            ("application/json;q=0, text/html", (false, false)),
+            ("", (false, false)),
+        ] {
+            h.insert(header::ACCEPT, HeaderValue::from_static(value));
+            assert_eq!(accepts(&h), expected, "{value:?}");
+            assert_eq!(not_acceptable(&h).is_some(), expected == (false, false));
+        }
+    }
+
+    #[test]
+    fn content_type_header() {
+        let mut h = HeaderMap::new();
+        assert!(unsupported_media_type(&h).is_none(), "missing: lenient");
+        for ok in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "APPLICATION/Json",
+        ] {
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(ok));
+            assert!(unsupported_media_type(&h).is_none(), "{ok}");
+        }
+        for bad in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "application/jsonx",
+            "",
+        ] {
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(bad));
+            let r = unsupported_media_type(&h).expect(bad);
+            assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        }
     }
 }

@@ -85,6 +85,21 @@ struct Logs {
     streams: HashMap<(String, u64), Log>,
     /// Streams in creation order, for eviction.
     order: VecDeque<(String, u64)>,
+    /// How many streams each session has here: forgetting a session with none is O(1).
+    per_session: HashMap<String, usize>,
+}
+
+impl Logs {
+    fn forget_stream(&mut self, key: &(String, u64)) {
+        if self.streams.remove(key).is_some()
+            && let Some(n) = self.per_session.get_mut(&key.0)
+        {
+            *n -= 1;
+            if *n == 0 {
+                self.per_session.remove(&key.0);
+            }
+        }
+    }
 }
 
 /// A bounded in-memory [`EventStore`]: at most `per_stream` events per stream and `streams`
@@ -144,10 +159,11 @@ impl EventStore for InMemoryEventStore {
             if !logs.streams.contains_key(&key) {
                 while logs.order.len() >= self.max_streams {
                     if let Some(old) = logs.order.pop_front() {
-                        logs.streams.remove(&old);
+                        logs.forget_stream(&old);
                     }
                 }
                 logs.order.push_back(key.clone());
+                *logs.per_session.entry(key.0.clone()).or_default() += 1;
             }
             let log = logs.streams.entry(key).or_default();
             if log.events.len() >= self.per_stream {
@@ -191,8 +207,10 @@ impl EventStore for InMemoryEventStore {
 
     fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()> {
         self.with_logs(|logs| {
-            logs.streams.retain(|(s, _), _| s != session);
-            logs.order.retain(|(s, _)| s != session);
+            if logs.per_session.remove(session).is_some() {
+                logs.streams.retain(|(s, _), _| s != session);
+                logs.order.retain(|(s, _)| s != session);
+            }
         });
         Box::pin(std::future::ready(()))
     }
@@ -224,5 +242,11 @@ mod tests {
         store.remove_session("b").await;
         assert!(store.replay("b", 1, 0).await.is_none());
         assert!(store.replay("a", 2, 0).await.is_some());
+        store.remove_session("never-stored").await;
+        assert!(store.replay("a", 2, 0).await.is_some());
+        store.remove_session("a").await;
+        assert!(store.replay("a", 2, 0).await.is_none());
+        let logs = store.logs.lock().unwrap();
+        assert!(logs.per_session.is_empty() && logs.order.is_empty() && logs.streams.is_empty());
     }
 }

@@ -16,7 +16,7 @@ use crate::http::sse::{self, SseBody};
 use crate::http::stream::SSE_QUEUE;
 
 pub(crate) async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Some(r) = h.reject(&headers) {
+    if let Some(r) = h.admit(&headers) {
         return r;
     }
     let Some(sid) = session_id(&headers).filter(|_| h.opts.sessions) else {
@@ -38,19 +38,27 @@ pub(crate) async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -
         )
     };
     let (tx, rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
+    let retry = h.retry_ms();
+    // The stream of server-initiated messages never ends by itself: it ends at shutdown.
+    let mut standalone = true;
     match headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
         Some(last) => {
             let Some((stream, seq)) = sse::parse_event_id(last) else {
                 return unknown();
             };
+            standalone = stream == 0;
             match session.stream(stream) {
-                Some(open) => open.attach(Some(seq), tx, h.retry_ms()).await,
+                Some(open) => {
+                    open.attach(Some(seq), tx, retry, session.next_priming())
+                        .await
+                }
                 None => {
                     let Some(replay) = session.store().replay(&session.id, stream, seq).await
                     else {
                         return unknown();
                     };
-                    let _ = tx.try_send(sse::priming(last, h.retry_ms()));
+                    let id = sse::priming_id(stream, seq, session.next_priming());
+                    let _ = tx.try_send(sse::priming(&id, retry));
                     for (_, frame) in replay.events {
                         if tx.try_send(frame).is_err() {
                             break;
@@ -59,12 +67,24 @@ pub(crate) async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -
                 }
             }
         }
-        None => session.standalone.attach(None, tx, h.retry_ms()).await,
+        None => {
+            let unique = session.next_priming();
+            session.standalone.attach(None, tx, retry, unique).await;
+        }
     }
-    sse_response(SseBody::new(rx, None))
+    // Attached first: messages queued before any `GET` go to this stream.
+    session.start_pump();
+    let body = SseBody::new(rx, None);
+    let body = if standalone {
+        body.until(h.stopped()).keep_alive(h.opts.keep_alive)
+    } else {
+        body
+    };
+    sse_response(body)
 }
 
 pub(crate) async fn handle_delete(State(h): State<Arc<Http>>, headers: HeaderMap) -> Response {
+    // Ending a session is served while the server shuts down too.
     if let Some(r) = h.reject(&headers) {
         return r;
     }

@@ -9,7 +9,18 @@ use crate::http::options::Allow;
 #[derive(Debug, Clone)]
 pub(crate) struct Guard {
     hosts: Allow,
-    origins: Allow,
+    origins: Origins,
+}
+
+/// Which `Origin` values are accepted.
+#[derive(Debug, Clone)]
+enum Origins {
+    Any,
+    List(std::sync::Arc<[String]>),
+    /// The request's own host; with `loopback`, loopback origins too.
+    SameHost {
+        loopback: bool,
+    },
 }
 
 /// Why a request was refused.
@@ -20,18 +31,20 @@ pub(crate) enum Refusal {
 }
 
 impl Guard {
-    /// `Auto` means loopback only when bound to loopback (always for a mounted router), and
-    /// otherwise anything; origins follow an explicit host list.
+    /// `Auto` hosts are loopback names when bound to loopback (always for a mounted router), and
+    /// otherwise any; `Auto` origins are the request's own host, plus loopback origins when bound
+    /// to loopback.
     pub(crate) fn new(hosts: &Allow, origins: &Allow, loopback: bool) -> Self {
-        let resolve = |a: &Allow| match a {
+        let hosts = match hosts {
             Allow::Auto if loopback => Allow::Loopback,
             Allow::Auto => Allow::Any,
             other => other.clone(),
         };
-        let hosts = resolve(hosts);
-        let origins = match (origins, &hosts) {
-            (Allow::Auto, Allow::Any | Allow::List(_)) => Allow::Any,
-            (o, _) => resolve(o),
+        let origins = match origins {
+            Allow::Any => Origins::Any,
+            Allow::List(list) => Origins::List(std::sync::Arc::clone(list)),
+            Allow::Loopback => Origins::SameHost { loopback: true },
+            Allow::Auto => Origins::SameHost { loopback },
         };
         Self { hosts, origins }
     }
@@ -53,9 +66,12 @@ impl Guard {
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or_default().to_ascii_lowercase();
             let ok = match &self.origins {
-                Allow::Any | Allow::Auto => true,
-                Allow::Loopback => origin_is_loopback(&origin),
-                Allow::List(list) => list.contains(&origin),
+                Origins::Any => true,
+                Origins::List(list) => list.contains(&origin),
+                Origins::SameHost { loopback } => {
+                    host.is_some_and(|h| same_host(&origin, h))
+                        || (*loopback && origin_is_loopback(&origin))
+                }
             };
             if !ok {
                 return Err(Refusal::Origin);
@@ -63,6 +79,24 @@ impl Guard {
         }
         Ok(())
     }
+}
+
+/// Whether an origin (`scheme://host[:port]`, lower case) names the host of the `Host` header
+/// (default ports ignored on both sides).
+fn same_host(origin: &str, host: &str) -> bool {
+    let (authority, default_port) = if let Some(rest) = origin.strip_prefix("http://") {
+        (rest, ":80")
+    } else if let Some(rest) = origin.strip_prefix("https://") {
+        (rest, ":443")
+    } else {
+        return false;
+    };
+    if authority.is_empty() || authority.contains(['/', '@', '?', '#']) {
+        return false;
+    }
+    let host = host.trim().to_ascii_lowercase();
+    let normal = |a: &str| a.strip_suffix(default_port).unwrap_or(a).to_owned();
+    normal(authority) == normal(&host)
 }
 
 fn strip_port(host: &str) -> &str {
@@ -123,12 +157,68 @@ mod tests {
         h.insert(header::ORIGIN, "https://evil.example".parse().unwrap());
         assert_eq!(
             listed.check(&h),
-            Ok(()),
-            "origins follow an explicit host list"
+            Err(Refusal::Origin),
+            "not the host's origin"
         );
+        h.insert(header::ORIGIN, "https://mcp.example.com".parse().unwrap());
+        assert_eq!(listed.check(&h), Ok(()), "the host's own origin");
+        h.insert(header::ORIGIN, "https://evil.example".parse().unwrap());
         let auto = Guard::new(&Allow::Auto, &Allow::Auto, true);
         assert_eq!(auto.check(&h), Err(Refusal::Host));
         h.insert(header::HOST, "localhost:8000".parse().unwrap());
         assert_eq!(auto.check(&h), Err(Refusal::Origin));
+    }
+
+    #[test]
+    fn public_binds_accept_only_the_hosts_own_origin_by_default() {
+        let public = Guard::new(&Allow::Auto, &Allow::Auto, false);
+        let check = |host: &str, origin: Option<&str>| {
+            let mut h = HeaderMap::new();
+            h.insert(header::HOST, host.parse().unwrap());
+            if let Some(o) = origin {
+                h.insert(header::ORIGIN, o.parse().unwrap());
+            }
+            public.check(&h)
+        };
+        assert_eq!(check("203.0.113.9:8000", None), Ok(()), "no Origin: served");
+        assert_eq!(
+            check("mcp.example.com", Some("https://mcp.example.com")),
+            Ok(())
+        );
+        assert_eq!(
+            check("mcp.example.com", Some("https://mcp.example.com:443")),
+            Ok(())
+        );
+        assert_eq!(
+            check("mcp.example.com:443", Some("https://MCP.example.com")),
+            Ok(())
+        );
+        assert_eq!(check("10.0.0.5:8000", Some("http://10.0.0.5:8000")), Ok(()));
+        for bad in [
+            "https://evil.example",
+            "http://10.0.0.5:8001",
+            "http://localhost:8000",
+            "null",
+            "http://10.0.0.5:8000.evil.example",
+            "http://user@10.0.0.5:8000",
+            "file://10.0.0.5:8000",
+        ] {
+            assert_eq!(
+                check("10.0.0.5:8000", Some(bad)),
+                Err(Refusal::Origin),
+                "{bad}"
+            );
+        }
+        let listed = Guard::new(
+            &Allow::Auto,
+            &Allow::list(["https://app.example.com"]),
+            false,
+        );
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, "mcp.example.com".parse().unwrap());
+        h.insert(header::ORIGIN, "https://mcp.example.com".parse().unwrap());
+        assert_eq!(listed.check(&h), Err(Refusal::Origin), "only the list");
+        h.insert(header::ORIGIN, "https://APP.example.com".parse().unwrap());
+        assert_eq!(listed.check(&h), Ok(()));
     }
 }

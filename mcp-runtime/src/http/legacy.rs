@@ -11,11 +11,12 @@ use axum::extract::{OriginalUri, Query, State};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use http::{HeaderMap, StatusCode};
-use mcp_core::ErrorObject;
 use tokio::sync::mpsc;
 
 use crate::connection::Connection;
-use crate::http::endpoint::{Http, rpc_error, session_not_found, sse_response, transport_error};
+use crate::http::endpoint::{
+    Http, read_body, session_not_found, sse_response, transport_error, unsupported_media_type,
+};
 use crate::http::sse::{self, SseBody};
 use crate::http::stream::SSE_QUEUE;
 use crate::outbound::Outbound;
@@ -70,7 +71,7 @@ async fn open(
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
 ) -> Response {
-    if let Some(r) = h.reject(&headers) {
+    if let Some(r) = h.admit(&headers) {
         return r;
     }
     if h.sessions.lock().unwrap_or_else(|e| e.into_inner()).len() >= MAX_LEGACY {
@@ -82,7 +83,14 @@ async fn open(
     h.sessions
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(id.clone(), conn);
+        .insert(id.clone(), Arc::clone(&conn));
+    // At shutdown the stream stays open until the requests in flight have sent their replies.
+    let stopped = h.stopped();
+    let drained = async move {
+        stopped.await;
+        conn.close_gracefully();
+        conn.drain().await;
+    };
     let base = uri.path().strip_suffix("/sse").unwrap_or_default();
     let endpoint = format!("{base}/messages?sessionId={id}");
     let (tx, rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
@@ -90,8 +98,17 @@ async fn open(
     let period = h.opts.keep_alive;
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+        tokio::pin!(drained);
         loop {
             tokio::select! {
+                () = &mut drained => {
+                    while let Ok(msg) = out_rx.try_recv() {
+                        if let Outbound::Message(msg) = msg {
+                            let _ = tx.try_send(sse::frame(Some("message"), None, &msg));
+                        }
+                    }
+                    break;
+                }
                 msg = out_rx.recv() => {
                     let Some(msg) = msg else { break };
                     let Outbound::Message(msg) = msg else { continue };
@@ -118,7 +135,10 @@ async fn message(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    if let Some(r) = h.reject(&headers) {
+    if let Some(r) = h
+        .admit(&headers)
+        .or_else(|| unsupported_media_type(&headers))
+    {
         return r;
     }
     let Some(conn) = q.get("sessionId").and_then(|id| {
@@ -131,10 +151,9 @@ async fn message(
         return session_not_found(None);
     };
     let limit = h.server.options.max_message_bytes;
-    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
-        let err =
-            ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
-        return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, err);
+    let bytes = match read_body(body, limit, h.opts.body_read_timeout).await {
+        Ok(bytes) => bytes,
+        Err(refusal) => return refusal,
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
     tokio::spawn(async move { conn.handle_text(&text).await });

@@ -49,16 +49,28 @@
 //!
 //! # Security and limits
 //!
-//! `Host` and `Origin` are checked before anything else (403): by default only loopback names
-//! are allowed when the server is bound to a loopback address, and always for a mounted
-//! [`Server::router`]; set [`HttpOptions::allowed_hosts`] / [`HttpOptions::allowed_origins`]
-//! when serving a public name. Bodies over the server's message limit get 413. Every queue is
-//! bounded: a slow client's stream is cut (it can resume), never buffered without end.
+//! `Host` and `Origin` are checked before anything else (403): by default `Host` must be a
+//! loopback name when the server is bound to a loopback address (always for a mounted
+//! [`Server::router`]), and an `Origin` must be the server's own (or, on loopback, any loopback
+//! origin); requests without `Origin` are served. Set [`HttpOptions::allowed_hosts`] /
+//! [`HttpOptions::allowed_origins`] when serving a public name. A `POST` must be
+//! `application/json` when it says (415) and accept JSON or SSE when it says (406); bodies over
+//! the server's message limit get 413, bodies slower than [`HttpOptions::body_read_timeout`]
+//! 408. Every queue is bounded: a slow client's stream is cut (it can resume), never buffered
+//! without end.
+//!
+//! The standalone server runs its own accept loop: at most
+//! [`HttpOptions::max_connections`] connections, where the one stalled longest makes room for a
+//! newcomer; header, body and idle timeouts; `/healthz` and `/readyz`; and a graceful drain on
+//! [`ShutdownHandle`](crate::ShutdownHandle), SIGTERM or SIGINT.
 
+mod accept;
+mod conns;
 mod endpoint;
 mod event_store;
 mod get_delete;
 mod guard;
+mod health;
 #[cfg(feature = "legacy-sse")]
 mod legacy;
 mod options;
@@ -75,13 +87,32 @@ pub use event_store::{EventStore, InMemoryEventStore, Replay, StoreFuture};
 pub use options::HttpOptions;
 
 use crate::error::Error;
+use crate::handler::context::CancellationToken;
 use crate::server::Server;
 use endpoint::Http;
 use get_delete::{handle_delete, handle_get};
+use options::HttpOptions as Options;
 use post::handle_post;
 
-fn build_router(server: &Server, path: &str, loopback: bool) -> Router {
-    let state = Arc::new(Http::new(Arc::clone(&server.inner), loopback));
+/// The paths besides `path` that the endpoint's routes take.
+fn taken(path: &str) -> Vec<&str> {
+    let mut taken = vec![path];
+    if cfg!(feature = "legacy-sse") {
+        taken.extend(["/sse", "/messages"]);
+    }
+    taken
+}
+
+/// The endpoint's routes at `path` (and the legacy ones), with the health endpoints when
+/// `health` names them; `stop` ends the endpoint along with the server's shutdown.
+fn build_router(
+    server: &Server,
+    path: &str,
+    loopback: bool,
+    health: Option<&(String, String)>,
+    stop: CancellationToken,
+) -> (Router, Arc<Http>) {
+    let state = Arc::new(Http::new(Arc::clone(&server.inner), loopback, stop));
     let router = Router::new()
         .route(
             path,
@@ -91,8 +122,30 @@ fn build_router(server: &Server, path: &str, loopback: bool) -> Router {
         )
         .with_state(Arc::clone(&state));
     #[cfg(feature = "legacy-sse")]
-    let router = router.merge(legacy::router(state));
-    router
+    let router = router.merge(legacy::router(Arc::clone(&state)));
+    let router = match health {
+        Some(paths) => health::routes(router, &state, paths),
+        None => router,
+    };
+    (router, state)
+}
+
+/// The router to mount at a path of the user's choosing; health endpoints only when asked for
+/// (a bad path is logged and skipped: mounting cannot fail).
+fn mounted(server: &Server, path: &str) -> Router {
+    let opts = server.inner.extension::<Options>().unwrap_or_default();
+    let health = health::paths(&opts.health, false, &taken(path)).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "health endpoints not served");
+        None
+    });
+    build_router(
+        server,
+        path,
+        true,
+        health.as_ref(),
+        CancellationToken::new(),
+    )
+    .0
 }
 
 impl Server {
@@ -112,7 +165,7 @@ impl Server {
     /// # let _ = app;
     /// ```
     pub fn router(&self) -> Router {
-        build_router(self, "/", true)
+        mounted(self, "/")
     }
 
     /// The MCP endpoint as an axum [`Router`] serving `path` (merge it into your app with
@@ -128,13 +181,15 @@ impl Server {
     /// # let _ = app;
     /// ```
     pub fn into_router(self, path: &str) -> Router {
-        build_router(&self, path, true)
+        mounted(&self, path)
     }
 
-    /// Serves Streamable HTTP at `http://ADDR/mcp` until the process ends.
+    /// Serves Streamable HTTP at `http://ADDR/mcp` (with `/healthz` and `/readyz`) until the
+    /// server is shut down ([`ShutdownHandle`](crate::ShutdownHandle), SIGTERM or SIGINT), then
+    /// drains gracefully and returns `Ok(())`.
     ///
-    /// Bound to a loopback address, only loopback `Host` and `Origin` values are accepted
-    /// (DNS-rebinding protection); see [`HttpOptions`] for public deployments.
+    /// Bound to a loopback address, only loopback `Host` values are accepted (DNS-rebinding
+    /// protection); see [`HttpOptions`] for public deployments, connection limits and timeouts.
     ///
     /// ```no_run
     /// use mcp_runtime::prelude::*;
@@ -148,7 +203,8 @@ impl Server {
         self.serve_http_on(listener).await
     }
 
-    /// Serves Streamable HTTP at `/mcp` on a listener you bound (port 0 in tests, say).
+    /// Serves Streamable HTTP at `/mcp` on a listener you bound (port 0 in tests, say), like
+    /// [`serve_http`](Self::serve_http).
     ///
     /// ```no_run
     /// use mcp_runtime::prelude::*;
@@ -161,19 +217,34 @@ impl Server {
     /// # }
     /// ```
     pub async fn serve_http_on(&self, listener: tokio::net::TcpListener) -> Result<(), Error> {
-        use axum::serve::ListenerExt as _;
+        let _signals = self.inner.listen_for_signals();
+        self.serve_http_until(listener, CancellationToken::new())
+            .await
+    }
+
+    /// [`serve_http_on`](Self::serve_http_on) until the server shuts down or `stop` is
+    /// cancelled.
+    async fn serve_http_until(
+        &self,
+        listener: tokio::net::TcpListener,
+        stop: CancellationToken,
+    ) -> Result<(), Error> {
         let local = listener.local_addr()?;
-        let router = build_router(self, "/mcp", local.ip().is_loopback());
+        let opts = self.inner.extension::<Options>().unwrap_or_default();
+        let health = health::paths(&opts.health, true, &taken("/mcp"))?;
+        let (router, http) = build_router(
+            self,
+            "/mcp",
+            local.ip().is_loopback(),
+            health.as_ref(),
+            stop,
+        );
         tracing::info!(%local, "serving MCP over Streamable HTTP at /mcp");
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        axum::serve(listener, router).await?;
-        Ok(())
+        accept::serve(listener, router, http, health.map(|(live, _)| live)).await
     }
 
     /// Serves stdio and Streamable HTTP (`http://ADDR/mcp`) from one process, until stdin closes
-    /// or the HTTP server fails.
+    /// or the server is shut down; then both drain gracefully.
     ///
     /// ```no_run
     /// use mcp_runtime::prelude::*;
@@ -187,9 +258,24 @@ impl Server {
         addr: impl tokio::net::ToSocketAddrs,
     ) -> Result<(), Error> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
-        tokio::select! {
-            r = self.serve_stdio() => r,
-            r = self.serve_http_on(listener) => r,
-        }
+        let _signals = self.inner.listen_for_signals();
+        let stop = CancellationToken::new();
+        let stdio = async {
+            let (shutdown, local) = (self.inner.shutdown.clone(), stop.clone());
+            let served = self
+                .serve_stdio_until(async move {
+                    crate::server::shutdown::either(&shutdown, &local).await;
+                })
+                .await;
+            stop.cancel();
+            served
+        };
+        let http = async {
+            let served = self.serve_http_until(listener, stop.clone()).await;
+            stop.cancel();
+            served
+        };
+        let (stdio, http) = tokio::join!(stdio, http);
+        stdio.and(http)
     }
 }

@@ -18,8 +18,11 @@ use crate::connection::Connection;
 use crate::dispatch::headers as mirror;
 use crate::dispatch::route::{Route, Target};
 use crate::dispatch::scope;
-use crate::http::endpoint::{Http, accepts, json_response, rpc_error, session_id, sse_response};
-use crate::http::session::Session;
+use crate::http::endpoint::{
+    Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
+    too_large, unsupported_media_type,
+};
+use crate::http::session::{SESSION_QUEUE, Session};
 use crate::http::sse::{AbortOnDrop, SseBody};
 use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_request};
 use crate::outbound::Outbound;
@@ -40,24 +43,24 @@ pub(crate) async fn handle_post(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    if let Some(r) = h.reject(&headers) {
+    if let Some(r) = h
+        .admit(&headers)
+        .or_else(|| unsupported_media_type(&headers))
+        .or_else(|| not_acceptable(&headers))
+    {
         return r;
     }
     let limit = h.server.options.max_message_bytes;
-    let too_large = || {
-        let err =
-            ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
-        rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, err)
-    };
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
     if declared.is_some_and(|n| n > limit) {
-        return too_large();
+        return too_large(limit);
     }
-    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
-        return too_large();
+    let bytes = match read_body(body, limit, h.opts.body_read_timeout).await {
+        Ok(bytes) => bytes,
+        Err(refusal) => return refusal,
     };
     let Ok(text) = String::from_utf8(Vec::from(bytes)) else {
         return rpc_error(StatusCode::BAD_REQUEST, None, ErrorObject::parse_error());
@@ -217,7 +220,8 @@ async fn handshake_post(
             let reply = conn.dispatch(msg, meta, None, &nowhere()).await;
             return head.reply(reply, false);
         }
-        let (out_tx, out_rx) = mpsc::channel(server.options.outbound_queue);
+        let queue = server.options.outbound_queue.min(SESSION_QUEUE);
+        let (out_tx, out_rx) = mpsc::channel(queue);
         let conn = Connection::new(Arc::clone(server), out_tx);
         let Some(reply) = conn.dispatch(msg, meta, None, &nowhere()).await else {
             return head.send(Head::Accepted);
@@ -226,15 +230,9 @@ async fn handshake_post(
             return head.json(StatusCode::OK, reply.into_bytes());
         }
         let id: Arc<str> = crate::random::token().into();
-        let session = Session::new(
-            Arc::clone(&id),
-            conn,
-            out_rx,
-            Arc::clone(&h.store),
-            h.opts.keep_alive,
-        );
-        if !h.sessions.insert(session) {
-            let err = bad_request("Service Unavailable: too many sessions");
+        let session = Session::new(Arc::clone(&id), conn, out_rx, Arc::clone(&h.store));
+        if h.sessions.insert(session).is_err() {
+            let err = bad_request("Service Unavailable: every session is busy");
             return head.error(StatusCode::SERVICE_UNAVAILABLE, None, err);
         }
         return head.send(Head::Json {
@@ -400,23 +398,48 @@ fn check_headers(
     }
 }
 
-/// A JSON-RPC batch (2025-03-26 only, in a session): answered with one JSON array.
+/// A JSON-RPC batch: protocol revision 2025-03-26 only (a session of that revision, or without
+/// sessions that revision's header or none); 400 everywhere else. Answered with one JSON array.
 async fn batch(h: &Arc<Http>, headers: &HeaderMap, text: &str, mut head: HeadTx) {
-    let Some(session) = session_id(headers).and_then(|s| h.sessions.get(s)) else {
+    let refuse = |mut head: HeadTx| {
         let err = ErrorObject::invalid_request(
-            "JSON-RPC batches are only accepted in a 2025-03-26 session",
+            "JSON-RPC batches are only accepted in protocol revision 2025-03-26",
         );
-        return head.error(StatusCode::BAD_REQUEST, None, err);
+        head.error(StatusCode::BAD_REQUEST, None, err);
     };
+    // The session stays held (busy) while its batch runs.
+    let mut session = None;
+    let conn = if h.opts.sessions {
+        let Some(s) = session_id(headers).and_then(|s| h.sessions.get(s)) else {
+            return refuse(head);
+        };
+        session.insert(s).conn.clone()
+    } else {
+        let version = match mirror::text(headers, "mcp-protocol-version") {
+            Ok(None) => Some(ProtocolVersion::V2025_03_26),
+            Ok(Some(v)) => ProtocolVersion::parse(v),
+            Err(_) => None,
+        };
+        match version {
+            Some(v) if v.allows_batches() => {
+                Connection::with_session(Arc::clone(&h.server), nowhere(), v)
+            }
+            _ => return refuse(head),
+        }
+    };
+    if !conn.session_version().is_some_and(|v| v.allows_batches()) {
+        return refuse(head);
+    }
     let (tx, mut rx) = mpsc::channel::<Outbound>(REQUEST_QUEUE);
     // The batch's notifications have no stream to go to.
     let discard = async { while rx.recv().await.is_some() {} };
     let work = async {
-        let answer = session.conn.receive(text, &tx).await;
+        let answer = conn.receive(text, &tx).await;
         drop(tx);
         answer
     };
     let (answer, ()) = tokio::join!(work, discard);
+    drop(session);
     match answer {
         Some(answer) => head.json(StatusCode::OK, answer.into_bytes()),
         None => head.send(Head::Accepted),

@@ -2,9 +2,11 @@
 //! response body that carries them.
 
 use std::convert::Infallible;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
+use std::time::Duration;
 
 use bytes::{BufMut, Bytes, BytesMut};
 use tokio::sync::mpsc;
@@ -44,6 +46,13 @@ pub(crate) fn priming(id: &str, retry_ms: u64) -> Bytes {
     Bytes::from(format!("id: {id}\nretry: {retry_ms}\ndata: \n\n"))
 }
 
+/// The id of a priming event: the position to resume from (`stream-seq`, the id of the last
+/// event sent before it) and a number unique in the session, so that no two events of a session
+/// share an id.
+pub(crate) fn priming_id(stream: u64, seq: u64, unique: u64) -> String {
+    format!("{stream}-{seq}-{unique}")
+}
+
 /// Aborts a request's task when its response is dropped (stateless era: closing the stream is
 /// the cancellation).
 pub(crate) struct AbortOnDrop(pub(crate) Option<AbortHandle>);
@@ -61,6 +70,11 @@ pub(crate) struct SseBody {
     rx: mpsc::Receiver<Bytes>,
     _guard: Option<AbortOnDrop>,
     _extra: Option<Box<dyn Send + Sync>>,
+    /// Ends the body (after the frames already queued) when it resolves: server shutdown.
+    stop: Option<Pin<Box<dyn Future<Output = ()> + Send>>>,
+    stopping: bool,
+    /// Keep-alive comments while the queue is quiet.
+    keep_alive: Option<tokio::time::Interval>,
 }
 
 impl SseBody {
@@ -69,6 +83,9 @@ impl SseBody {
             rx,
             _guard: guard,
             _extra: None,
+            stop: None,
+            stopping: false,
+            keep_alive: None,
         }
     }
 
@@ -78,12 +95,47 @@ impl SseBody {
         self._extra = Some(Box::new(value));
         self
     }
+
+    /// Ends the body cleanly once `stop` resolves (streams that only wait for server messages).
+    pub(crate) fn until(mut self, stop: impl Future<Output = ()> + Send + 'static) -> Self {
+        self.stop = Some(Box::pin(stop));
+        self
+    }
+
+    /// Sends a keep-alive comment after every `period` without frames.
+    pub(crate) fn keep_alive(mut self, period: Duration) -> Self {
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        self.keep_alive = Some(ticks);
+        self
+    }
 }
 
 impl futures_util::Stream for SseBody {
     type Item = Result<Bytes, Infallible>;
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Option<Self::Item>> {
-        self.rx.poll_recv(cx).map(|o| o.map(Ok))
+        let this = &mut *self;
+        if !this.stopping
+            && let Some(stop) = &mut this.stop
+            && stop.as_mut().poll(cx).is_ready()
+        {
+            this.stopping = true;
+        }
+        if this.stopping {
+            return Poll::Ready(this.rx.try_recv().ok().map(Ok));
+        }
+        if let Poll::Ready(frame) = this.rx.poll_recv(cx) {
+            if let Some(ticks) = &mut this.keep_alive {
+                ticks.reset();
+            }
+            return Poll::Ready(frame.map(Ok));
+        }
+        if let Some(ticks) = &mut this.keep_alive
+            && ticks.poll_tick(cx).is_ready()
+        {
+            return Poll::Ready(Some(Ok(Bytes::from_static(KEEPALIVE))));
+        }
+        Poll::Pending
     }
 }
 
@@ -160,12 +212,19 @@ impl Resumable {
         self.store.finish(&self.session, self.stream).await;
     }
 
-    /// Attaches a connection: primes it, replays the events after `after` (or none when `after`
-    /// is `None`), then forwards new ones until the stream ends.
-    pub(crate) async fn attach(&self, after: Option<u64>, tx: mpsc::Sender<Bytes>, retry_ms: u64) {
+    /// Attaches a connection: primes it (`unique` makes the priming event's id unique in the
+    /// session), replays the events after `after` (or none when `after` is `None`), then forwards
+    /// new ones until the stream ends.
+    pub(crate) async fn attach(
+        &self,
+        after: Option<u64>,
+        tx: mpsc::Sender<Bytes>,
+        retry_ms: u64,
+        unique: u64,
+    ) {
         let mut st = self.state.lock().await;
         let from = after.unwrap_or(st.seq);
-        let _ = tx.try_send(priming(&format!("{}-{from}", self.stream), retry_ms));
+        let _ = tx.try_send(priming(&priming_id(self.stream, from, unique), retry_ms));
         if after.is_some()
             && let Some(replay) = self.store.replay(&self.session, self.stream, from).await
         {
@@ -188,10 +247,16 @@ impl Resumable {
     }
 }
 
-/// Parses a `Last-Event-ID` of the form `stream-seq`.
+/// Parses a `Last-Event-ID`: `stream-seq` (an event) or `stream-seq-n` (a priming event).
 pub(crate) fn parse_event_id(id: &str) -> Option<(u64, u64)> {
-    let (stream, seq) = id.trim().split_once('-')?;
-    Some((stream.parse().ok()?, seq.parse().ok()?))
+    let mut parts = id.trim().split('-');
+    let stream = parts.next()?.parse().ok()?;
+    let seq = parts.next()?.parse().ok()?;
+    match (parts.next(), parts.next()) {
+        (None, _) => Some((stream, seq)),
+        (Some(n), None) if n.parse::<u64>().is_ok() => Some((stream, seq)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -210,9 +275,15 @@ mod tests {
             b"event: endpoint\ndata: /m\n\n"
         );
         assert_eq!(&frame(None, None, b"a\r\nb")[..], b"data: a\ndata: b\n\n");
-        assert_eq!(&priming("3-0", 500)[..], b"id: 3-0\nretry: 500\ndata: \n\n");
+        assert_eq!(
+            &priming(&priming_id(3, 0, 1), 500)[..],
+            b"id: 3-0-1\nretry: 500\ndata: \n\n"
+        );
         assert_eq!(parse_event_id("3-17"), Some((3, 17)));
-        assert_eq!(parse_event_id("x"), None);
+        assert_eq!(parse_event_id("3-17-4"), Some((3, 17)));
+        for bad in ["x", "3", "3-", "3-x", "3-17-x", "3-17-4-1", "-1-2"] {
+            assert_eq!(parse_event_id(bad), None, "{bad}");
+        }
     }
 
     #[tokio::test]
@@ -220,11 +291,11 @@ mod tests {
         let store: Arc<dyn EventStore> = Arc::new(InMemoryEventStore::default());
         let s = Resumable::new("sess".into(), 4, store);
         let (tx, mut rx) = mpsc::channel(16);
-        s.attach(None, tx, 1000).await;
+        s.attach(None, tx, 1000, 1).await;
         s.push(b"{\"a\":1}").await;
         assert_eq!(
             &rx.recv().await.unwrap()[..],
-            b"id: 4-0\nretry: 1000\ndata: \n\n"
+            b"id: 4-0-1\nretry: 1000\ndata: \n\n"
         );
         assert_eq!(
             &rx.recv().await.unwrap()[..],
@@ -235,10 +306,11 @@ mod tests {
         s.push(b"{\"c\":3}").await;
         s.finish().await;
         let (tx, mut rx) = mpsc::channel(16);
-        s.attach(Some(1), tx, 1000).await;
+        s.attach(Some(1), tx, 1000, 2).await;
         assert_eq!(
             &rx.recv().await.unwrap()[..],
-            b"id: 4-1\nretry: 1000\ndata: \n\n"
+            b"id: 4-1-2\nretry: 1000\ndata: \n\n",
+            "a fresh id: `4-1` is the event the client already has"
         );
         assert_eq!(
             &rx.recv().await.unwrap()[..],

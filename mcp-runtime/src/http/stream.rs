@@ -1,6 +1,7 @@
 //! A POST's answer: the head (plain JSON, 202, or an SSE stream) decided by the request's task,
 //! and the stream that carries a request's notifications, requests to the client and reply.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -136,6 +137,24 @@ pub(crate) struct Request<'a> {
     pub(crate) sse_ok: bool,
 }
 
+/// Runs `dispatch`; when the endpoint starts shutting down meanwhile, the connection closes
+/// gracefully (a `subscriptions/listen` ends with its result, questions to the client fail) and
+/// the reply is still awaited and delivered.
+async fn closing_on_stop(
+    h: &Http,
+    conn: &Connection,
+    dispatch: impl Future<Output = Option<Reply>>,
+) -> Option<Reply> {
+    tokio::pin!(dispatch);
+    tokio::select! {
+        biased;
+        reply = &mut dispatch => return reply,
+        () = h.stopped() => {}
+    }
+    conn.close_gracefully();
+    dispatch.await
+}
+
 /// Dispatches a request and streams its answer: plain JSON when the reply comes first, SSE when
 /// something else does (or the reply takes longer than `stream_after`).
 pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadTx) {
@@ -151,11 +170,14 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
     let sse_ok = sse_ok && !h.opts.json_response;
     let (tx, mut rx) = mpsc::channel::<Outbound>(REQUEST_QUEUE);
     let sink = match (&session, sse_ok) {
-        (Some(s), false) => s.conn.out(),
+        (Some(s), false) => {
+            s.start_pump();
+            s.conn.out()
+        }
         (None, false) => nowhere(),
         _ => tx.clone(),
     };
-    let dispatch = conn.dispatch(msg, meta, headers, &sink);
+    let dispatch = closing_on_stop(h, &conn, conn.dispatch(msg, meta, headers, &sink));
     tokio::pin!(dispatch);
     if !sse_ok {
         let reply = dispatch.await;
@@ -181,7 +203,9 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
     let out = match &session {
         Some(s) if !modern => {
             let stream = s.open_stream();
-            stream.attach(None, body_tx, h.retry_ms()).await;
+            stream
+                .attach(None, body_tx, h.retry_ms(), s.next_priming())
+                .await;
             Out::Resumable(stream, Arc::clone(s))
         }
         _ => Out::Plain(body_tx),

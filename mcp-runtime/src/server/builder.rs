@@ -298,6 +298,38 @@ impl ServerBuilder {
         self
     }
 
+    /// How long requests still running may take to finish when the server stops (default 10 s):
+    /// after stdin closes, on a [`ShutdownHandle`](crate::ShutdownHandle), or on SIGTERM/SIGINT.
+    /// Their replies are delivered; whatever still runs at the deadline is cancelled.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).drain_timeout(std::time::Duration::from_secs(30));
+    /// # let _ = builder;
+    /// ```
+    pub fn drain_timeout(mut self, timeout: Duration) -> Self {
+        self.options.drain_timeout = timeout;
+        self
+    }
+
+    /// Whether [`Server::serve_stdio`], the HTTP serve functions and [`Server::run`] shut down
+    /// gracefully on SIGTERM and SIGINT (default on; Ctrl-C on Windows), as a
+    /// [`ShutdownHandle`](crate::ShutdownHandle) would.
+    ///
+    /// Turn it off when your program handles signals itself (and calls
+    /// [`ShutdownHandle::shutdown`](crate::ShutdownHandle::shutdown)). Once a process listens for
+    /// a signal, the signal no longer ends it by default, also after serving returns.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).shutdown_on_signals(false);
+    /// # let _ = builder;
+    /// ```
+    pub fn shutdown_on_signals(mut self, on: bool) -> Self {
+        self.options.shutdown_on_signals = on;
+        self
+    }
+
     /// Checks everything and builds descriptors and list pages.
     ///
     /// Refused: duplicate names or URIs, unusable declarations, out-of-range settings, and
@@ -357,6 +389,7 @@ impl ServerBuilder {
                 state_key: self.state_key.unwrap_or_else(StateKey::random),
                 extensions: self.extensions,
                 client_requests,
+                shutdown: crate::handler::context::CancellationToken::new(),
             }),
         })
     }

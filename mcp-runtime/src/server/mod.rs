@@ -3,6 +3,7 @@
 
 pub(crate) mod builder;
 pub(crate) mod options;
+pub(crate) mod shutdown;
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -11,7 +12,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use mcp_core::{Implementation, Meta, ProtocolVersion, ServerCapabilities};
 
 use crate::error::Error;
-use crate::handler::context::{Context, StateMap};
+use crate::handler::context::{CancellationToken, Context, StateMap};
 use crate::handler::rounds::StateKey;
 use crate::notify::{Hub, ListChanged};
 use crate::registry::{
@@ -101,6 +102,8 @@ pub(crate) struct ServerInner {
     pub(crate) extensions: Extensions,
     /// The server-wide bound on requests to the client waiting for answers.
     pub(crate) client_requests: Arc<tokio::sync::Semaphore>,
+    /// Cancelled when the server is asked to shut down ([`shutdown::ShutdownHandle`]).
+    pub(crate) shutdown: CancellationToken,
 }
 
 impl ServerInner {

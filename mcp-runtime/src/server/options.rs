@@ -34,7 +34,7 @@ pub(crate) struct Options {
     pub(crate) max_in_flight: usize,
     pub(crate) max_message_bytes: usize,
     pub(crate) outbound_queue: usize,
-    pub(crate) drain_timeout: std::time::Duration,
+    pub(crate) drain_timeout: Duration,
     pub(crate) inline_first_poll: bool,
     pub(crate) client_request_timeout: Duration,
     /// Requests to the client waiting for answers, per connection or session.
@@ -44,6 +44,7 @@ pub(crate) struct Options {
     /// `subscriptions/listen` streams open at once, server-wide.
     pub(crate) max_listeners: usize,
     pub(crate) request_state_ttl: Duration,
+    pub(crate) shutdown_on_signals: bool,
 }
 
 impl Default for Options {
@@ -57,13 +58,14 @@ impl Default for Options {
             max_in_flight: 256,
             max_message_bytes: 4 * 1024 * 1024,
             outbound_queue: 1024,
-            drain_timeout: std::time::Duration::from_secs(10),
+            drain_timeout: Duration::from_secs(10),
             inline_first_poll: true,
             client_request_timeout: Duration::from_secs(120),
             max_client_requests: 32,
             max_client_requests_total: 4096,
             max_listeners: 4096,
             request_state_ttl: Duration::from_secs(600),
+            shutdown_on_signals: true,
         }
     }
 }

@@ -1,0 +1,418 @@
+//! The standalone server's open connections: what each is doing (idle, receiving a request,
+//! serving one), the timeouts that close the stalled ones, and which one makes room when a new
+//! connection arrives and all are taken.
+
+use std::collections::HashMap;
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body::{Body as HttpBody, Frame, SizeHint};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+/// No time recorded.
+const NONE: u64 = u64::MAX;
+
+/// One open connection, as the server sees it.
+pub(crate) struct Tracker {
+    seq: u64,
+    epoch: Instant,
+    /// Requests being served: from their headers being read to their response's last frame
+    /// handed to the connection.
+    in_flight: AtomicUsize,
+    /// Requests whose body is still arriving.
+    receiving: AtomicUsize,
+    /// When the connection last made progress (ms since `epoch`): it opened, a response ended,
+    /// or a request whose body is arriving began.
+    since_ms: AtomicU64,
+    /// When the first byte after an idle `since_ms` arrived (the headers of the next request
+    /// started); `NONE` while none did.
+    first_byte_ms: AtomicU64,
+    changed: Notify,
+    evicted: Notify,
+}
+
+impl Tracker {
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(NONE - 1)
+    }
+
+    fn at(&self, ms: u64) -> Instant {
+        self.epoch + Duration::from_millis(ms)
+    }
+
+    /// Whether closing it loses nothing being served: idle, waiting for headers, or receiving a
+    /// request body.
+    fn evictable(&self) -> bool {
+        self.in_flight.load(Ordering::Acquire) == 0 || self.receiving.load(Ordering::Acquire) > 0
+    }
+
+    /// Records bytes received.
+    fn saw_bytes(&self) {
+        if self.first_byte_ms.load(Ordering::Relaxed) == NONE
+            && self
+                .first_byte_ms
+                .compare_exchange(NONE, self.now_ms(), Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        {
+            self.changed.notify_waiters();
+        }
+    }
+
+    /// A request starts being served (its headers were read); `receiving` when its body is
+    /// still to come.
+    pub(crate) fn begin(self: &Arc<Self>, table: &Arc<Table>, receiving: bool) -> Flight {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+        table.in_flight.fetch_add(1, Ordering::AcqRel);
+        if receiving {
+            self.receiving.fetch_add(1, Ordering::AcqRel);
+            self.since_ms.store(self.now_ms(), Ordering::Release);
+        }
+        self.changed.notify_waiters();
+        Flight {
+            tracker: Arc::clone(self),
+            table: Arc::clone(table),
+        }
+    }
+
+    /// Resolves when it was closed to make room for another connection.
+    pub(crate) async fn evicted(&self) {
+        self.evicted.notified().await;
+    }
+
+    /// Resolves when no request has been served for `idle`, or when a request's headers have
+    /// been arriving for longer than `header` (slowloris). Bodies are timed by the handlers.
+    pub(crate) async fn stalled(&self, idle: Duration, header: Duration) {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if self.in_flight.load(Ordering::Acquire) > 0 {
+                changed.await;
+                continue;
+            }
+            let deadline = match self.first_byte_ms.load(Ordering::Acquire) {
+                NONE => self.at(self.since_ms.load(Ordering::Acquire)) + idle,
+                first => self.at(first) + header,
+            };
+            if Instant::now() >= deadline {
+                return;
+            }
+            tokio::select! {
+                () = tokio::time::sleep_until(deadline) => {}
+                () = changed => {}
+            }
+        }
+    }
+}
+
+/// A request being served; dropped with its response body (or with the connection).
+pub(crate) struct Flight {
+    tracker: Arc<Tracker>,
+    table: Arc<Table>,
+}
+
+impl Flight {
+    /// The marker of the request's body still arriving, dropped when it ended.
+    pub(crate) fn receiving(&self) -> Receiving {
+        Receiving(Arc::clone(&self.tracker))
+    }
+}
+
+impl Drop for Flight {
+    fn drop(&mut self) {
+        let t = &self.tracker;
+        if t.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
+            t.since_ms.store(t.now_ms(), Ordering::Release);
+            t.first_byte_ms.store(NONE, Ordering::Release);
+        }
+        t.changed.notify_waiters();
+        if self.table.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.table.changed.notify_waiters();
+        }
+    }
+}
+
+/// A request body still arriving.
+pub(crate) struct Receiving(Arc<Tracker>);
+
+impl Drop for Receiving {
+    fn drop(&mut self) {
+        self.0.receiving.fetch_sub(1, Ordering::AcqRel);
+        self.0.changed.notify_waiters();
+    }
+}
+
+/// Every open connection, at most `max`.
+pub(crate) struct Table {
+    epoch: Instant,
+    max: usize,
+    open: Mutex<HashMap<u64, Arc<Tracker>>>,
+    next: AtomicU64,
+    /// Requests in flight on all connections.
+    in_flight: AtomicUsize,
+    /// No request in flight any more, or a connection closed.
+    changed: Notify,
+}
+
+impl Table {
+    pub(crate) fn new(max: usize) -> Self {
+        Self {
+            epoch: Instant::now(),
+            max: max.max(1),
+            open: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(0),
+            in_flight: AtomicUsize::new(0),
+            changed: Notify::new(),
+        }
+    }
+
+    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Tracker>>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Admits a new connection. When all are taken, the evictable connection that has made no
+    /// progress for the longest time is closed to make room; `None` when every connection is
+    /// serving a request.
+    pub(crate) fn admit(&self) -> Option<Arc<Tracker>> {
+        let mut open = self.open();
+        if open.len() >= self.max {
+            let victim = open
+                .values()
+                .filter(|t| t.evictable())
+                .min_by_key(|t| (t.since_ms.load(Ordering::Acquire), t.seq))
+                .map(|t| t.seq)?;
+            if let Some(t) = open.remove(&victim) {
+                t.evicted.notify_one();
+            }
+        }
+        let seq = self.next.fetch_add(1, Ordering::Relaxed);
+        let tracker = Arc::new(Tracker {
+            seq,
+            epoch: self.epoch,
+            in_flight: AtomicUsize::new(0),
+            receiving: AtomicUsize::new(0),
+            since_ms: AtomicU64::new(0),
+            first_byte_ms: AtomicU64::new(NONE),
+            changed: Notify::new(),
+            evicted: Notify::new(),
+        });
+        tracker.since_ms.store(tracker.now_ms(), Ordering::Release);
+        open.insert(seq, Arc::clone(&tracker));
+        Some(tracker)
+    }
+
+    /// A connection closed.
+    pub(crate) fn remove(&self, tracker: &Tracker) {
+        self.open().remove(&tracker.seq);
+        self.changed.notify_waiters();
+    }
+
+    /// Closes every connection at once.
+    pub(crate) fn evict_all(&self) {
+        for (_, t) in self.open().drain() {
+            t.evicted.notify_one();
+        }
+        self.changed.notify_waiters();
+    }
+
+    /// Resolves when `done` holds (checked whenever a request ends or a connection closes).
+    async fn until(&self, done: impl Fn(&Self) -> bool) {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if done(self) {
+                return;
+            }
+            changed.await;
+        }
+    }
+
+    /// Resolves when no request is in flight on any connection.
+    pub(crate) async fn quiet(&self) {
+        self.until(|t| t.in_flight.load(Ordering::Acquire) == 0)
+            .await;
+    }
+
+    /// Resolves when every connection has closed.
+    pub(crate) async fn empty(&self) {
+        self.until(|t| t.open().is_empty()).await;
+    }
+}
+
+/// A TCP stream that tells its tracker when bytes arrive.
+pub(crate) struct TrackedIo {
+    pub(crate) tcp: TcpStream,
+    pub(crate) tracker: Arc<Tracker>,
+}
+
+impl AsyncRead for TrackedIo {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.tcp).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.tracker.saw_bytes();
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for TrackedIo {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.tcp).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.tcp.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_shutdown(cx)
+    }
+}
+
+/// A request body that marks its end (or its abandonment) on the connection.
+pub(crate) struct RequestBody<B> {
+    pub(crate) inner: B,
+    pub(crate) receiving: Option<Receiving>,
+}
+
+impl<B: HttpBody<Data = Bytes> + Unpin> HttpBody for RequestBody<B> {
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        if matches!(polled, Poll::Ready(None | Some(Err(_)))) || self.inner.is_end_stream() {
+            self.receiving = None;
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// A response body that keeps its request in flight until the connection has taken all of it.
+pub(crate) struct ResponseBody<B> {
+    pub(crate) inner: B,
+    pub(crate) _flight: Flight,
+}
+
+impl<B: HttpBody<Data = Bytes> + Unpin> HttpBody for ResponseBody<B> {
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn full_tables_close_the_connection_stalled_longest() {
+        let table = Arc::new(Table::new(3));
+        let a = table.admit().unwrap();
+        let b = table.admit().unwrap();
+        let c = table.admit().unwrap();
+        // a serves a request: never evicted; b receives a body since later than c went idle.
+        let serving = a.begin(&table, false);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let receiving = b.begin(&table, true);
+        let _body = receiving.receiving();
+        let d = table.admit().unwrap();
+        assert!(
+            tokio::time::timeout(Duration::from_secs(5), c.evicted())
+                .await
+                .is_ok(),
+            "c was idle the longest"
+        );
+        let e = table.admit().unwrap();
+        assert!(
+            tokio::time::timeout(Duration::from_secs(5), b.evicted())
+                .await
+                .is_ok(),
+            "b only receives its body; d opened after b's request began"
+        );
+        let _d = d.begin(&table, false);
+        let _e = e.begin(&table, false);
+        assert!(table.admit().is_none(), "every connection serves a request");
+        drop(serving);
+        assert!(table.admit().is_some(), "a is idle again");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn idle_and_header_deadlines() {
+        let table = Arc::new(Table::new(4));
+        let t = table.admit().unwrap();
+        let idle = Duration::from_secs(60);
+        let header = Duration::from_secs(10);
+        let started = Instant::now();
+        t.stalled(idle, header).await;
+        assert_eq!(started.elapsed().as_secs(), 60, "idle: the idle timeout");
+        let flight = t.begin(&table, false);
+        tokio::time::sleep(Duration::from_secs(100)).await;
+        let waiting = tokio::time::timeout(Duration::from_secs(1), t.stalled(idle, header));
+        assert!(waiting.await.is_err(), "serving: never stalled");
+        drop(flight);
+        let ended = Instant::now();
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        t.saw_bytes();
+        t.stalled(idle, header).await;
+        assert_eq!(
+            ended.elapsed().as_secs(),
+            15,
+            "headers started 5 s after the response: 10 s more"
+        );
+    }
+}
