@@ -1046,6 +1046,21 @@ async fn legacy_http_sse_transport() {
     assert_eq!(resp.status(), StatusCode::ACCEPTED);
     let reply = events.next().await.unwrap().json();
     assert_eq!(reply["result"]["protocolVersion"], "2024-11-05");
+    // JSON text is UTF-8: a body that is not is a parse error on the stream, not a guess.
+    let mut body = br#"{"jsonrpc":"2.0","id":"#.to_vec();
+    body.extend_from_slice(b"\"\xed\xa0\x80\",\"method\":\"ping\"}");
+    let resp = client()
+        .post(format!("{base}{endpoint}"))
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::ACCEPTED);
+    assert_eq!(
+        events.next().await.unwrap().json(),
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700,
+            "message": "Parse error: the message is not valid UTF-8 (byte 23)"}})
+    );
     let resp = client()
         .post(format!("{base}/messages?sessionId=nope"))
         .body("{}")

@@ -155,7 +155,15 @@ async fn message(
         Ok(bytes) => bytes,
         Err(refusal) => return refusal,
     };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    tokio::spawn(async move { conn.handle_text(&text).await });
+    // JSON text is UTF-8: anything else is a parse error on the stream, never a guess.
+    match String::from_utf8(bytes.to_vec()) {
+        Ok(text) => {
+            tokio::spawn(async move { conn.handle_text(&text).await });
+        }
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            tokio::spawn(async move { conn.reject_invalid_utf8(offset).await });
+        }
+    }
     StatusCode::ACCEPTED.into_response()
 }

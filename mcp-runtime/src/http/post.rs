@@ -266,8 +266,8 @@ async fn handshake_post(
         Some(Some(v)) => v,
         Some(None) => {
             let err = bad_request(format!(
-                "Bad Request: unsupported MCP-Protocol-Version {:?}",
-                hv.unwrap_or_default()
+                "Bad Request: unsupported MCP-Protocol-Version \"{}\"",
+                mcp_core::jsonrpc::echo(hv.unwrap_or_default())
             ));
             return head.error(StatusCode::BAD_REQUEST, request_id.as_ref(), err);
         }
@@ -337,7 +337,9 @@ async fn stateless_post(
     // 3. Header and body agree.
     if hv != requested {
         let err = mirror::mismatch(format!(
-            "Header mismatch: MCP-Protocol-Version header value '{hv}' does not match body value '{requested}'"
+            "Header mismatch: MCP-Protocol-Version header value '{}' does not match body value '{}'",
+            mcp_core::jsonrpc::echo(hv),
+            mcp_core::jsonrpc::echo(requested)
         ));
         return head.error(StatusCode::BAD_REQUEST, id, err);
     }

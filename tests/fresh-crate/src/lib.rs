@@ -145,9 +145,24 @@ async fn all_notes(store: State<Store>) -> Json<Vec<Note>> {
     Json(store.with(|notes| notes.values().cloned().collect()))
 }
 
+/// The ids of the notes in the store that start with what was typed: completion reads the same
+/// state as the handlers, no global.
+fn note_ids(req: &CompletionRequest, store: State<Store>) -> Vec<String> {
+    store.with(|notes| {
+        notes
+            .keys()
+            .map(u32::to_string)
+            .filter(|id| id.starts_with(req.value()))
+            .collect()
+    })
+}
+
 /// One note, by id.
 #[resource(uri = "notes://note/{id}", mime = "text/plain")]
-async fn note(store: State<Store>, id: u32) -> Result<String, ResourceError> {
+async fn note(
+    store: State<Store>,
+    #[arg(complete = note_ids)] id: u32,
+) -> Result<String, ResourceError> {
     store
         .with(|notes| notes.get(&id).map(|n| n.text.clone()))
         .ok_or(ResourceError::NotFound)

@@ -28,7 +28,9 @@ async fn the_schemas_say_what_the_types_say() {
     assert_eq!(add["required"], json!(["text", "priority"]));
     assert_eq!(
         add["properties"]["priority"],
-        json!({"type": "string", "enum": ["low", "normal", "high"], "description": "How urgent it is"})
+        json!({"type": "string", "enum": ["low", "normal", "high"],
+            // The variants' doc comments, listed (a portable enum has no room for them).
+            "description": "How urgent it is\n- low: Whenever.\n- normal: Soon.\n- high: Now."})
     );
     assert_eq!(add["properties"]["tags"]["default"], json!(["inbox"]));
     assert_eq!(add["properties"]["tags"]["type"], "array");
@@ -139,6 +141,36 @@ async fn the_prompt_has_three_messages_and_completes_its_style() {
         completion["result"]["completion"]["values"],
         json!(["detailed"])
     );
+}
+
+#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+async fn note_ids_complete_from_the_store_and_each_reads() {
+    let mut client = client().await;
+    let complete = json!({"ref": {"type": "ref/resource", "uri": "notes://note/{id}"},
+        "argument": {"name": "id", "value": ""}});
+    let empty = client
+        .request("completion/complete", complete.clone())
+        .await;
+    assert_eq!(empty["result"]["completion"]["values"], json!([]));
+    for text in ["plant tomatoes", "water basil"] {
+        call(
+            &mut client,
+            "add_note",
+            json!({"text": text, "priority": "normal"}),
+        )
+        .await;
+    }
+    let offered = client.request("completion/complete", complete).await;
+    assert_eq!(offered["result"]["completion"]["values"], json!(["1", "2"]));
+    for (id, text) in [("1", "plant tomatoes"), ("2", "water basil")] {
+        let read = client
+            .request(
+                "resources/read",
+                json!({"uri": format!("notes://note/{id}")}),
+            )
+            .await;
+        assert_eq!(read["result"]["contents"][0]["text"], text);
+    }
 }
 
 #[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
