@@ -8,12 +8,14 @@
 //! bench-minimal http ADDR       POST http://ADDR/mcp
 //! ```
 //!
-//! It parses every message into a `serde_json::Value`, checks the envelope, answers with a
-//! `json!` value serialised into one buffer; stdio replies are flushed once the input read so far
-//! is answered.
+//! It parses every message into a `serde_json::Value`, checks the envelope and answers with a
+//! `json!` value serialised into one buffer. stdio is a plain blocking loop on the main thread
+//! (no runtime: the cheapest way to serve stdio), its replies flushed once the input read so far
+//! is answered; HTTP is hyper's HTTP/1.1 server on tokio's default runtime.
 
 use std::collections::HashSet;
 use std::convert::Infallible;
+use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -22,7 +24,6 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// One message, or the reply to a text that is not JSON.
 fn parse(text: &str) -> Result<Value, Value> {
@@ -80,22 +81,22 @@ fn error(id: &Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
-async fn stdio() -> std::io::Result<()> {
-    let mut input = BufReader::new(tokio::io::stdin());
-    let mut stdout = tokio::io::stdout();
+fn stdio() -> std::io::Result<()> {
+    let mut input = std::io::BufReader::new(std::io::stdin());
+    let mut stdout = std::io::stdout().lock();
     let (mut line, mut out) = (String::new(), Vec::new());
     loop {
         line.clear();
-        if input.read_line(&mut line).await? == 0 {
+        if input.read_line(&mut line)? == 0 {
             return Ok(());
         }
         if let Some(reply) = parse(&line).map_or_else(Some, |msg| answer(&msg)) {
             serde_json::to_writer(&mut out, &reply)?;
             out.push(b'\n');
         }
-        if input.buffer().is_empty() && !out.is_empty() {
-            stdout.write_all(&out).await?;
-            stdout.flush().await?;
+        if !out.is_empty() && input.buffer().is_empty() {
+            stdout.write_all(&out)?;
+            stdout.flush()?;
             out.clear();
         }
     }
@@ -187,12 +188,14 @@ async fn http(addr: &str) -> std::io::Result<()> {
     }
 }
 
-#[tokio::main]
-async fn main() -> std::io::Result<()> {
+fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        None | Some("stdio") => stdio().await,
-        Some("http") => http(args.get(1).map_or("127.0.0.1:8000", String::as_str)).await,
+        None | Some("stdio") => stdio(),
+        Some("http") => {
+            let addr = args.get(1).map_or("127.0.0.1:8000", String::as_str);
+            tokio::runtime::Runtime::new()?.block_on(http(addr))
+        }
         Some(other) => {
             eprintln!("usage: bench-minimal [stdio | http ADDR] (got `{other}`)");
             std::process::exit(2);
