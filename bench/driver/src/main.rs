@@ -8,7 +8,7 @@
 //! bench stdio SERVER [--window W] [--secs S] [--wrap "valgrind --tool=callgrind"]
 //! bench http SERVER [--connections C] [--secs S | --calls N] [--wrap "..."]
 //! bench sessions SERVER [--sessions N]
-//! bench input [--calls N] [--lists M] > FILE      the fixed callgrind input (stdio)
+//! bench input [--calls N] [--lists M] [--stateless] > FILE   the fixed callgrind input (stdio)
 //! bench compile [--reps N]                        the 50-tool build-time probe
 //! ```
 
@@ -193,8 +193,9 @@ fn main() {
         "input" => {
             let calls = args.num("--calls", 20_000);
             let lists = args.num("--lists", 2_000);
+            let stateless = args.rest.iter().any(|a| a == "--stateless");
             let mut out = std::io::stdout().lock();
-            if let Err(e) = stdio::write_input(&mut out, calls, lists) {
+            if let Err(e) = stdio::write_input(&mut out, calls, lists, stateless) {
                 fail(&e.to_string());
             }
         }

@@ -124,21 +124,34 @@ pub fn run(server: &Server, window: usize, secs: f64, log: &Path) -> Result<Samp
 }
 
 /// Writes the callgrind input: `initialize`, `notifications/initialized`, then `calls` calls
-/// of `add` with a `tools/list` every `calls / lists` calls.
-pub fn write_input(out: &mut impl Write, calls: u64, lists: u64) -> std::io::Result<()> {
+/// of `add` with a `tools/list` every `calls / lists` calls; `stateless`: no handshake, every
+/// request with the 2026-07-28 `_meta`.
+pub fn write_input(
+    out: &mut impl Write,
+    calls: u64,
+    lists: u64,
+    stateless: bool,
+) -> std::io::Result<()> {
     let mut buf = Vec::new();
-    buf.extend_from_slice(workload::initialize().as_bytes());
-    buf.push(b'\n');
-    buf.extend_from_slice(workload::INITIALIZED.as_bytes());
-    buf.push(b'\n');
+    if !stateless {
+        buf.extend_from_slice(workload::initialize().as_bytes());
+        buf.push(b'\n');
+        buf.extend_from_slice(workload::INITIALIZED.as_bytes());
+        buf.push(b'\n');
+    }
+    let (call, list): (fn(&mut Vec<u8>, u64), fn(&mut Vec<u8>, u64)) = if stateless {
+        (workload::call_add_stateless, workload::list_stateless)
+    } else {
+        (workload::call_add, workload::list)
+    };
     let every = calls.checked_div(lists).unwrap_or(u64::MAX).max(1);
     let mut id = workload::FIRST_CALL;
     for i in 0..calls {
-        workload::call_add(&mut buf, id);
+        call(&mut buf, id);
         buf.push(b'\n');
         id += 1;
         if lists > 0 && (i + 1).is_multiple_of(every) {
-            workload::list(&mut buf, id);
+            list(&mut buf, id);
             buf.push(b'\n');
             id += 1;
         }

@@ -41,6 +41,27 @@ pub fn call_add(buf: &mut Vec<u8>, id: u64) {
     );
 }
 
+/// The `_meta` of a stateless (2026-07-28) request.
+const STATELESS_META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+/// The stateless `tools/call` of `add` with id `id` (for the callgrind input), appended to `buf`.
+pub fn call_add_stateless(buf: &mut Vec<u8>, id: u64) {
+    use std::io::Write;
+    let _ = write!(
+        buf,
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{id},"b":2}},{STATELESS_META}}}}}"#
+    );
+}
+
+/// A stateless `tools/list` with id `id` (for the callgrind input), appended to `buf`.
+pub fn list_stateless(buf: &mut Vec<u8>, id: u64) {
+    use std::io::Write;
+    let _ = write!(
+        buf,
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{{STATELESS_META}}}}}"#
+    );
+}
+
 /// A `tools/list` with id `id` (for the callgrind input), appended to `buf`.
 pub fn list(buf: &mut Vec<u8>, id: u64) {
     use std::io::Write;
