@@ -7,7 +7,7 @@
 //! bench all [--secs S] [--reps N] [--only floor,ours,...] [--sessions N]
 //! bench stdio SERVER [--window W] [--secs S] [--wrap "valgrind --tool=callgrind"]
 //! bench http SERVER [--connections C] [--secs S | --calls N] [--wrap "..."]
-//! bench sessions SERVER [--sessions N]
+//! bench sessions SERVER [--sessions N] [--wrap "valgrind --tool=dhat"]
 //! bench input [--calls N] [--lists M] [--stateless] > FILE   the fixed callgrind input (stdio)
 //! bench compile [--reps N]                        the 50-tool build-time probe
 //! ```
@@ -182,10 +182,11 @@ fn main() {
             }
         }
         "sessions" => {
-            let key = args.rest.first().cloned().unwrap_or_else(|| "ours".into());
+            let wrap = args.flag("--wrap");
             let count = args.num("--sessions", 10_000);
+            let key = args.rest.first().cloned().unwrap_or_else(|| "ours".into());
             let log = log_dir().join(format!("{key}-sessions.log"));
-            match http::idle_sessions(&server(&key, None), count, &log) {
+            match http::idle_sessions(&server(&key, wrap), count, &log) {
                 Ok((kib, n)) => println!("{key}: {n} idle sessions, {kib:.2} KiB each"),
                 Err(e) => fail(&e),
             }
