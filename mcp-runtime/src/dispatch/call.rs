@@ -168,9 +168,16 @@ pub(crate) fn mark_complete(
 ) {
     if v.has_result_type() {
         *result_type = Some(ResultType::Complete);
-        let m = meta.get_or_insert_with(Meta::new);
-        for (k, val) in &server.server_info_meta {
-            m.entry(k.clone()).or_insert_with(|| val.clone());
+        match meta {
+            // The common case: the result has no `_meta` of its own.
+            None => *meta = Some(server.server_info_meta.clone()),
+            Some(m) => {
+                for (k, val) in &server.server_info_meta {
+                    if !m.contains_key(k) {
+                        m.insert(k.clone(), val.clone());
+                    }
+                }
+            }
         }
     }
 }
