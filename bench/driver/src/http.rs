@@ -323,6 +323,9 @@ fn measure(
 /// connections and left idle; the growth of the resident set divided by `count`. Returns
 /// (KiB per session, sessions opened).
 pub fn idle_sessions(server: &Server, count: usize, log: &Path) -> Result<(f64, usize), String> {
+    if count < 2 {
+        return Err("idle sessions: open at least 2".to_owned());
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -77,9 +77,42 @@ impl Pipe {
     }
 }
 
+/// The handshake, the warm-up, then `secs` of calls with `window` in flight.
+fn measure(
+    pipe: &mut Pipe,
+    pid: u32,
+    window: usize,
+    secs: f64,
+    spawned: Instant,
+) -> Result<Sample, String> {
+    let ticks = servers::clock_ticks();
+    pipe.send(&workload::initialize())?;
+    workload::check_initialize(pipe.read_line()?)?;
+    let startup = spawned.elapsed();
+    pipe.send(workload::INITIALIZED)?;
+    pipe.send(workload::LIST)?;
+    workload::check_list(pipe.read_line()?)?;
+    pipe.calls(window, Duration::from_millis(300))?;
+    let cpu = servers::cpu_seconds(pid, ticks);
+    let client_cpu = servers::cpu_seconds(std::process::id(), ticks);
+    let started = Instant::now();
+    let latencies = pipe.calls(window, Duration::from_secs_f64(secs))?;
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = servers::cpu_seconds(pid, ticks) - cpu;
+    let client_cpu = servers::cpu_seconds(std::process::id(), ticks) - client_cpu;
+    Ok(Sample {
+        calls: latencies.len() as u64,
+        wall,
+        cpu,
+        client_cpu,
+        latencies,
+        peak_rss_kib: servers::status_kib(pid, "VmHWM"),
+        startup: startup.as_secs_f64(),
+    })
+}
+
 /// One measured run: spawn, handshake, warm up, then `secs` of calls with `window` in flight.
 pub fn run(server: &Server, window: usize, secs: f64, log: &Path) -> Result<Sample, String> {
-    let ticks = servers::clock_ticks();
     let spawned = Instant::now();
     let mut child = server.spawn_stdio(log)?;
     let pid = child.id();
@@ -92,36 +125,14 @@ pub fn run(server: &Server, window: usize, secs: f64, log: &Path) -> Result<Samp
         line: String::new(),
         next_id: workload::FIRST_CALL,
     };
-    let outcome = (|| {
-        pipe.send(&workload::initialize())?;
-        workload::check_initialize(pipe.read_line()?)?;
-        let startup = spawned.elapsed();
-        pipe.send(workload::INITIALIZED)?;
-        pipe.send(workload::LIST)?;
-        workload::check_list(pipe.read_line()?)?;
-        pipe.calls(window, Duration::from_millis(300))?;
-        let cpu = servers::cpu_seconds(pid, ticks);
-        let client_cpu = servers::cpu_seconds(std::process::id(), ticks);
-        let started = Instant::now();
-        let latencies = pipe.calls(window, Duration::from_secs_f64(secs))?;
-        let wall = started.elapsed().as_secs_f64();
-        let cpu = servers::cpu_seconds(pid, ticks) - cpu;
-        let client_cpu = servers::cpu_seconds(std::process::id(), ticks) - client_cpu;
-        Ok(Sample {
-            calls: latencies.len() as u64,
-            wall,
-            cpu,
-            client_cpu,
-            latencies,
-            peak_rss_kib: servers::status_kib(pid, "VmHWM"),
-            startup: startup.as_secs_f64(),
-        })
-    })()
-    .map_err(|e: String| e);
+    let outcome = measure(&mut pipe, pid, window, secs, spawned);
     drop(pipe);
     servers::finish(child, Duration::from_secs(2));
     outcome.map_err(|e| format!("{} over stdio: {e}", server.key))
 }
+
+/// Appends one message with a given id to a buffer.
+type Writer = fn(&mut Vec<u8>, u64);
 
 /// Writes the callgrind input: `initialize`, `notifications/initialized`, then `calls` calls
 /// of `add` with a `tools/list` every `calls / lists` calls; `stateless`: no handshake, every
@@ -139,7 +150,7 @@ pub fn write_input(
         buf.extend_from_slice(workload::INITIALIZED.as_bytes());
         buf.push(b'\n');
     }
-    let (call, list): (fn(&mut Vec<u8>, u64), fn(&mut Vec<u8>, u64)) = if stateless {
+    let (call, list): (Writer, Writer) = if stateless {
         (workload::call_add_stateless, workload::list_stateless)
     } else {
         (workload::call_add, workload::list)
