@@ -572,8 +572,8 @@ fn classify<'a>(env: &RawEnvelope<'a>) -> Result<Message<'a>, EnvelopeError> {
         IdField::Null => Some(None),
         IdField::Valid(id) => Some(Some(id)),
     };
-    let known_id = id.clone().flatten();
-    let fail = |reason: &str| Err(EnvelopeError::invalid(known_id.clone(), reason));
+    // The id of an invalid message is copied only when there is an error to report.
+    let fail = |reason: &str| Err(EnvelopeError::invalid(id.clone().flatten(), reason));
 
     match env.jsonrpc.map(read_str) {
         None => return fail("`jsonrpc` is missing"),
@@ -620,7 +620,7 @@ fn classify<'a>(env: &RawEnvelope<'a>) -> Result<Message<'a>, EnvelopeError> {
             // The id may be null or (2025-11-25+) absent when the request was unreadable.
             match serde_json::from_str::<ErrorObject>(error.get()) {
                 Ok(err) => Ok(Message::Response(Response {
-                    id: known_id,
+                    id: id.clone().flatten(),
                     outcome: Err(err),
                 })),
                 Err(_) => fail("`error` must be an object with an integer `code` and a `message`"),

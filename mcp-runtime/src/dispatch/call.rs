@@ -2,6 +2,7 @@
 //! handler for it (the round or peer for questions, the [`Context`], limits, timeout, panic
 //! catch, `input_required`).
 
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use mcp_core::jsonrpc::echo;
@@ -66,40 +67,48 @@ impl<'a> Call<'a> {
     /// Runs an item's handler: `start` makes its future from the request's [`Context`];
     /// `failed` tells whether an outcome is a failure (then a protocol error recorded by an
     /// interaction the client could not serve takes its place).
-    pub(crate) async fn run<T>(
+    ///
+    /// The context is made before the future: the future keeps only what it needs after that,
+    /// not the whole request (futures that hold a request are part of every future above them).
+    pub(crate) fn run<T>(
         self,
         limits: Limits<'_>,
         start: impl FnOnce(Context) -> HandlerFuture<T>,
         failed: impl FnOnce(&Result<T, HandlerError>) -> bool,
-    ) -> Ran<T> {
+    ) -> impl Future<Output = Ran<T>> {
         let server = self.server;
         let (method, params, id) = (self.method(), self.params, self.id);
-        let round = if self.scope.version.is_stateless() {
-            match Round::from_request(&server.state_key, method, params) {
-                Ok(round) => Some(Arc::new(round)),
-                Err(err) => return Ran::Answered(Err(err)),
-            }
+        let prepared = if self.scope.version.is_stateless() {
+            Round::from_request(&server.state_key, method, params).map(|r| Some(Arc::new(r)))
         } else {
-            None
-        };
-        let interact = match &round {
-            Some(r) => Interact::Rounds(Arc::clone(r)),
-            None => Interact::Peer(Arc::clone(&self.link.pending)),
-        };
-        let ctx = self.into_context(interact);
-        match invoke(limits, round.as_deref(), || start(ctx.clone())).await {
-            Invoked::NeedsInput => {
-                let round = round.as_deref();
-                Ran::Answered(round.map_or_else(
-                    || Err(ErrorObject::internal("input required outside a round")),
-                    |r| input_required(server, id, method, params, r),
-                ))
+            Ok(None)
+        }
+        .map(|round| {
+            let interact = match &round {
+                Some(r) => Interact::Rounds(Arc::clone(r)),
+                None => Interact::Peer(Arc::clone(&self.link.pending)),
+            };
+            (round, self.into_context(interact))
+        });
+        async move {
+            let (round, ctx) = match prepared {
+                Ok(prepared) => prepared,
+                Err(err) => return Ran::Answered(Err(err)),
+            };
+            match invoke(limits, round.as_deref(), || start(ctx.clone())).await {
+                Invoked::NeedsInput => {
+                    let round = round.as_deref();
+                    Ran::Answered(round.map_or_else(
+                        || Err(ErrorObject::internal("input required outside a round")),
+                        |r| input_required(server, id, method, params, r),
+                    ))
+                }
+                Invoked::TimedOut(ms) => Ran::TimedOut(ms),
+                Invoked::Done(outcome) => match ctx.take_fault() {
+                    Some(fault) if failed(&outcome) => Ran::Answered(Err(fault)),
+                    _ => Ran::Done(outcome),
+                },
             }
-            Invoked::TimedOut(ms) => Ran::TimedOut(ms),
-            Invoked::Done(outcome) => match ctx.take_fault() {
-                Some(fault) if failed(&outcome) => Ran::Answered(Err(fault)),
-                _ => Ran::Done(outcome),
-            },
         }
     }
 
@@ -160,9 +169,16 @@ pub(crate) fn mark_complete(
 ) {
     if v.has_result_type() {
         *result_type = Some(ResultType::Complete);
-        let m = meta.get_or_insert_with(Meta::new);
-        for (k, val) in &server.server_info_meta {
-            m.entry(k.clone()).or_insert_with(|| val.clone());
+        match meta {
+            // The common case: the result has no `_meta` of its own.
+            None => *meta = Some(server.server_info_meta.clone()),
+            Some(m) => {
+                for (k, val) in &server.server_info_meta {
+                    if !m.contains_key(k) {
+                        m.insert(k.clone(), val.clone());
+                    }
+                }
+            }
         }
     }
 }

@@ -107,18 +107,16 @@ pub(crate) fn missing_stateless_meta() -> ErrorObject {
     ))
 }
 
-/// Reads a request's `_meta` (unless the transport already did).
+/// Reads a request's `_meta` (unless the transport already did); `None` when it has none.
 fn read_meta(
     params: Option<&RawValue>,
     pre: Option<RequestMeta>,
-) -> Result<RequestMeta, ErrorObject> {
+) -> Result<Option<RequestMeta>, ErrorObject> {
     match pre {
-        Some(meta) => Ok(meta),
+        Some(meta) => Ok(Some(meta)),
         // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
-        None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => {
-            Ok(RequestMeta::default())
-        }
-        None => RequestMeta::from_params(params).map_err(|e| {
+        None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => Ok(None),
+        None => RequestMeta::from_params(params).map(Some).map_err(|e| {
             let msg = e.to_string();
             let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
             ErrorObject::invalid_params(format!("invalid `_meta`: {}", echo(msg)))
@@ -144,28 +142,23 @@ impl Resolver<'_> {
     ) -> Result<Scope, ErrorObject> {
         let meta_version = pre.as_ref().and_then(|m| m.protocol_version.as_deref());
         if announced_era(Some(route), meta_version) == Some(Era::Handshake) {
-            return Ok(self.scope(
-                ProtocolVersion::LATEST_HANDSHAKE,
-                None,
-                RequestMeta::default(),
-            ));
+            return Ok(self.scope(ProtocolVersion::LATEST_HANDSHAKE, None, None));
         }
-        let mut meta = read_meta(params, pre)?;
-        if let Some(requested) = meta.protocol_version.take() {
-            return self.stateless(route, &requested, meta);
-        }
-        if let Some(session) = self.session.clone() {
+        let meta = match read_meta(params, pre)? {
+            Some(mut meta) => match meta.protocol_version.take() {
+                Some(requested) => return self.stateless(route, &requested, meta),
+                None => Some(meta),
+            },
+            None => None,
+        };
+        if let Some(session) = &self.session {
             if route.stateless_only() {
                 return Err(missing_meta(PROTOCOL_VERSION_KEY));
             }
-            return Ok(self.scope(session.version, Some(&session), meta));
+            return Ok(self.scope(session.version, Some(session), meta));
         }
         if route == Route::Ping {
-            let mut scope = self.scope(
-                ProtocolVersion::LATEST_HANDSHAKE,
-                None,
-                RequestMeta::default(),
-            );
+            let mut scope = self.scope(ProtocolVersion::LATEST_HANDSHAKE, None, None);
             scope.log_gate = LogGate::Request(None);
             return Ok(scope);
         }
@@ -174,19 +167,24 @@ impl Resolver<'_> {
         )))
     }
 
+    /// A handshake-era scope; `meta` is the request's `_meta`, if it has one.
     fn scope(
         &self,
         version: ProtocolVersion,
         session: Option<&Session>,
-        meta: RequestMeta,
+        meta: Option<RequestMeta>,
     ) -> Scope {
+        let (meta, progress_token) = match meta {
+            None => (None, None),
+            Some(meta) => (meta_map(&meta), meta.progress_token),
+        };
         Scope {
             version,
             client_info: session.map(|s| Arc::clone(&s.client_info)),
             client_caps: session.map(|s| Arc::clone(&s.client_caps)),
             log_gate: LogGate::Session(Arc::clone(self.log_level)),
-            meta: meta_map(&meta),
-            progress_token: meta.progress_token,
+            meta,
+            progress_token,
             peer: self.peer.clone(),
             headers: None,
         }
@@ -228,8 +226,9 @@ impl Resolver<'_> {
     }
 }
 
+/// `_meta` as the handler sees it: every key the request sent (`None` when it sent none).
 fn meta_map(meta: &RequestMeta) -> Option<Meta> {
-    // The common case, no `_meta` at all, costs no serialisation.
+    // A transport that read `_meta` ahead hands over the default one when there is none.
     if *meta == RequestMeta::default() {
         return None;
     }

@@ -45,13 +45,15 @@ pub(crate) async fn invoke<T>(
     round: Option<&Round>,
     start: impl FnOnce() -> HandlerFuture<T>,
 ) -> Invoked<T> {
+    // The waits for a slot and the timer are boxed: most items have neither, and every future
+    // this one is part of (up to the connection's) would otherwise carry their space.
     let _slot = match limits.concurrency {
-        Some(sem) => sem.acquire().await.ok(),
+        Some(sem) => Box::pin(sem.acquire()).await.ok(),
         None => None,
     };
     let run = UntilInput::new(CatchUnwind(start()), round);
     let outcome = match limits.timeout_ms {
-        Some(ms) => match tokio::time::timeout(Duration::from_millis(ms), run).await {
+        Some(ms) => match Box::pin(tokio::time::timeout(Duration::from_millis(ms), run)).await {
             Ok(o) => o,
             Err(_) => return Invoked::TimedOut(ms),
         },

@@ -1,0 +1,205 @@
+//! The build-time probe: a generated server crate with 50 documented tools of 3 or 4 typed
+//! parameters each, written for mcp-runtime and for rmcp; with the dependencies built, the clean
+//! build of the crate and its rebuild after one tool body is edited (dev profile, `cargo build`).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+const TOOLS: usize = 50;
+/// The tool whose body the rebuild edits.
+const EDITED: usize = 25;
+
+/// The parameters of tool `i`: three always, a fourth on every other tool.
+fn params(i: usize) -> Vec<(&'static str, &'static str, &'static str)> {
+    let mut p = vec![
+        ("name", "String", "Who or what the call is about"),
+        ("count", "u32", "How many items to produce"),
+        ("ratio", "f64", "A ratio between 0 and 1"),
+    ];
+    if i.is_multiple_of(2) {
+        p.push(("loud", "Option<bool>", "Whether to shout the answer"));
+    }
+    p
+}
+
+fn body(i: usize, edit: usize) -> String {
+    let fourth = if i.is_multiple_of(2) { " {loud:?}" } else { "" };
+    format!("format!(\"tool {i}/{edit}: {{name}} {{count}} {{ratio}}{fourth}\")")
+}
+
+fn ours(edit: usize) -> String {
+    let mut s =
+        String::from("//! Probe: 50 tools on mcp-runtime.\n\nuse mcp_runtime::prelude::*;\n");
+    for i in 0..TOOLS {
+        let _ = writeln!(
+            s,
+            "\n/// Tool number {i}: formats its arguments into one line.\n#[tool]\nasync fn tool_{i}("
+        );
+        for (name, ty, doc) in params(i) {
+            let _ = writeln!(s, "    /// {doc}\n    {name}: {ty},");
+        }
+        let e = if i == EDITED { edit } else { 0 };
+        let _ = writeln!(s, ") -> String {{\n    {}\n}}", body(i, e));
+    }
+    s.push_str(
+        "\n#[tokio::main]\nasync fn main() {\n    if let Err(e) = Server::from_registry(server_info!()).run().await {\n        eprintln!(\"{e}\");\n    }\n}\n",
+    );
+    s
+}
+
+fn rmcp(edit: usize) -> String {
+    let mut s = String::from(
+        "//! Probe: 50 tools on rmcp.\n\nuse rmcp::handler::server::wrapper::Parameters;\nuse rmcp::{ServiceExt, tool, tool_handler, tool_router};\nuse schemars::JsonSchema;\nuse serde::Deserialize;\n",
+    );
+    for i in 0..TOOLS {
+        let _ = writeln!(
+            s,
+            "\n/// The arguments of tool {i}.\n#[derive(Debug, Deserialize, JsonSchema)]\nstruct Tool{i}Args {{"
+        );
+        for (name, ty, doc) in params(i) {
+            let _ = writeln!(s, "    /// {doc}\n    {name}: {ty},");
+        }
+        s.push_str("}\n");
+    }
+    s.push_str("\n#[derive(Debug, Clone)]\nstruct Probe;\n\n#[tool_router]\nimpl Probe {\n");
+    for i in 0..TOOLS {
+        let names: Vec<&str> = params(i).iter().map(|p| p.0).collect();
+        let e = if i == EDITED { edit } else { 0 };
+        let _ = writeln!(
+            s,
+            "    /// Tool number {i}: formats its arguments into one line.\n    #[tool]\n    async fn tool_{i}(&self, Parameters(Tool{i}Args {{ {} }}): Parameters<Tool{i}Args>) -> String {{\n        {}\n    }}\n",
+            names.join(", "),
+            body(i, e)
+        );
+    }
+    s.push_str(
+        "}\n\n#[tool_handler]\nimpl rmcp::ServerHandler for Probe {}\n\n#[tokio::main]\nasync fn main() {\n    if let Ok(s) = Probe.serve(rmcp::transport::stdio()).await {\n        let _ = s.waiting().await;\n    }\n}\n",
+    );
+    s
+}
+
+struct Probe {
+    name: &'static str,
+    dir: PathBuf,
+    source: fn(usize) -> String,
+}
+
+fn manifest(name: &str, deps: &str) -> String {
+    format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n[dependencies]\n{deps}"
+    )
+}
+
+fn setup(root: &Path) -> Result<Vec<Probe>, String> {
+    let base = root.join("target/probe");
+    let runtime = root
+        .join("../mcp-runtime")
+        .canonicalize()
+        .map_err(|e| format!("mcp-runtime: {e}"))?;
+    let common = "serde = { version = \"1\", features = [\"derive\"] }\nschemars = \"1.2\"\ntokio = { version = \"1.40\", features = [\"rt-multi-thread\", \"macros\"] }\n";
+    let probes = [
+        (
+            "probe-ours",
+            format!(
+                "mcp-runtime = {{ path = {:?} }}\n{common}",
+                runtime.display().to_string()
+            ),
+            ours as fn(usize) -> String,
+        ),
+        (
+            "probe-rmcp",
+            format!(
+                "rmcp = {{ version = \"=3.11.0\", default-features = false, features = [\"server\", \"macros\", \"transport-io\"] }}\n{common}"
+            ),
+            rmcp,
+        ),
+    ];
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for (name, deps, source) in probes {
+        let dir = base.join(name);
+        std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("Cargo.toml"), manifest(name, &deps)).map_err(|e| e.to_string())?;
+        // The bench workspace's lock: the same versions as the servers of the benchmark.
+        std::fs::write(dir.join("Cargo.lock"), &lock).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("src/main.rs"), source(0)).map_err(|e| e.to_string())?;
+        out.push(Probe { name, dir, source });
+    }
+    Ok(out)
+}
+
+/// `cargo build` of a probe; seconds.
+fn build(p: &Probe, target: &Path) -> Result<f64, String> {
+    let started = Instant::now();
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--offline", "--quiet"])
+        .current_dir(&p.dir)
+        .env("CARGO_TARGET_DIR", target)
+        .status()
+        .map_err(|e| format!("cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("{}: cargo build failed", p.name));
+    }
+    Ok(started.elapsed().as_secs_f64())
+}
+
+fn clean(p: &Probe, target: &Path) -> Result<(), String> {
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["clean", "--offline", "--quiet", "-p", p.name])
+        .current_dir(&p.dir)
+        .env("CARGO_TARGET_DIR", target)
+        .status()
+        .map_err(|e| format!("cargo clean: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{}: cargo clean failed", p.name))
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Prints the probe's table: clean build and rebuild, medians of `reps`.
+pub fn run(root: &Path, reps: usize) -> Result<(), String> {
+    let probes = setup(root)?;
+    let target = root.join("target/probe-target");
+    for p in &probes {
+        eprintln!("{}: building the dependencies (not measured)", p.name);
+        build(p, &target)?;
+    }
+    let mut rows = Vec::new();
+    for p in &probes {
+        let (mut cleans, mut rebuilds) = (Vec::new(), Vec::new());
+        for rep in 0..reps.max(1) {
+            clean(p, &target)?;
+            let c = build(p, &target)?;
+            std::fs::write(p.dir.join("src/main.rs"), (p.source)(rep + 1))
+                .map_err(|e| e.to_string())?;
+            let r = build(p, &target)?;
+            eprintln!(
+                "{}: clean build {c:.1} s, rebuild after one edit {r:.1} s",
+                p.name
+            );
+            cleans.push(c);
+            rebuilds.push(r);
+        }
+        rows.push((p.name, median(cleans), median(rebuilds)));
+    }
+    println!(
+        "50 tools, 3-4 typed parameters each, dependencies built; dev profile; medians of {reps}:\n"
+    );
+    println!("| | clean build s | rebuild after editing one tool s |");
+    println!("|---|--:|--:|");
+    for (name, c, r) in &rows {
+        println!("| {name} | {c:.2} | {r:.2} |");
+    }
+    if let [(_, oc, or), (_, rc, rr)] = rows.as_slice() {
+        println!("| ours / rmcp | {:.2}× | {:.2}× |", oc / rc, or / rr);
+    }
+    Ok(())
+}
