@@ -128,8 +128,26 @@ fn correlation_id() -> String {
 /// `internal error, id <correlation id>`.
 pub(crate) fn mask(item: &str, err: &BoxError) -> String {
     let cid = correlation_id();
-    tracing::error!(item, correlation_id = %cid, error = %err, "handler failed");
+    tracing::error!(item, correlation_id = %cid, error = %Chain(&**err), "handler failed");
     format!("internal error, id {cid}")
+}
+
+/// An error and its causes, outermost first, as `outer: cause: root` (what `anyhow`'s `{:#}`
+/// shows), so that the log keeps what the client is not told.
+struct Chain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        // Bounded: a cyclic or absurdly deep chain still ends.
+        for _ in 0..32 {
+            let Some(cause) = source else { break };
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
 }
 
 /// The JSON-RPC error of a failed resource read or prompt (tools answer with results instead);
@@ -201,6 +219,26 @@ mod tests {
         ))
         .poll(&mut cx);
         assert_eq!(POLL_CLOCK.get(), None);
+    }
+
+    #[test]
+    fn the_log_shows_every_cause() {
+        #[derive(Debug)]
+        struct Outer(std::io::Error);
+        impl std::fmt::Display for Outer {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("saving the note")
+            }
+        }
+        impl std::error::Error for Outer {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let err: BoxError = Box::new(Outer(std::io::Error::other("disk full")));
+        assert_eq!(Chain(&*err).to_string(), "saving the note: disk full");
+        let plain: BoxError = "no cause".into();
+        assert_eq!(Chain(&*plain).to_string(), "no cause");
     }
 
     #[test]
