@@ -157,6 +157,9 @@
 #[allow(unused_extern_crates)]
 extern crate self as mcp_runtime;
 
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub mod auth;
 pub mod cli;
 pub mod completion;
 mod connection;
