@@ -822,4 +822,3 @@ mod pipeline_tests {
         );
     }
 }
-

@@ -37,10 +37,7 @@ impl Challenger<'_> {
         let meta = format!("resource_metadata=\"{}\"", quoted(self.metadata_url));
         let scope = |s: &str| (!s.is_empty()).then(|| format!(", scope=\"{}\"", quoted(s)));
         Some(match refusal {
-            Refusal::Missing => format!(
-                "Bearer {meta}{}",
-                scope(self.scope).unwrap_or_default()
-            ),
+            Refusal::Missing => format!("Bearer {meta}{}", scope(self.scope).unwrap_or_default()),
             Refusal::Invalid(why) => format!(
                 "Bearer error=\"invalid_token\", error_description=\"{}\", {meta}{}",
                 quoted(why),
@@ -64,7 +61,10 @@ impl Challenger<'_> {
     /// The response of a refusal: a JSON-RPC error body, the status, the challenge.
     pub(crate) fn respond(&self, refusal: &Refusal) -> Response {
         let (status, message) = match refusal {
-            Refusal::Missing => (StatusCode::UNAUTHORIZED, "Unauthorized: a bearer token is required".to_owned()),
+            Refusal::Missing => (
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized: a bearer token is required".to_owned(),
+            ),
             Refusal::Invalid(why) => (StatusCode::UNAUTHORIZED, format!("Unauthorized: {why}")),
             Refusal::Insufficient(needed) => (
                 StatusCode::FORBIDDEN,
@@ -81,7 +81,10 @@ impl Challenger<'_> {
         };
         let err = ErrorObject::new(error_codes::TRANSPORT_ERROR, message);
         let mut r = rpc_error(status, None, err);
-        if let Some(value) = self.header(refusal).and_then(|v| HeaderValue::from_str(&v).ok()) {
+        if let Some(value) = self
+            .header(refusal)
+            .and_then(|v| HeaderValue::from_str(&v).ok())
+        {
             r.headers_mut().insert(header::WWW_AUTHENTICATE, value);
         }
         if *refusal == Refusal::Unavailable {
@@ -134,7 +137,13 @@ mod tests {
             none.header(&Refusal::Missing).unwrap(),
             r#"Bearer resource_metadata="https://r.example/.well-known/oauth-protected-resource/mcp""#
         );
-        assert_eq!(C.respond(&Refusal::InQuery).status(), StatusCode::BAD_REQUEST);
-        assert_eq!(C.respond(&Refusal::Unavailable).status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            C.respond(&Refusal::InQuery).status(),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(
+            C.respond(&Refusal::Unavailable).status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
     }
 }

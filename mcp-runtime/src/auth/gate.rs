@@ -66,7 +66,9 @@ fn bearer(headers: &HeaderMap) -> Result<&str, Refusal> {
         return Err(Refusal::Missing);
     };
     if values.next().is_some() {
-        return Err(Refusal::Invalid("more than one Authorization header".into()));
+        return Err(Refusal::Invalid(
+            "more than one Authorization header".into(),
+        ));
     }
     if value.len() > MAX_TOKEN {
         return Err(Refusal::Invalid(format!(
@@ -194,7 +196,10 @@ fn bind_legacy(g: &Arc<Gate>, resp: Response, subject: &str) -> Response {
         if !bound && let Ok(bytes) = &chunk {
             let text = String::from_utf8_lossy(bytes);
             if let Some(rest) = text.split("sessionId=").nth(1) {
-                let id: String = rest.chars().take_while(char::is_ascii_alphanumeric).collect();
+                let id: String = rest
+                    .chars()
+                    .take_while(char::is_ascii_alphanumeric)
+                    .collect();
                 g.bindings.bind(&id, &subject);
                 bound = true;
             }
@@ -257,9 +262,15 @@ mod tests {
     fn bearer_credentials() {
         let mut h = HeaderMap::new();
         assert_eq!(bearer(&h), Err(Refusal::Missing));
-        h.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer abc.def"));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer abc.def"),
+        );
         assert_eq!(bearer(&h), Ok("abc.def"));
-        h.insert(header::AUTHORIZATION, HeaderValue::from_static("bearer  abc"));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("bearer  abc"),
+        );
         assert_eq!(bearer(&h), Ok("abc"));
         for bad in ["Basic abc", "Bearer", "Bearer ", "Bearer a b", "abc"] {
             h.insert(header::AUTHORIZATION, HeaderValue::from_static(bad));

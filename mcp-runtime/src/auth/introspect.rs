@@ -243,7 +243,11 @@ fn now() -> u64 {
 }
 
 impl TokenVerifier for IntrospectionVerifier {
-    fn verify<'a>(&'a self, token: &'a str, _request: &'a http::request::Parts) -> VerifyFuture<'a> {
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+        _request: &'a http::request::Parts,
+    ) -> VerifyFuture<'a> {
         Box::pin(self.check(token))
     }
 }

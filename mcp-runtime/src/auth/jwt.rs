@@ -339,7 +339,11 @@ impl JwtVerifier {
 }
 
 impl TokenVerifier for JwtVerifier {
-    fn verify<'a>(&'a self, token: &'a str, _request: &'a http::request::Parts) -> VerifyFuture<'a> {
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+        _request: &'a http::request::Parts,
+    ) -> VerifyFuture<'a> {
         Box::pin(self.check(token))
     }
 }

@@ -39,9 +39,21 @@ pub(crate) fn document(auth: &Authorization, server: &ServerInner) -> Value {
             let c = &live.catalog;
             let mut all: BTreeSet<&str> = auth.required.iter().map(String::as_str).collect();
             all.extend(c.tools.iter().flat_map(|t| t.record.scopes.iter().copied()));
-            all.extend(c.resources.iter().flat_map(|r| r.record.scopes.iter().copied()));
-            all.extend(c.templates.iter().flat_map(|t| t.record.scopes.iter().copied()));
-            all.extend(c.prompts.iter().flat_map(|p| p.record.scopes.iter().copied()));
+            all.extend(
+                c.resources
+                    .iter()
+                    .flat_map(|r| r.record.scopes.iter().copied()),
+            );
+            all.extend(
+                c.templates
+                    .iter()
+                    .flat_map(|t| t.record.scopes.iter().copied()),
+            );
+            all.extend(
+                c.prompts
+                    .iter()
+                    .flat_map(|p| p.record.scopes.iter().copied()),
+            );
             for (broader, narrower) in &auth.implies {
                 all.insert(broader);
                 all.extend(narrower.iter().map(String::as_str));
@@ -62,7 +74,10 @@ pub(crate) fn document(auth: &Authorization, server: &ServerInner) -> Value {
 }
 
 /// The routes serving the document at both well-known paths.
-pub(crate) fn routes(auth: std::sync::Arc<Authorization>, server: std::sync::Arc<ServerInner>) -> Router {
+pub(crate) fn routes(
+    auth: std::sync::Arc<Authorization>,
+    server: std::sync::Arc<ServerInner>,
+) -> Router {
     let (_, path) = split(&auth.resource);
     let serve = move || {
         let (auth, server) = (auth.clone(), server.clone());
@@ -70,8 +85,14 @@ pub(crate) fn routes(auth: std::sync::Arc<Authorization>, server: std::sync::Arc
             let body = serde_json::to_vec(&document(&auth, &server)).unwrap_or_default();
             let mut r: Response = body.into_response();
             let h = r.headers_mut();
-            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("max-age=300"));
+            h.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            h.insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("max-age=300"),
+            );
             h.insert(
                 header::ACCESS_CONTROL_ALLOW_ORIGIN,
                 HeaderValue::from_static("*"),

@@ -52,7 +52,9 @@ pub(crate) fn tool(c: &Catalog, name: &str) -> Option<&'static [&'static str]> {
 }
 
 pub(crate) fn prompt(c: &Catalog, name: &str) -> Option<&'static [&'static str]> {
-    c.prompt_index.get(name).map(|&i| c.prompts[i].record.scopes)
+    c.prompt_index
+        .get(name)
+        .map(|&i| c.prompts[i].record.scopes)
 }
 
 pub(crate) fn resource(c: &Catalog, uri: &str) -> Option<&'static [&'static str]> {
