@@ -65,7 +65,7 @@ status=0
 echo "auth: TypeScript SDK client ($url, issuer $issuer)"
 node "$here/ts_client.mjs" "$url" "$issuer" || status=1
 echo "auth: Python SDK client"
-#PY
+"$venv/bin/python" "$here/py_client.py" "$url" "$issuer" || status=1
 if [[ $status -ne 0 ]]; then
   echo "auth: server log:" >&2
   cat "$work/server.log" >&2
