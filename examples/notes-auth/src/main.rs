@@ -40,7 +40,8 @@ async fn add_note(
 #[tool(scopes = ["notes:read"], read_only)]
 async fn list_notes(auth: Auth, notes: State<Notes>) -> String {
     let all = notes.0.lock().unwrap_or_else(|e| e.into_inner());
-    all.get(&auth.subject).map_or_else(String::new, |n| n.join("\n"))
+    all.get(&auth.subject)
+        .map_or_else(String::new, |n| n.join("\n"))
 }
 
 /// Says whom the token speaks for.
@@ -56,7 +57,9 @@ async fn main() -> Result<(), mcp_runtime::Error> {
     // the hierarchy (`notes` grants both scopes) is this server's own.
     match Authorization::from_env() {
         Ok(Some(auth)) => server = server.auth(auth.imply("notes", ["notes:read", "notes:write"])),
-        Ok(None) => eprintln!("notes-auth: MCP_AUTH_ISSUER and MCP_AUTH_AUDIENCE are not set: served without authorization"),
+        Ok(None) => eprintln!(
+            "notes-auth: MCP_AUTH_ISSUER and MCP_AUTH_AUDIENCE are not set: served without authorization"
+        ),
         Err(e) => {
             eprintln!("notes-auth: {e}");
             std::process::exit(2);

@@ -212,7 +212,9 @@ impl Cli {
              \x20 4 --timeout elapsed   5 the server could not be built, or serving failed\n\
              \nenvironment:\n\
              \x20 MCP_LOG_MESSAGES=1       log every JSON message in and out on stderr\n\
-             \x20 RUST_LOG=...             tracing filter for the server's own logs (stderr)\n",
+             \x20 RUST_LOG=...             tracing filter for the server's own logs (stderr)\n\
+             \x20 MCP_AUTH_ISSUER=URL      (feature auth) `http` requires bearer tokens of this issuer\n\
+             \x20 MCP_AUTH_AUDIENCE=URI    (feature auth) this server's resource URI, the tokens' audience\n",
         );
         text
     }
