@@ -1,6 +1,6 @@
 //! Notes, kept per caller, behind OAuth 2.1.
 //!
-//! Reading needs the scope `notes:read`, writing `notes:write`; `notes` grants both. Each caller
+//! Reading needs the scope `notes:read`, writing `notes:write`. Each caller
 //! (the token's subject) has notes of their own. Point it at an authorization server:
 //!
 //! ```text
@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use mcp_runtime::auth::{Auth, Authorization};
+use mcp_runtime::auth::Auth;
 use mcp_runtime::prelude::*;
 
 /// Every caller's notes.
@@ -52,18 +52,11 @@ async fn whoami(auth: Auth) -> String {
 
 #[mcp_runtime::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    let mut server = Server::from_registry(server_info!()).state(Notes::default());
-    // MCP_AUTH_ISSUER and MCP_AUTH_AUDIENCE say where tokens come from and whom they are for;
-    // the hierarchy (`notes` grants both scopes) is this server's own.
-    match Authorization::from_env() {
-        Ok(Some(auth)) => server = server.auth(auth.imply("notes", ["notes:read", "notes:write"])),
-        Ok(None) => eprintln!(
-            "notes-auth: MCP_AUTH_ISSUER and MCP_AUTH_AUDIENCE are not set: served without authorization"
-        ),
-        Err(e) => {
-            eprintln!("notes-auth: {e}");
-            std::process::exit(2);
-        }
-    }
-    server.run().await
+    // No authorization code here: built with the `auth` feature, the command line's `http`
+    // reads MCP_AUTH_ISSUER and MCP_AUTH_AUDIENCE. (With the builder, `.auth(Authorization::jwt(
+    // issuer, audience).imply("notes", ["notes:read", "notes:write"]))` adds a hierarchy.)
+    Server::from_registry(server_info!())
+        .state(Notes::default())
+        .run()
+        .await
 }

@@ -87,9 +87,11 @@ use crate::http::endpoint::Http;
 use crate::server::{Server, ServerInner};
 
 /// The settings the command line read from the environment (one server per process).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 static FROM_ENV: OnceLock<Arc<Authorization>> = OnceLock::new();
 
 /// Reads `MCP_AUTH_ISSUER` and `MCP_AUTH_AUDIENCE` for the command line's `http` command.
+#[cfg(feature = "cli")]
 pub(crate) fn adopt_env(server: &Server) -> Result<(), String> {
     if server.inner.extension::<Authorization>().is_some() {
         return Ok(());
