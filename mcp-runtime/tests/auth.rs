@@ -904,3 +904,98 @@ async fn jwks_refresh_on_unknown_kid_is_rate_bounded() {
         .await;
     assert_eq!(r.status(), StatusCode::OK, "the cached keys still serve");
 }
+
+// ---- the deprecated HTTP+SSE transport ----
+
+#[cfg(feature = "legacy-sse")]
+#[tokio::test]
+async fn the_legacy_transport_is_protected_and_bound_to_its_subject() {
+    use futures_util::StreamExt;
+
+    let a = MockAs::start();
+    let s = protected(&a.issuer, |x| x).await;
+    let sse = format!("{}/sse", s.base);
+    let r = s.http.get(&sse).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        challenge(&r),
+        format!(r#"Bearer resource_metadata="{}""#, s.metadata_url())
+    );
+    let alice = a
+        .token(
+            "c",
+            &[
+                ("scope", "notes"),
+                ("resource", &s.resource),
+                ("x_sub", "alice"),
+            ],
+        )
+        .await;
+    let bob = a
+        .token(
+            "c",
+            &[
+                ("scope", "notes"),
+                ("resource", &s.resource),
+                ("x_sub", "bob"),
+            ],
+        )
+        .await;
+    let r = s
+        .http
+        .get(&sse)
+        .header("authorization", format!("Bearer {alice}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let mut events = r.bytes_stream();
+    let mut text = String::new();
+    while !text.contains("\n\n") {
+        text.push_str(&String::from_utf8_lossy(
+            &events.next().await.unwrap().unwrap(),
+        ));
+    }
+    let endpoint = text
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .expect("the endpoint event")
+        .to_owned();
+    assert!(endpoint.starts_with("/messages?sessionId="), "{endpoint}");
+    let messages = format!("{}{endpoint}", s.base);
+    let send = |token: &str, body: &str| {
+        s.http
+            .post(&messages)
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json")
+            .body(body.to_owned())
+            .send()
+    };
+    let r = send(&bob, INIT).await.unwrap();
+    assert_eq!(
+        r.status(),
+        StatusCode::NOT_FOUND,
+        "bob cannot use alice's session"
+    );
+    let r = send(&alice, INIT).await.unwrap();
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    send(
+        &alice,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await
+    .unwrap();
+    let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","arguments":{}}}"#;
+    let r = send(&alice, call).await.unwrap();
+    assert_eq!(r.status(), StatusCode::ACCEPTED);
+    let mut seen = String::new();
+    while !seen.contains("alice notes c") {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), events.next())
+            .await
+            .expect("the answer arrives on the stream")
+            .unwrap()
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert_eq!(s.runs(), 1);
+}
