@@ -445,7 +445,7 @@ async fn serve_http(server: &Server, addr: &str) -> Result<(), CliError> {
         .map_err(|e| CliError::new(Failure::Server, format!("cannot listen on {addr}: {e}")))?;
     let local = listener.local_addr().map_err(|e| serving(&e.into()))?;
     #[cfg(feature = "auth")]
-    crate::auth::adopt_env(server).map_err(|e| CliError::new(Failure::Server, e))?;
+    crate::http::auth::adopt_env(server).map_err(|e| CliError::new(Failure::Server, e))?;
     eprintln!("serving MCP over Streamable HTTP at http://{local}/mcp");
     server
         .serve_http_on(listener)

@@ -56,7 +56,7 @@ pub(crate) struct Scope {
     pub(crate) headers: RequestHeaders,
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
-    pub(crate) caller: Option<Arc<crate::auth::Claims>>,
+    pub(crate) caller: Option<Arc<crate::caller::Claims>>,
 }
 
 /// The headers of the HTTP request that carried a message, when it came over HTTP.
@@ -191,7 +191,7 @@ impl Resolver<'_> {
             peer: self.peer.clone(),
             headers: None,
             #[cfg(feature = "auth")]
-            caller: crate::auth::current(),
+            caller: crate::caller::current(),
         }
     }
 
@@ -228,7 +228,7 @@ impl Resolver<'_> {
             peer: self.peer.clone(),
             headers: None,
             #[cfg(feature = "auth")]
-            caller: crate::auth::current(),
+            caller: crate::caller::current(),
         })
     }
 }

@@ -53,7 +53,7 @@ pub(crate) struct ContextInner {
     pub(crate) server: Arc<dyn Any + Send + Sync>,
     /// The verified caller (feature `auth`, a protected HTTP endpoint).
     #[cfg(feature = "auth")]
-    pub(crate) auth: Option<Arc<crate::auth::Claims>>,
+    pub(crate) auth: Option<Arc<crate::caller::Claims>>,
 }
 
 /// The request a handler is serving: progress, logging, cancellation, request metadata, client

@@ -160,7 +160,7 @@ async fn message(
         Ok(text) => {
             let work = async move { conn.handle_text(&text).await };
             #[cfg(feature = "auth")]
-            let work = crate::auth::carry(work);
+            let work = crate::caller::carry(work);
             tokio::spawn(work);
         }
         Err(e) => {

@@ -65,6 +65,8 @@
 //! [`ShutdownHandle`](crate::ShutdownHandle), SIGTERM or SIGINT.
 
 mod accept;
+#[cfg(feature = "auth")]
+pub mod auth;
 mod conns;
 pub(crate) mod endpoint;
 mod event_store;
@@ -124,7 +126,7 @@ fn build_router(
     #[cfg(feature = "legacy-sse")]
     let router = router.merge(legacy::router(Arc::clone(&state)));
     #[cfg(feature = "auth")]
-    let router = crate::auth::protect(router, &state, path != "/");
+    let router = auth::protect(router, &state, path != "/");
     let router = match health {
         Some(paths) => health::routes(router, &state, paths),
         None => router,

@@ -76,7 +76,7 @@ pub(crate) async fn handle_post(
     );
     // The caller the auth gate verified goes along into the task.
     #[cfg(feature = "auth")]
-    let work = crate::auth::carry(work);
+    let work = crate::caller::carry(work);
     let task = tokio::spawn(work);
     let mut guard = AbortOnDrop(Some(task.abort_handle()));
     let head = head_rx.await;

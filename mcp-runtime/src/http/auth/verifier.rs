@@ -3,7 +3,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::auth::claims::Claims;
+use crate::caller::Claims;
 
 /// The future a [`TokenVerifier`] returns.
 pub type VerifyFuture<'a> = Pin<Box<dyn Future<Output = Result<Claims, AuthError>> + Send + 'a>>;

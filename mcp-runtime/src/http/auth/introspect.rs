@@ -8,9 +8,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::auth::claims::Claims;
-use crate::auth::discovery::{self, Fetcher};
-use crate::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+use crate::caller::Claims;
+use crate::http::auth::discovery::{self, Fetcher};
+use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
 
 /// Most answers cached at once.
 const CACHE_LIMIT: usize = 4096;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use reqwest::Url;
 use serde_json::{Map, Value};
 
-use crate::auth::verifier::AuthError;
+use crate::http::auth::verifier::AuthError;
 
 /// The largest metadata, JWKS or introspection answer read.
 const MAX_ANSWER: usize = 256 * 1024;

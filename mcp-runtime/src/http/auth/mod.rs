@@ -74,14 +74,13 @@ use std::sync::{Arc, OnceLock};
 
 use axum::Router;
 
-pub use claims::{Auth, Claims};
+pub use crate::caller::Claims;
+pub use claims::Auth;
 pub use introspect::IntrospectionVerifier;
 pub use jsonwebtoken::Algorithm;
 pub use jwt::JwtVerifier;
 pub use policy::Authorization;
 pub use verifier::{AuthError, TokenVerifier, VerifyFuture};
-
-pub(crate) use claims::{carry, current};
 
 use crate::http::endpoint::Http;
 use crate::server::{Server, ServerInner};

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, header};
 use serde_json::{Value, json};
 
-use crate::auth::policy::Authorization;
+use crate::http::auth::policy::Authorization;
 use crate::server::ServerInner;
 
 /// The root well-known path.

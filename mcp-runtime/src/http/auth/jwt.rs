@@ -9,9 +9,9 @@ use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 
-use crate::auth::claims::Claims;
-use crate::auth::discovery::{self, Fetcher};
-use crate::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+use crate::caller::Claims;
+use crate::http::auth::discovery::{self, Fetcher};
+use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
 
 /// The asymmetric algorithms accepted unless told otherwise (never `none`, never HS*: a
 /// resource server holds no shared secret with the authorization server).

@@ -12,12 +12,12 @@ use futures_util::StreamExt;
 use http::{HeaderMap, Method, header};
 use serde_json::Value;
 
-use crate::auth::bind::Bindings;
-use crate::auth::challenge::{Challenger, Refusal};
-use crate::auth::claims::{Claims, serve_as};
-use crate::auth::needs;
-use crate::auth::policy::Authorization;
-use crate::auth::verifier::AuthError;
+use crate::caller::{Claims, serve_as};
+use crate::http::auth::bind::Bindings;
+use crate::http::auth::challenge::{Challenger, Refusal};
+use crate::http::auth::needs;
+use crate::http::auth::policy::Authorization;
+use crate::http::auth::verifier::AuthError;
 use crate::http::endpoint::{Http, read_body, session_id, session_not_found};
 
 /// The longest `Authorization` header accepted (a bigger one is refused unread by the verifier).
@@ -37,7 +37,7 @@ pub(crate) struct Gate {
 
 impl Gate {
     pub(crate) fn new(auth: Arc<Authorization>, http: Arc<Http>) -> Self {
-        let metadata_url = crate::auth::metadata::url(&auth.resource);
+        let metadata_url = crate::http::auth::metadata::url(&auth.resource);
         let scope = auth.required.join(" ");
         let capacity = http.opts.max_sessions.saturating_mul(2).max(1024);
         Self {

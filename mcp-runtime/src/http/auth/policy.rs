@@ -4,8 +4,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
-use crate::auth::jwt::JwtVerifier;
-use crate::auth::verifier::TokenVerifier;
+use crate::http::auth::jwt::JwtVerifier;
+use crate::http::auth::verifier::TokenVerifier;
 use crate::server::ServerBuilder;
 
 /// Most scopes a hierarchy walk visits (hierarchies are small; this bounds a cyclic one).
@@ -109,7 +109,7 @@ impl Authorization {
         match (var("MCP_AUTH_ISSUER"), var("MCP_AUTH_AUDIENCE")) {
             (None, None) => Ok(None),
             (Some(issuer), Some(audience)) => {
-                crate::auth::discovery::metadata_urls(&issuer)?;
+                crate::http::auth::discovery::metadata_urls(&issuer)?;
                 check_resource(&audience)?;
                 Ok(Some(Self::jwt(issuer.trim(), audience.trim())))
             }
