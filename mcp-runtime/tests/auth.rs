@@ -999,3 +999,24 @@ async fn the_legacy_transport_is_protected_and_bound_to_its_subject() {
     }
     assert_eq!(s.runs(), 1);
 }
+
+#[tokio::test]
+async fn an_unreachable_authorization_server_is_a_503_never_a_pass() {
+    // A port nobody listens on: the issuer's metadata cannot be fetched.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let issuer = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let s = protected(&issuer, |x| x).await;
+    let forged = forge(
+        json!({"alg": "RS256", "typ": "JWT", "kid": "k1"}),
+        json!({"iss": issuer, "aud": s.resource, "sub": "eve", "exp": 4_000_000_000_u64}),
+        |_| vec![0; 256],
+    );
+    let r = s
+        .call(Some(&format!("Bearer {forged}")), "read_notes", json!({}))
+        .await;
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(r.headers()["retry-after"], "5");
+    assert_eq!(challenge(&r), "");
+    assert_eq!(s.runs(), 0, "a handler ran");
+}
