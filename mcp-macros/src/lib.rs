@@ -226,6 +226,8 @@ use crate::parse::Kind;
 ///   is abandoned and answered with an error result (`isError`).
 /// - `max_concurrency = 4`: the most calls of this tool in flight at once, per server (1 to
 ///   4294967295); further calls wait for a slot.
+/// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to call it (checked by a
+///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
 /// - `input_schema = r#"{…}"#`: a hand-written JSON Schema used verbatim. The function then takes
 ///   the whole arguments object as its one argument parameter, of type `serde_json::Value` or any
 ///   `Deserialize` type (or takes none).
@@ -317,6 +319,8 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///   after N ms`).
 /// - `max_concurrency = 4`: the most reads of this resource (or template, whatever URI it
 ///   matched) in flight at once, per server (1 to 4294967295); further reads wait for a slot.
+/// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to read it (checked by a
+///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
@@ -371,6 +375,8 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///   ms`).
 /// - `max_concurrency = 4`: the most gets of this prompt in flight at once, per server (1 to
 ///   4294967295); further gets wait for a slot.
+/// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to get it (checked by a
+///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
 ///
 /// ```
 /// use mcp_runtime::prelude::*;

@@ -30,6 +30,8 @@ pub(crate) struct ItemDef {
     pub(crate) icons: Vec<IconSpec>,
     pub(crate) meta: Option<LitStr>,
     pub(crate) server: Option<LitStr>,
+    /// `scopes = [..]`: the OAuth scopes a caller needs (checked with the `auth` feature).
+    pub(crate) scopes: Vec<LitStr>,
     /// Every parameter with a plain identifier pattern, in order.
     pub(crate) params: Vec<Param>,
 }
@@ -211,6 +213,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
         icons: Vec::new(),
         meta: None,
         server: None,
+        scopes: Vec::new(),
         params,
     };
     let mut read_only = None;
@@ -244,6 +247,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::Description, ItemValue::Str(s)) => item.description = Some(s),
             (ItemKey::Meta, ItemValue::Str(s)) => item.meta = Some(s),
             (ItemKey::Server, ItemValue::Str(s)) => item.server = Some(s),
+            (ItemKey::Scopes, ItemValue::Strs(list)) => item.scopes = list,
             (ItemKey::Uri, ItemValue::Str(s)) => uri = Some(s),
             (ItemKey::Mime, ItemValue::Str(s)) => mime = Some(s),
             (ItemKey::InputSchema, ItemValue::Str(s)) => input_schema = Some(s),

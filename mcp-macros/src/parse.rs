@@ -49,6 +49,7 @@ impl Kind {
                 MaxConcurrency,
                 InputSchema,
                 AllowUnknownArgs,
+                Scopes,
             ],
             Kind::Resource => &[
                 Uri,
@@ -61,6 +62,7 @@ impl Kind {
                 Server,
                 TimeoutMs,
                 MaxConcurrency,
+                Scopes,
             ],
             Kind::Prompt => &[
                 Name,
@@ -71,6 +73,7 @@ impl Kind {
                 Server,
                 TimeoutMs,
                 MaxConcurrency,
+                Scopes,
             ],
         }
     }
@@ -129,6 +132,7 @@ keys! {
         AllowUnknownArgs => allow_unknown_args,
         Uri => uri,
         Mime => mime,
+        Scopes => scopes,
     }
 }
 
@@ -185,6 +189,8 @@ pub(crate) enum ItemValue {
     Flag(LitBool),
     Int(LitInt),
     Icon(IconSpec),
+    /// A list of strings: `scopes = ["notes:read"]`.
+    Strs(Vec<LitStr>),
 }
 
 /// An icon: `icon = "src"` or `icon(src = "..", mime = "..", sizes = [".."], theme = "..")`.
@@ -296,6 +302,18 @@ impl ItemArg {
                 ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "4")?)
             }
             ItemKey::Icon => ItemValue::Icon(IconSpec::parse(span, input)?),
+            ItemKey::Scopes => {
+                eq(input, "scopes")?;
+                if !input.peek(syn::token::Bracket) {
+                    return Err(input.error(
+                        "`scopes` takes a list of strings, e.g. `scopes = [\"notes:write\"]`",
+                    ));
+                }
+                let list;
+                bracketed!(list in input);
+                let scopes = Punctuated::<LitStr, Token![,]>::parse_terminated(&list)?;
+                ItemValue::Strs(scopes.into_iter().collect())
+            }
             ItemKey::Meta => ItemValue::Str(assigned(
                 input,
                 key.as_str(),

@@ -53,9 +53,10 @@ pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
 }
 
 /// Whether a parameter of this type is injected from the request context rather than
-/// deserialised: its last path segment is `Context` or `State`.
+/// deserialised: its last path segment is `Context`, `State` or `Auth`.
 pub(crate) fn is_injected(ty: &Type) -> bool {
-    last_segment(ty).is_some_and(|s| s.ident == "Context" || s.ident == "State")
+    last_segment(ty)
+        .is_some_and(|s| s.ident == "Context" || s.ident == "State" || s.ident == "Auth")
 }
 
 /// Whether `ty` is `f32` or `f64`.

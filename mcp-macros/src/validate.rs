@@ -95,6 +95,11 @@ fn signature(cx: &Ctxt, kind: Kind, func: &ItemFn) {
 /// Rules shared by the three macros: names, metadata, parameter attributes.
 fn common(cx: &Ctxt, item: &ItemDef) {
     let attr = item.kind.attr();
+    for scope in &item.scopes {
+        if let Err(why) = scope_token(&scope.value()) {
+            cx.error_spanned_by(scope, why);
+        }
+    }
     if let Some(name) = &item.name
         && name.value().trim().is_empty()
     {
@@ -523,6 +528,23 @@ fn has_scheme(uri: &str) -> bool {
                 && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
         }
         None => false,
+    }
+}
+
+/// Rule `scope-token`: an OAuth scope is one RFC 6749 scope-token (printable ASCII without
+/// space, `"` or `\\`).
+pub(crate) fn scope_token(scope: &str) -> Result<(), String> {
+    if scope.is_empty() {
+        return Err("a scope cannot be empty, e.g. `scopes = [\"notes:read\"]`".into());
+    }
+    match scope
+        .chars()
+        .find(|&c| !(c == '!' || ('#'..='[').contains(&c) || (']'..='~').contains(&c)))
+    {
+        Some(c) => Err(format!(
+            "a scope is one OAuth scope token: {c:?} is not allowed (no spaces, quotes, backslashes or non-ASCII); give several scopes as separate strings"
+        )),
+        None => Ok(()),
     }
 }
 

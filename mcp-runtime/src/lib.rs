@@ -157,6 +157,8 @@
 #[allow(unused_extern_crates)]
 extern crate self as mcp_runtime;
 
+#[cfg(feature = "auth")]
+mod caller;
 pub mod cli;
 pub mod completion;
 mod connection;
@@ -189,6 +191,9 @@ pub use error::{
 pub use handler::ask::{Elicitation, InteractionError};
 pub use handler::context::{CancellationToken, Context, FromContext, State, StateNeeds};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub use http::auth;
 pub use mcp_core as protocol;
 // The crates a server's own code needs, so that `mcp-runtime` is its only dependency (see
 // "One dependency" above).

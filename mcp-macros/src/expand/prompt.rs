@@ -60,6 +60,7 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
     let timeout_ms = some_int(def.timeout_ms.as_ref());
     let max_concurrency = some_int(def.max_concurrency.as_ref());
     let location = location(item);
+    let scopes = &item.scopes;
 
     let record = quote! {{
         #[allow(dead_code)]
@@ -98,6 +99,7 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
             timeout_ms: #timeout_ms,
             max_concurrency: #max_concurrency,
             location: #location,
+            scopes: &[#(#scopes),*],
         }
     }};
     let registration = register::register(item, "PROMPT", quote!(#p::PromptRecord), record);

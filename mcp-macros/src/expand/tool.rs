@@ -53,6 +53,7 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
     let timeout_ms = some_int(def.timeout_ms.as_ref());
     let max_concurrency = some_int(def.max_concurrency.as_ref());
     let location = location(item);
+    let scopes = &item.scopes;
     let allow_unknown_args = match &def.allow_unknown_args {
         Some(flag) => quote!(::core::option::Option::Some(#flag)),
         None => quote!(::core::option::Option::None),
@@ -98,6 +99,7 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
             timeout_ms: #timeout_ms,
             max_concurrency: #max_concurrency,
             location: #location,
+            scopes: &[#(#scopes),*],
         }
     }};
     let registration = register::register(item, "TOOL", quote!(#p::ToolRecord), record);

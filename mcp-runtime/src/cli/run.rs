@@ -212,7 +212,9 @@ impl Cli {
              \x20 4 --timeout elapsed   5 the server could not be built, or serving failed\n\
              \nenvironment:\n\
              \x20 MCP_LOG_MESSAGES=1       log every JSON message in and out on stderr\n\
-             \x20 RUST_LOG=...             tracing filter for the server's own logs (stderr)\n",
+             \x20 RUST_LOG=...             tracing filter for the server's own logs (stderr)\n\
+             \x20 MCP_AUTH_ISSUER=URL      (feature auth) `http` requires bearer tokens of this issuer\n\
+             \x20 MCP_AUTH_AUDIENCE=URI    (feature auth) this server's resource URI, the tokens' audience\n",
         );
         text
     }
@@ -442,6 +444,8 @@ async fn serve_http(server: &Server, addr: &str) -> Result<(), CliError> {
         .await
         .map_err(|e| CliError::new(Failure::Server, format!("cannot listen on {addr}: {e}")))?;
     let local = listener.local_addr().map_err(|e| serving(&e.into()))?;
+    #[cfg(feature = "auth")]
+    crate::http::auth::adopt_env(server).map_err(|e| CliError::new(Failure::Server, e))?;
     eprintln!("serving MCP over Streamable HTTP at http://{local}/mcp");
     server
         .serve_http_on(listener)

@@ -131,6 +131,8 @@ impl<'a> Call<'a> {
                 interact,
                 fault: Mutex::new(None),
                 server: Arc::clone(self.server) as _,
+                #[cfg(feature = "auth")]
+                auth: scope.caller,
             }),
         }
     }

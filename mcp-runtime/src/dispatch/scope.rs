@@ -54,6 +54,9 @@ pub(crate) struct Scope {
     pub(crate) peer: Sink,
     /// The HTTP request's headers (the stateless era mirrors tool arguments in them).
     pub(crate) headers: RequestHeaders,
+    /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
+    #[cfg(feature = "auth")]
+    pub(crate) caller: Option<Arc<crate::caller::Claims>>,
 }
 
 /// The headers of the HTTP request that carried a message, when it came over HTTP.
@@ -187,6 +190,8 @@ impl Resolver<'_> {
             progress_token,
             peer: self.peer.clone(),
             headers: None,
+            #[cfg(feature = "auth")]
+            caller: crate::caller::current(),
         }
     }
 
@@ -222,6 +227,8 @@ impl Resolver<'_> {
             meta: map,
             peer: self.peer.clone(),
             headers: None,
+            #[cfg(feature = "auth")]
+            caller: crate::caller::current(),
         })
     }
 }

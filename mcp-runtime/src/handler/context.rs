@@ -51,6 +51,9 @@ pub(crate) struct ContextInner {
     /// The shared state of the server serving the request (`Context::server` gives its
     /// handle; kept untyped so that this module does not depend on the server's).
     pub(crate) server: Arc<dyn Any + Send + Sync>,
+    /// The verified caller (feature `auth`, a protected HTTP endpoint).
+    #[cfg(feature = "auth")]
+    pub(crate) auth: Option<Arc<crate::caller::Claims>>,
 }
 
 /// The request a handler is serving: progress, logging, cancellation, request metadata, client

@@ -158,7 +158,10 @@ async fn message(
     // JSON text is UTF-8: anything else is a parse error on the stream, never a guess.
     match String::from_utf8(bytes.to_vec()) {
         Ok(text) => {
-            tokio::spawn(async move { conn.handle_text(&text).await });
+            let work = async move { conn.handle_text(&text).await };
+            #[cfg(feature = "auth")]
+            let work = crate::caller::carry(work);
+            tokio::spawn(work);
         }
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();

@@ -65,8 +65,10 @@
 //! [`ShutdownHandle`](crate::ShutdownHandle), SIGTERM or SIGINT.
 
 mod accept;
+#[cfg(feature = "auth")]
+pub mod auth;
 mod conns;
-mod endpoint;
+pub(crate) mod endpoint;
 mod event_store;
 mod get_delete;
 mod guard;
@@ -123,6 +125,8 @@ fn build_router(
         .with_state(Arc::clone(&state));
     #[cfg(feature = "legacy-sse")]
     let router = router.merge(legacy::router(Arc::clone(&state)));
+    #[cfg(feature = "auth")]
+    let router = auth::protect(router, &state, path != "/");
     let router = match health {
         Some(paths) => health::routes(router, &state, paths),
         None => router,

@@ -67,13 +67,17 @@ pub(crate) async fn handle_post(
     };
     let (head_tx, head_rx) = oneshot::channel();
     let armed = Arc::new(AtomicBool::new(false));
-    let task = tokio::spawn(post_task(
+    let work = post_task(
         Arc::clone(&h),
         Arc::new(headers),
         text,
         HeadTx(Some(head_tx)),
         Arc::clone(&armed),
-    ));
+    );
+    // The caller the auth gate verified goes along into the task.
+    #[cfg(feature = "auth")]
+    let work = crate::caller::carry(work);
+    let task = tokio::spawn(work);
     let mut guard = AbortOnDrop(Some(task.abort_handle()));
     let head = head_rx.await;
     if !armed.load(Ordering::Acquire) {

@@ -478,6 +478,7 @@ mod tests {
             timeout_ms: Some(100),
             max_concurrency,
             location: HERE,
+            scopes: &[],
         }
     }
 
@@ -496,6 +497,7 @@ mod tests {
             timeout_ms: None,
             max_concurrency,
             location: HERE,
+            scopes: &[],
         }
     }
 

@@ -161,6 +161,9 @@ pub struct ToolRecord {
     pub max_concurrency: Option<u32>,
     /// Declaration site.
     pub location: Location,
+    /// The OAuth scopes a caller needs to call this tool (`scopes = [..]`; enforced by the HTTP
+    /// transports with the `auth` feature, where a broader scope may imply them).
+    pub scopes: &'static [&'static str],
 }
 
 /// A completion hook bound to one prompt argument or template variable.
@@ -205,6 +208,9 @@ pub struct ResourceRecord {
     pub max_concurrency: Option<u32>,
     /// Declaration site.
     pub location: Location,
+    /// The OAuth scopes a caller needs to read this resource (`scopes = [..]`; enforced by the HTTP
+    /// transports with the `auth` feature, where a broader scope may imply them).
+    pub scopes: &'static [&'static str],
 }
 
 /// A declared prompt argument.
@@ -249,6 +255,9 @@ pub struct PromptRecord {
     pub max_concurrency: Option<u32>,
     /// Declaration site.
     pub location: Location,
+    /// The OAuth scopes a caller needs to get this prompt (`scopes = [..]`; enforced by the HTTP
+    /// transports with the `auth` feature, where a broader scope may imply them).
+    pub scopes: &'static [&'static str],
 }
 
 /// What a resource read receives: the requested URI and the template variables matched in it.

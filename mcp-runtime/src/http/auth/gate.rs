@@ -1,0 +1,293 @@
+//! The gate in front of a protected endpoint: one axum middleware that refuses tokens in query
+//! strings, verifies the bearer token, keeps sessions to their subject, checks the scopes the
+//! request needs, and serves the request as its caller.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use futures_util::StreamExt;
+use http::{HeaderMap, Method, header};
+use serde_json::Value;
+
+use crate::caller::{Claims, serve_as};
+use crate::http::auth::bind::Bindings;
+use crate::http::auth::challenge::{Challenger, Refusal};
+use crate::http::auth::needs;
+use crate::http::auth::policy::Authorization;
+use crate::http::auth::verifier::AuthError;
+use crate::http::endpoint::{Http, read_body, session_id, session_not_found};
+
+/// The longest `Authorization` header accepted (a bigger one is refused unread by the verifier).
+pub(crate) const MAX_TOKEN: usize = 8 * 1024;
+
+/// The largest list answer filtered for [`Authorization::hide_unpermitted_items`].
+const MAX_LIST: usize = 16 * 1024 * 1024;
+
+/// The gate's state.
+pub(crate) struct Gate {
+    pub(crate) auth: Arc<Authorization>,
+    pub(crate) http: Arc<Http>,
+    pub(crate) bindings: Bindings,
+    metadata_url: String,
+    scope: String,
+}
+
+impl Gate {
+    pub(crate) fn new(auth: Arc<Authorization>, http: Arc<Http>) -> Self {
+        let metadata_url = crate::http::auth::metadata::url(&auth.resource);
+        let scope = auth.required.join(" ");
+        let capacity = http.opts.max_sessions.saturating_mul(2).max(1024);
+        Self {
+            auth,
+            http,
+            bindings: Bindings::new(capacity),
+            metadata_url,
+            scope,
+        }
+    }
+
+    fn refuse(&self, refusal: &Refusal) -> Response {
+        Challenger {
+            metadata_url: &self.metadata_url,
+            scope: &self.scope,
+        }
+        .respond(refusal)
+    }
+}
+
+/// The bearer token of a request: `Err(Missing)` without an `Authorization` header,
+/// `Err(Invalid)` when it is not one `Bearer` credential of a sane size.
+fn bearer(headers: &HeaderMap) -> Result<&str, Refusal> {
+    let mut values = headers.get_all(header::AUTHORIZATION).iter();
+    let Some(value) = values.next() else {
+        return Err(Refusal::Missing);
+    };
+    if values.next().is_some() {
+        return Err(Refusal::Invalid(
+            "more than one Authorization header".into(),
+        ));
+    }
+    if value.len() > MAX_TOKEN {
+        return Err(Refusal::Invalid(format!(
+            "the Authorization header is over {MAX_TOKEN} bytes"
+        )));
+    }
+    let text = value
+        .to_str()
+        .map_err(|_| Refusal::Invalid("the Authorization header is not ASCII".into()))?;
+    let (scheme, token) = text
+        .split_once(' ')
+        .ok_or_else(|| Refusal::Invalid("expected `Authorization: Bearer <token>`".into()))?;
+    let token = token.trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() || token.contains(' ') {
+        return Err(Refusal::Invalid(
+            "expected `Authorization: Bearer <token>`".into(),
+        ));
+    }
+    Ok(token)
+}
+
+/// Whether the query string carries an access token (RFC 6750 §2.3, refused by MCP).
+fn token_in_query(query: Option<&str>) -> bool {
+    query.is_some_and(|q| {
+        q.split('&').any(|pair| {
+            let key = pair.split('=').next().unwrap_or_default();
+            key.eq_ignore_ascii_case("access_token")
+        })
+    })
+}
+
+/// The legacy transport's `sessionId` query parameter.
+fn legacy_session(query: Option<&str>) -> Option<&str> {
+    query?
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("sessionId="))
+}
+
+/// The middleware.
+pub(crate) async fn gate(State(g): State<Arc<Gate>>, req: Request, next: Next) -> Response {
+    if let Some(r) = g.http.admit(req.headers()) {
+        return r;
+    }
+    let query = req.uri().query();
+    if token_in_query(query) {
+        return g.refuse(&Refusal::InQuery);
+    }
+    let (parts, body) = req.into_parts();
+    let token = match bearer(&parts.headers) {
+        Ok(token) => token,
+        Err(refusal) => return g.refuse(&refusal),
+    };
+    let claims = match g.auth.verifier.verify(token, &parts).await {
+        Ok(claims) => claims,
+        Err(AuthError::InvalidToken(why)) => return g.refuse(&Refusal::Invalid(why)),
+        Err(e) => {
+            tracing::warn!(error = %e, "bearer token not checked");
+            return g.refuse(&Refusal::Unavailable);
+        }
+    };
+    let session = session_id(&parts.headers).or_else(|| legacy_session(parts.uri.query()));
+    if let Some(session) = session
+        && !g.bindings.allows(session, &claims.subject)
+    {
+        return session_not_found(None);
+    }
+    let mut needed: Vec<&str> = g.auth.required.iter().map(String::as_str).collect();
+    let live = g.http.server.live();
+    let mut method_of_list = None;
+    let body = if parts.method == Method::POST {
+        let limit = g.http.server.options.max_message_bytes;
+        let bytes = match read_body(body, limit, g.http.opts.body_read_timeout).await {
+            Ok(bytes) => bytes,
+            Err(refusal) => return refusal,
+        };
+        if let Ok(msg) = serde_json::from_slice::<Value>(&bytes) {
+            needed.extend(needs::item_scopes(&live.catalog, &msg));
+            method_of_list = list_of(&msg);
+        }
+        Body::from(bytes)
+    } else {
+        body
+    };
+    let missing = g.auth.missing(&claims.scopes, &needed);
+    if !missing.is_empty() {
+        let mut all: Vec<String> = needed.iter().map(|s| (*s).to_owned()).collect();
+        all.sort_unstable();
+        all.dedup();
+        return g.refuse(&Refusal::Insufficient(all));
+    }
+    let opens_legacy = parts.method == Method::GET && parts.uri.path().ends_with("/sse");
+    let claims = Arc::new(claims);
+    let req = Request::from_parts(parts, body);
+    let mut resp = serve_as(Arc::clone(&claims), next.run(req)).await;
+    if let Some(minted) = session_id(resp.headers()) {
+        g.bindings.bind(minted, &claims.subject);
+    }
+    if opens_legacy && resp.status().is_success() {
+        resp = bind_legacy(&g, resp, &claims.subject);
+    }
+    match method_of_list {
+        Some(key) if g.auth.hide => hide(&g, resp, key, &claims).await,
+        _ => resp,
+    }
+}
+
+/// The list a request asks for, by its result's member name.
+fn list_of(msg: &Value) -> Option<&'static str> {
+    match msg.get("method")?.as_str()? {
+        "tools/list" => Some("tools"),
+        "resources/list" => Some("resources"),
+        "resources/templates/list" => Some("resourceTemplates"),
+        "prompts/list" => Some("prompts"),
+        _ => None,
+    }
+}
+
+/// Binds the legacy session named by the stream's first event (`endpoint`) to `subject`,
+/// before the client can read it.
+fn bind_legacy(g: &Arc<Gate>, resp: Response, subject: &str) -> Response {
+    let (parts, body) = resp.into_parts();
+    let (g, subject) = (Arc::clone(g), subject.to_owned());
+    let mut bound = false;
+    let stream = body.into_data_stream().map(move |chunk| {
+        if !bound && let Ok(bytes) = &chunk {
+            let text = String::from_utf8_lossy(bytes);
+            if let Some(rest) = text.split("sessionId=").nth(1) {
+                let id: String = rest
+                    .chars()
+                    .take_while(char::is_ascii_alphanumeric)
+                    .collect();
+                g.bindings.bind(&id, &subject);
+                bound = true;
+            }
+        }
+        chunk
+    });
+    Response::from_parts(parts, Body::from_stream(stream))
+}
+
+/// Leaves out of a JSON list answer the items whose scopes the caller lacks.
+async fn hide(g: &Gate, resp: Response, key: &str, claims: &Claims) -> Response {
+    let json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !json {
+        return resp;
+    }
+    let (mut parts, body) = resp.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_LIST).await else {
+        return crate::http::endpoint::transport_error(
+            http::StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error",
+        );
+    };
+    let Ok(mut answer) = serde_json::from_slice::<Value>(&bytes) else {
+        return Response::from_parts(parts, Body::from(bytes));
+    };
+    let live = g.http.server.live();
+    let c = &live.catalog;
+    if let Some(Value::Array(items)) = answer.pointer_mut(&format!("/result/{key}")) {
+        items.retain(|item| {
+            let text = |k: &str| item.get(k).and_then(Value::as_str).unwrap_or_default();
+            let scopes = match key {
+                "tools" => needs::tool(c, text("name")),
+                "prompts" => needs::prompt(c, text("name")),
+                "resources" => needs::resource(c, text("uri")),
+                _ => c
+                    .templates
+                    .iter()
+                    .find(|t| t.record.uri == text("uriTemplate"))
+                    .map(|t| t.record.scopes),
+            };
+            g.auth
+                .missing(&claims.scopes, scopes.unwrap_or_default())
+                .is_empty()
+        });
+    }
+    let body = serde_json::to_vec(&answer).unwrap_or_default();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    #[test]
+    fn bearer_credentials() {
+        let mut h = HeaderMap::new();
+        assert_eq!(bearer(&h), Err(Refusal::Missing));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer abc.def"),
+        );
+        assert_eq!(bearer(&h), Ok("abc.def"));
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("bearer  abc"),
+        );
+        assert_eq!(bearer(&h), Ok("abc"));
+        for bad in ["Basic abc", "Bearer", "Bearer ", "Bearer a b", "abc"] {
+            h.insert(header::AUTHORIZATION, HeaderValue::from_static(bad));
+            assert!(matches!(bearer(&h), Err(Refusal::Invalid(_))), "{bad}");
+        }
+        let big = format!("Bearer {}", "a".repeat(MAX_TOKEN));
+        h.insert(header::AUTHORIZATION, HeaderValue::from_str(&big).unwrap());
+        assert!(matches!(bearer(&h), Err(Refusal::Invalid(_))));
+    }
+
+    #[test]
+    fn query_tokens_and_legacy_sessions() {
+        assert!(token_in_query(Some("access_token=x")));
+        assert!(token_in_query(Some("a=1&ACCESS_TOKEN=x")));
+        assert!(!token_in_query(Some("sessionId=abc")));
+        assert!(!token_in_query(None));
+        assert_eq!(legacy_session(Some("x=1&sessionId=abc")), Some("abc"));
+        assert_eq!(legacy_session(Some("x=1")), None);
+    }
+}

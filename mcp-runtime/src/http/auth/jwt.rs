@@ -1,0 +1,413 @@
+//! [`JwtVerifier`]: JWT access tokens checked against the authorization server's signing keys.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::jwk::{Jwk, JwkSet};
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde_json::{Map, Value};
+
+use crate::caller::Claims;
+use crate::http::auth::discovery::{self, Fetcher};
+use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+
+/// The asymmetric algorithms accepted unless told otherwise (never `none`, never HS*: a
+/// resource server holds no shared secret with the authorization server).
+const DEFAULT_ALGORITHMS: &[Algorithm] = &[
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::EdDSA,
+];
+
+/// Verifies JWT access tokens (RFC 9068) signed by the authorization server.
+///
+/// The signing keys come from the issuer's JWKS, whose URL is read from its RFC 8414 (or OpenID
+/// Connect) metadata on first use, or given with [`jwks_uri`](Self::jwks_uri). Keys are cached;
+/// a token naming an unknown `kid` refetches them, at most once per
+/// [`min_refresh_interval`](Self::min_refresh_interval), so that a flood of forged tokens
+/// cannot turn into a flood of requests to the authorization server.
+///
+/// A token passes when its algorithm is on the allow-list (asymmetric only by default), its
+/// signature verifies with the issuer's key, `iss` is the issuer, `aud` contains the audience
+/// (this server's canonical resource URI, RFC 8707) and `exp` / `nbf` hold within the leeway.
+///
+/// ```
+/// use mcp_runtime::auth::JwtVerifier;
+/// use std::time::Duration;
+///
+/// let verifier = JwtVerifier::new("https://auth.example.com", "https://notes.example.com/mcp")
+///     .leeway(Duration::from_secs(30))
+///     .min_refresh_interval(Duration::from_secs(60));
+/// # let _ = verifier;
+/// ```
+pub struct JwtVerifier {
+    issuer: String,
+    audience: String,
+    algorithms: Vec<Algorithm>,
+    leeway: Duration,
+    jwks_uri: Option<String>,
+    min_refresh: Duration,
+    max_age: Duration,
+    timeout: Duration,
+    fetcher: Mutex<Option<Fetcher>>,
+    keys: Mutex<Keys>,
+    /// Held while the keys are fetched, so that concurrent misses fetch once.
+    refreshing: tokio::sync::Mutex<()>,
+}
+
+/// The cached key set.
+#[derive(Default)]
+struct Keys {
+    set: Option<Arc<JwkSet>>,
+    fetched: Option<Instant>,
+    /// The JWKS URL found in the issuer's metadata.
+    discovered: Option<String>,
+}
+
+impl fmt::Debug for JwtVerifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JwtVerifier")
+            .field("issuer", &self.issuer)
+            .field("audience", &self.audience)
+            .field("algorithms", &self.algorithms)
+            .field("leeway", &self.leeway)
+            .finish_non_exhaustive()
+    }
+}
+
+impl JwtVerifier {
+    /// Tokens from `issuer` (the authorization server's issuer identifier) for `audience`
+    /// (this server's canonical resource URI, e.g. `https://notes.example.com/mcp`).
+    ///
+    /// ```
+    /// let v = mcp_runtime::auth::JwtVerifier::new("https://auth.example.com", "https://notes.example.com/mcp");
+    /// assert_eq!(v.issuer(), "https://auth.example.com");
+    /// ```
+    pub fn new(issuer: impl Into<String>, audience: impl Into<String>) -> Self {
+        Self {
+            issuer: issuer.into(),
+            audience: audience.into(),
+            algorithms: DEFAULT_ALGORITHMS.to_vec(),
+            leeway: Duration::from_secs(30),
+            jwks_uri: None,
+            min_refresh: Duration::from_secs(30),
+            max_age: Duration::from_secs(600),
+            timeout: Duration::from_secs(10),
+            fetcher: Mutex::new(None),
+            keys: Mutex::new(Keys::default()),
+            refreshing: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// The issuer tokens must come from.
+    ///
+    /// ```
+    /// let v = mcp_runtime::auth::JwtVerifier::new("https://a.example", "https://r.example/mcp");
+    /// assert_eq!(v.issuer(), "https://a.example");
+    /// ```
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// The algorithms accepted (default: RS256/384/512, PS256/384/512, ES256/384, EdDSA). The
+    /// symmetric HS* algorithms are refused whatever is given here, and so is `none`, which is
+    /// no algorithm at all.
+    ///
+    /// ```
+    /// use mcp_runtime::auth::JwtVerifier;
+    /// use mcp_runtime::auth::Algorithm;
+    ///
+    /// let v = JwtVerifier::new("https://a.example", "https://r.example/mcp")
+    ///     .algorithms([Algorithm::ES256, Algorithm::HS256]); // HS256 is dropped
+    /// # let _ = v;
+    /// ```
+    #[must_use]
+    pub fn algorithms(mut self, algorithms: impl IntoIterator<Item = Algorithm>) -> Self {
+        self.algorithms = algorithms
+            .into_iter()
+            .filter(|a| !matches!(a, Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512))
+            .collect();
+        self
+    }
+
+    /// Clock skew allowed on `exp` and `nbf` (default 30 s).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let v = mcp_runtime::auth::JwtVerifier::new("https://a.example", "https://r.example/mcp")
+    ///     .leeway(Duration::from_secs(5));
+    /// # let _ = v;
+    /// ```
+    #[must_use]
+    pub fn leeway(mut self, leeway: Duration) -> Self {
+        self.leeway = leeway;
+        self
+    }
+
+    /// The JWKS URL, instead of reading it from the issuer's metadata.
+    ///
+    /// ```
+    /// let v = mcp_runtime::auth::JwtVerifier::new("https://a.example", "https://r.example/mcp")
+    ///     .jwks_uri("https://a.example/jwks");
+    /// # let _ = v;
+    /// ```
+    #[must_use]
+    pub fn jwks_uri(mut self, url: impl Into<String>) -> Self {
+        self.jwks_uri = Some(url.into());
+        self
+    }
+
+    /// The shortest time between two fetches of the keys (default 30 s): a token with an
+    /// unknown `kid` refetches them only when the last fetch is at least this old.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let v = mcp_runtime::auth::JwtVerifier::new("https://a.example", "https://r.example/mcp")
+    ///     .min_refresh_interval(Duration::from_secs(10));
+    /// # let _ = v;
+    /// ```
+    #[must_use]
+    pub fn min_refresh_interval(mut self, interval: Duration) -> Self {
+        self.min_refresh = interval;
+        self
+    }
+
+    /// How long fetched keys are used before they are fetched again (default 10 min).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let v = mcp_runtime::auth::JwtVerifier::new("https://a.example", "https://r.example/mcp")
+    ///     .max_key_age(Duration::from_secs(3600));
+    /// # let _ = v;
+    /// ```
+    #[must_use]
+    pub fn max_key_age(mut self, age: Duration) -> Self {
+        self.max_age = age;
+        self
+    }
+
+    /// The time limit of each request to the authorization server (default 10 s).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let v = mcp_runtime::auth::JwtVerifier::new("https://a.example", "https://r.example/mcp")
+    ///     .fetch_timeout(Duration::from_secs(3));
+    /// # let _ = v;
+    /// ```
+    #[must_use]
+    pub fn fetch_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    fn fetcher(&self) -> Fetcher {
+        let mut slot = self.fetcher.lock().unwrap_or_else(|e| e.into_inner());
+        slot.get_or_insert_with(|| Fetcher::new(self.timeout))
+            .clone()
+    }
+
+    fn cached(&self) -> (Option<Arc<JwkSet>>, Option<Instant>) {
+        let keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+        (keys.set.clone(), keys.fetched)
+    }
+
+    /// The key set: cached, or fetched when there is none, it is too old, or `missing` (an
+    /// unknown `kid`) and the last fetch is older than the refresh interval.
+    async fn key_set(&self, missing: bool) -> Result<Arc<JwkSet>, AuthError> {
+        let fresh = |fetched: Option<Instant>, limit: Duration| {
+            fetched.is_some_and(|t| t.elapsed() < limit)
+        };
+        let (set, fetched) = self.cached();
+        if let Some(set) = &set
+            && fresh(fetched, self.max_age)
+            && (!missing || fresh(fetched, self.min_refresh))
+        {
+            return Ok(Arc::clone(set));
+        }
+        let _one = self.refreshing.lock().await;
+        let (set, after) = self.cached();
+        if let Some(set) = set
+            && (after != fetched || fresh(after, self.min_refresh))
+        {
+            // Another request fetched meanwhile, or the last fetch is too recent.
+            return Ok(set);
+        }
+        let fetcher = self.fetcher();
+        let url = match self.jwks_url(&fetcher).await {
+            Ok(url) => url,
+            Err(e) => {
+                self.note_failed_fetch();
+                return Err(e);
+            }
+        };
+        let doc = match fetcher.get_json(&url).await {
+            Ok(doc) => doc,
+            Err(e) => {
+                self.note_failed_fetch();
+                return Err(e);
+            }
+        };
+        let set: JwkSet = parse_jwks(doc)?;
+        let set = Arc::new(set);
+        let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+        keys.set = Some(Arc::clone(&set));
+        keys.fetched = Some(Instant::now());
+        Ok(set)
+    }
+
+    /// A failed fetch counts for the refresh rate too (an unreachable server is not hammered),
+    /// but keeps the keys already known.
+    fn note_failed_fetch(&self) {
+        let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+        if keys.set.is_some() {
+            keys.fetched = Some(Instant::now());
+        }
+    }
+
+    async fn jwks_url(&self, fetcher: &Fetcher) -> Result<String, AuthError> {
+        if let Some(url) = &self.jwks_uri {
+            return Ok(url.clone());
+        }
+        let known = self
+            .keys
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .discovered
+            .clone();
+        if let Some(url) = known {
+            return Ok(url);
+        }
+        let meta = discovery::metadata(fetcher, &self.issuer).await?;
+        let url = meta
+            .get("jwks_uri")
+            .and_then(Value::as_str)
+            .ok_or_else(|| AuthError::unavailable("the issuer's metadata has no `jwks_uri`"))?
+            .to_owned();
+        self.keys
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .discovered = Some(url.clone());
+        Ok(url)
+    }
+
+    async fn check(&self, token: &str) -> Result<Claims, AuthError> {
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|_| AuthError::invalid("the token is not a JWT with a supported algorithm"))?;
+        if !self.algorithms.contains(&header.alg) {
+            return Err(AuthError::invalid(format!(
+                "the token's algorithm {:?} is not accepted",
+                header.alg
+            )));
+        }
+        let set = self.key_set(false).await?;
+        let jwk = match find_key(&set, header.kid.as_deref(), header.alg) {
+            Some(jwk) => jwk.clone(),
+            None => {
+                let set = self.key_set(true).await?;
+                find_key(&set, header.kid.as_deref(), header.alg)
+                    .cloned()
+                    .ok_or_else(|| AuthError::invalid("the token is signed by an unknown key"))?
+            }
+        };
+        let key = DecodingKey::from_jwk(&jwk)
+            .map_err(|_| AuthError::invalid("the token is signed by an unusable key"))?;
+        let mut validation = Validation::new(header.alg);
+        validation.algorithms = vec![header.alg];
+        validation.leeway = self.leeway.as_secs();
+        validation.validate_nbf = true;
+        validation.set_issuer(&[self.issuer.as_str(), self.issuer.trim_end_matches('/')]);
+        validation.set_audience(&[self.audience.as_str()]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation)
+            .map_err(|e| AuthError::invalid(describe(e.kind())))?;
+        let mut claims = Claims::from_json(data.claims);
+        if claims.subject.is_empty()
+            && let Some(client) = &claims.client_id
+        {
+            claims.subject.clone_from(client);
+        }
+        Ok(claims)
+    }
+}
+
+impl TokenVerifier for JwtVerifier {
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+        _request: &'a http::request::Parts,
+    ) -> VerifyFuture<'a> {
+        Box::pin(self.check(token))
+    }
+}
+
+/// A JWKS document: keys this crate cannot use are skipped, not fatal.
+fn parse_jwks(doc: Map<String, Value>) -> Result<JwkSet, AuthError> {
+    let Some(Value::Array(keys)) = doc.get("keys") else {
+        return Err(AuthError::unavailable("the JWKS has no `keys` array"));
+    };
+    let keys = keys
+        .iter()
+        .filter_map(|k| serde_json::from_value::<Jwk>(k.clone()).ok())
+        .collect();
+    Ok(JwkSet { keys })
+}
+
+/// The key for a token: by `kid`, else the only key of the algorithm's family; a key that
+/// names its algorithm must name the token's.
+fn find_key<'a>(set: &'a JwkSet, kid: Option<&str>, alg: Algorithm) -> Option<&'a Jwk> {
+    let fits = |k: &&Jwk| {
+        let family = match &k.algorithm {
+            jsonwebtoken::jwk::AlgorithmParameters::RSA(_) => jsonwebtoken::AlgorithmFamily::Rsa,
+            jsonwebtoken::jwk::AlgorithmParameters::EllipticCurve(_) => {
+                jsonwebtoken::AlgorithmFamily::Ec
+            }
+            jsonwebtoken::jwk::AlgorithmParameters::OctetKeyPair(_) => {
+                jsonwebtoken::AlgorithmFamily::Ed
+            }
+            jsonwebtoken::jwk::AlgorithmParameters::OctetKey(_) => {
+                jsonwebtoken::AlgorithmFamily::Hmac
+            }
+        };
+        let named = k
+            .common
+            .key_algorithm
+            .is_none_or(|a| a.to_string() == format!("{alg:?}"));
+        family == alg.family() && named
+    };
+    match kid {
+        Some(kid) => set
+            .keys
+            .iter()
+            .filter(|k| k.common.key_id.as_deref() == Some(kid))
+            .find(fits),
+        None => {
+            let mut candidates = set.keys.iter().filter(fits);
+            match (candidates.next(), candidates.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// What the client is told about a token that failed.
+fn describe(kind: &ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::ExpiredSignature => "the token has expired",
+        ErrorKind::ImmatureSignature => "the token is not valid yet",
+        ErrorKind::InvalidIssuer => "the token was issued by another issuer",
+        ErrorKind::InvalidAudience => "the token is not for this resource",
+        ErrorKind::InvalidSignature => "the token's signature does not verify",
+        ErrorKind::MissingRequiredClaim(_) => "the token lacks a required claim (exp, iss, aud)",
+        ErrorKind::InvalidAlgorithm => "the token's algorithm does not fit its key",
+        _ => "the token is malformed",
+    }
+}
