@@ -49,6 +49,7 @@ impl Kind {
                 MaxConcurrency,
                 InputSchema,
                 AllowUnknownArgs,
+                Task,
             ],
             Kind::Resource => &[
                 Uri,
@@ -129,6 +130,7 @@ keys! {
         AllowUnknownArgs => allow_unknown_args,
         Uri => uri,
         Mime => mime,
+        Task => task,
     }
 }
 
@@ -319,6 +321,12 @@ impl ItemArg {
                 key.as_str(),
                 "a string literal",
                 "\"text/plain\"",
+            )?),
+            ItemKey::Task => ItemValue::Str(assigned(
+                input,
+                key.as_str(),
+                "a string literal",
+                "\"optional\"",
             )?),
             ItemKey::Name | ItemKey::Title | ItemKey::Description | ItemKey::Server => {
                 ItemValue::Str(assigned(

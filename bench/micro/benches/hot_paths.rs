@@ -176,6 +176,7 @@ fn server_with(n: usize) -> Server {
                 line: line!(),
                 column: column!(),
             },
+            task_support: Default::default(),
         });
     }
     builder.build().expect("server")

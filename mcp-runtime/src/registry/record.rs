@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 
+use mcp_core::tasks::TaskSupport;
 use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::value::RawValue;
@@ -161,6 +162,34 @@ pub struct ToolRecord {
     pub max_concurrency: Option<u32>,
     /// Declaration site.
     pub location: Location,
+    /// Whether the tool runs as a task (`#[tool(task = "optional")]`); see the crate docs,
+    /// "Long-running tools as tasks".
+    pub task_support: TaskSupport,
+}
+
+impl ToolRecord {
+    /// The same tool with another task support: the builder's way to say what
+    /// `#[tool(task = "...")]` says.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::protocol::tasks::TaskSupport;
+    ///
+    /// /// Exports everything.
+    /// #[tool]
+    /// async fn export() -> String {
+    ///     "done".into()
+    /// }
+    ///
+    /// let record = export::TOOL.with_task_support(TaskSupport::Optional);
+    /// assert_eq!(record.task_support, TaskSupport::Optional);
+    /// let server = Server::builder(server_info!()).tool(record).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub const fn with_task_support(mut self, support: TaskSupport) -> Self {
+        self.task_support = support;
+        self
+    }
 }
 
 /// A completion hook bound to one prompt argument or template variable.
