@@ -174,6 +174,7 @@ mod result;
 mod schema;
 mod serve;
 mod server;
+pub mod tasks;
 pub mod transport;
 mod validation;
 mod wire;

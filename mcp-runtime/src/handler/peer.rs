@@ -156,6 +156,19 @@ pub(crate) enum Interact {
     Peer(Arc<Pending>),
     /// Stateless era: `input_required` rounds.
     Rounds(Arc<Round>),
+    /// A call that runs as a task, or may become one (both eras).
+    Task(Arc<crate::handler::task_port::TaskPort>),
+}
+
+impl Interact {
+    /// The multi round-trip round whose missing answers stop the handler, if any.
+    pub(crate) fn round(&self) -> Option<&Round> {
+        match self {
+            Interact::Rounds(r) => Some(r),
+            Interact::Task(port) => port.round.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

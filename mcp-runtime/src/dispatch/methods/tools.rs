@@ -1,6 +1,7 @@
 //! `tools/call`.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use mcp_core::jsonrpc::echo;
 use mcp_core::{CallToolResult, ErrorObject, ForVersion, ProtocolVersion};
@@ -19,6 +20,9 @@ struct CallParams<'a> {
     name: Cow<'a, str>,
     #[serde(default, borrow)]
     arguments: Option<&'a RawValue>,
+    /// 2025-11-25: run as a task (`{"ttl": ms}`); tolerated and ignored in 2026-07-28.
+    #[serde(default)]
+    task: Option<mcp_core::tasks::TaskMetadata>,
 }
 
 /// Calls a tool. Its failures are results with `isError` (argument validation failures too, from
@@ -60,9 +64,14 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
         let text = p.arguments.map_or("{}", RawValue::get);
         crate::validation::unknown_properties(text, known)
     });
-    let outcome = match unknown {
-        Some(message) => Err(HandlerError::InvalidArguments(message)),
-        None => {
+    let plan = super::tasks::plan(&call, &entry.record, p.task.as_ref())?;
+    let outcome = match (unknown, plan) {
+        (Some(message), _) => Err(HandlerError::InvalidArguments(message)),
+        (None, Some(plan)) => {
+            let arguments = p.arguments.map(RawValue::to_owned);
+            return super::tasks::call_tool(call, Arc::clone(&live), index, arguments, plan).await;
+        }
+        (None, None) => {
             let arguments = p.arguments.map(RawValue::to_owned);
             match call
                 .run(
@@ -80,7 +89,21 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
             }
         }
     };
-    let mut result = match outcome {
+    let mut result = tool_result(server, name, v, outcome)?;
+    result.for_version(v);
+    mark_complete(server, &mut result.result_type, &mut result.meta, v);
+    Payload::framed(id, &result)
+}
+
+/// A tool's outcome as its result: failures the model sees (`isError`), or the protocol error
+/// of a handler that returned one (or, before 2025-11-25, of invalid arguments).
+pub(super) fn tool_result(
+    server: &crate::server::ServerInner,
+    name: &str,
+    v: ProtocolVersion,
+    outcome: Result<CallToolResult, HandlerError>,
+) -> Result<CallToolResult, ErrorObject> {
+    Ok(match outcome {
         Ok(r) => r,
         Err(HandlerError::InvalidArguments(msg)) => {
             let as_result = match server.options.validation {
@@ -101,10 +124,7 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
         Err(HandlerError::Protocol(err)) => return Err(err),
         Err(HandlerError::ResourceNotFound) => CallToolResult::error_text("resource not found"),
         Err(HandlerError::Internal(err)) => CallToolResult::error_text(mask(name, &err)),
-    };
-    result.for_version(v);
-    mark_complete(server, &mut result.result_type, &mut result.meta, v);
-    Payload::framed(id, &result)
+    })
 }
 
 /// `arguments` is an object by the `CallToolRequest` schema: anything else is a malformed
