@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use mcp_runtime::HandlerError;
 use mcp_runtime::prelude::*;
 use mcp_runtime::protocol::ErrorObject;
-use mcp_runtime::HandlerError;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -32,7 +32,8 @@ async fn slow_compute(
     for second in 0..seconds.min(3600) {
         ctx.report_status(&format!("{label}: {second} of {seconds} s"))
             .await;
-        ctx.progress(second as f64, Some(seconds as f64), None).await;
+        ctx.progress(second as f64, Some(seconds as f64), None)
+            .await;
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
     format!("computed {label} in {seconds} s")
@@ -100,7 +101,11 @@ async fn multi_input(ctx: Context) -> Result<String, ToolError> {
 /// a task.
 #[tool(task = "required")]
 async fn test_tool_with_task(ctx: Context) -> Result<String, ToolError> {
-    let name = match ctx.elicit::<Named>("What is your name?").key("user_name").await? {
+    let name = match ctx
+        .elicit::<Named>("What is your name?")
+        .key("user_name")
+        .await?
+    {
         Elicitation::Accept(n) => n.name,
         _ => return Err(ToolError::new("no name given")),
     };

@@ -16,10 +16,10 @@ use serde_json::value::RawValue;
 use crate::error::{HandlerError, IntoHandlerError, ToolError};
 use crate::handler::context::Context;
 use crate::handler::peer::{Forget, Interact, Pending, Refused};
-use crate::handler::rounds::Round;
-use mcp_core::tasks::TaskStatus;
 use crate::handler::rounds::Kind;
+use crate::handler::rounds::Round;
 use crate::outbound::Outbound;
+use mcp_core::tasks::TaskStatus;
 
 /// Why asking the client failed.
 ///

@@ -279,8 +279,11 @@ impl Context {
     /// ```
     pub async fn report_status(&self, message: &str) {
         if let Some(task) = self.task() {
-            task.status(mcp_core::tasks::TaskStatus::Working, Some(message.to_owned()))
-                .await;
+            task.status(
+                mcp_core::tasks::TaskStatus::Working,
+                Some(message.to_owned()),
+            )
+            .await;
         }
     }
 

@@ -78,9 +78,11 @@ impl Live {
             caps.prompts = Some(prompts);
         }
         caps.logging = Some(Default::default());
-        if catalog.tools.iter().any(|t| {
-            t.record.task_support != mcp_core::tasks::TaskSupport::Forbidden
-        }) {
+        if catalog
+            .tools
+            .iter()
+            .any(|t| t.record.task_support != mcp_core::tasks::TaskSupport::Forbidden)
+        {
             crate::tasks::advertise(&mut caps);
         }
         if has_completions {

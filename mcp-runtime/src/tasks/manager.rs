@@ -11,9 +11,9 @@ use serde_json::Value;
 
 use crate::handler::context::CancellationToken;
 use crate::outbound::Sink;
+use crate::tasks::TaskOptions;
 use crate::tasks::running::Running;
 use crate::tasks::store::{MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError};
-use crate::tasks::TaskOptions;
 
 /// How a task's handler ended.
 pub(crate) enum Finished {

@@ -93,7 +93,6 @@ impl Running {
         if let Err(err) = self.store.update(snapshot.clone()).await {
             tracing::warn!(task = %self.id, error = %err, "task state not stored");
         }
-        self.changed.notify_waiters();
         if *last != Some(snapshot.status) {
             *last = Some(snapshot.status);
             if let Some(sink) = &self.notices {
@@ -102,6 +101,7 @@ impl Running {
                 let _ = sink.try_send(Outbound::Message(msg));
             }
         }
+        self.changed.notify_waiters();
     }
 
     /// Remembers how to stop the handler; stops it at once if the task ended meanwhile.

@@ -343,11 +343,7 @@ impl MemoryTaskStore {
             }
             _ => 0,
         };
-        mine.into_iter()
-            .skip(start)
-            .take(limit)
-            .cloned()
-            .collect()
+        mine.into_iter().skip(start).take(limit).cloned().collect()
     }
 }
 
@@ -430,7 +426,7 @@ mod tests {
         // A finished task no longer counts as live, but is kept (its result) until its TTL.
         let mut done = block(store.get("a", "a1")).unwrap().unwrap();
         done.status = TaskStatus::Completed;
-        assert!(block(store.update(done.clone())));
+        assert!(block(store.update(done.clone())).unwrap());
         block(store.create(new("a3", "a"))).unwrap();
         assert_eq!(store.len(), 4);
         assert_eq!(
@@ -441,7 +437,7 @@ mod tests {
         );
         // Terminal tasks never change again.
         done.status = TaskStatus::Working;
-        assert!(!block(store.update(done)));
+        assert!(!block(store.update(done)).unwrap());
         assert_eq!(
             block(store.get("a", "a1")).unwrap().unwrap().status,
             TaskStatus::Completed
@@ -475,6 +471,9 @@ mod tests {
         assert!(block(store.get("y", "t0")).unwrap().is_none());
         let mut foreign = block(store.get("x", "t0")).unwrap().unwrap();
         foreign.owner = "y".into();
-        assert!(!block(store.update(foreign)), "an update names the owner");
+        assert!(
+            !block(store.update(foreign)).unwrap(),
+            "an update names the owner"
+        );
     }
 }

@@ -75,17 +75,16 @@ pub(crate) fn detailed(r: &TaskRecord, stateless: bool) -> Value {
                     m.insert("result".into(), result.clone());
                 }
             }
-            TaskStatus::Failed => match (&r.error, &r.result) {
-                (Some(err), _) => {
+            // A stateless task fails with a JSON-RPC error only (a tool's error result is
+            // `completed`).
+            TaskStatus::Failed => {
+                if let Some(err) = &r.error {
                     m.insert(
                         "error".into(),
                         serde_json::to_value(err).unwrap_or(Value::Null),
                     );
                 }
-                // A 2025-11-25 tool error result seen by a stateless peer cannot happen: a
-                // record keeps the era it was created in.
-                (None, _) => {}
-            },
+            }
             _ => {}
         }
     }

@@ -394,7 +394,10 @@ struct UpdateParams {
 fn ack(server: &ServerInner) -> Value {
     let mut m = Map::new();
     m.insert("resultType".into(), Value::String("complete".into()));
-    m.insert("_meta".into(), Value::Object(server.server_info_meta.clone()));
+    m.insert(
+        "_meta".into(),
+        Value::Object(server.server_info_meta.clone()),
+    );
     Value::Object(m)
 }
 
@@ -418,7 +421,13 @@ pub(super) async fn method(call: Call<'_>) -> Result<Payload, ErrorObject> {
         Route::TaskList => {
             let p: ListParams = call.params()?;
             if let Some(cursor) = &p.cursor
-                && manager.store.get(&owner, cursor).await.ok().flatten().is_none()
+                && manager
+                    .store
+                    .get(&owner, cursor)
+                    .await
+                    .ok()
+                    .flatten()
+                    .is_none()
             {
                 return Err(ErrorObject::invalid_params(format!(
                     "invalid cursor '{}'",
