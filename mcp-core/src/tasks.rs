@@ -245,14 +245,16 @@ mod tests {
             .with_poll_interval_ms(200);
         t.status_message = Some("waiting".into());
         t.last_updated_at = "2026-01-01T00:00:01Z".into();
-        assert_eq!(
-            serde_json::to_string(&t.to_wire(false)).unwrap(),
-            r#"{"taskId":"abc","status":"input_required","statusMessage":"waiting","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:01Z","ttl":1000,"pollInterval":200}"#
-        );
-        assert_eq!(
-            serde_json::to_string(&t.to_wire(true)).unwrap(),
-            r#"{"taskId":"abc","status":"input_required","statusMessage":"waiting","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:01Z","ttlMs":1000,"pollIntervalMs":200}"#
-        );
+        let old: Value = serde_json::from_str(
+            r#"{"taskId":"abc","status":"input_required","statusMessage":"waiting","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:01Z","ttl":1000,"pollInterval":200}"#,
+        )
+        .unwrap();
+        assert_eq!(Value::Object(t.to_wire(false)), old);
+        let new: Value = serde_json::from_str(
+            r#"{"taskId":"abc","status":"input_required","statusMessage":"waiting","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:01Z","ttlMs":1000,"pollIntervalMs":200}"#,
+        )
+        .unwrap();
+        assert_eq!(Value::Object(t.to_wire(true)), new);
     }
 
     #[test]

@@ -110,14 +110,18 @@ mod tests {
         r.updated_at_ms = 1000;
         let old = created(&r, &Meta::new());
         assert_eq!(
-            old.to_string(),
-            r#"{"task":{"taskId":"t1","status":"working","createdAt":"1970-01-01T00:00:00.000Z","lastUpdatedAt":"1970-01-01T00:00:01.000Z","ttl":60000,"pollInterval":250}}"#
+            old,
+            serde_json::json!({"task": {"taskId": "t1", "status": "working",
+                "createdAt": "1970-01-01T00:00:00.000Z", "lastUpdatedAt": "1970-01-01T00:00:01.000Z",
+                "ttl": 60000, "pollInterval": 250}})
         );
         r.stateless = true;
         let new = created(&r, &Meta::new());
         assert_eq!(
-            new.to_string(),
-            r#"{"resultType":"task","taskId":"t1","status":"working","createdAt":"1970-01-01T00:00:00.000Z","lastUpdatedAt":"1970-01-01T00:00:01.000Z","ttlMs":60000,"pollIntervalMs":250,"_meta":{}}"#
+            new,
+            serde_json::json!({"resultType": "task", "taskId": "t1", "status": "working",
+                "createdAt": "1970-01-01T00:00:00.000Z", "lastUpdatedAt": "1970-01-01T00:00:01.000Z",
+                "ttlMs": 60000, "pollIntervalMs": 250, "_meta": {}})
         );
         r.status = TaskStatus::Completed;
         r.result = Some(serde_json::json!({"content": []}));
