@@ -237,7 +237,7 @@ use crate::parse::Kind;
 /// - `task = "optional"` or `task = "required"`: the tool may (or must) run as a task, a call the
 ///   client polls instead of waiting on (`execution.taskSupport` in 2025-11-25, the
 ///   `io.modelcontextprotocol/tasks` extension in 2026-07-28); `"forbidden"` (the default) never.
-///   The body is the same either way; see `mcp_runtime`'s "Long-running tools as tasks".
+///   The body is the same either way; see the `mcp_runtime::tasks` module.
 ///
 /// The description is what a model chooses tools by: a tool without one compiles with a warning
 /// on its name.

@@ -219,8 +219,8 @@ impl Context {
         }
     }
 
-    /// The id of the task this call runs as (see the crate docs, "Long-running tools as tasks"),
-    /// `None` for a plain call; the same tool body serves both.
+    /// The id of the task this call runs as (see [`tasks`](crate::tasks)), `None` for a plain
+    /// call; the same tool body serves both.
     ///
     /// ```
     /// use mcp_runtime::prelude::*;

@@ -162,8 +162,8 @@ pub struct ToolRecord {
     pub max_concurrency: Option<u32>,
     /// Declaration site.
     pub location: Location,
-    /// Whether the tool runs as a task (`#[tool(task = "optional")]`); see the crate docs,
-    /// "Long-running tools as tasks".
+    /// Whether the tool runs as a task (`#[tool(task = "optional")]`); see
+    /// [`tasks`](crate::tasks).
     pub task_support: TaskSupport,
 }
 

@@ -6,6 +6,31 @@
 //! the running handlers stay in the instance that runs them. [`MemoryTaskStore`] is the
 //! default; give another with [`TaskOptions::with_store`].
 //!
+//! # Both eras
+//!
+//! - **2025-11-25**: tools list `execution.taskSupport`; the client asks for a task with
+//!   `"task": {"ttl": ms}` in the `tools/call` params and gets `{"task": {...}}` at once. It polls
+//!   `tasks/get`, waits on `tasks/result` (the tool's result, tagged with
+//!   `_meta["io.modelcontextprotocol/related-task"]`), pages `tasks/list` and cancels with
+//!   `tasks/cancel`. Progress, `notifications/tasks/status` and the task's questions to the client
+//!   (elicitation, sampling, roots: the task shows `input_required` meanwhile) go to the session's
+//!   stream. A `required` tool called without `task` gets -32601, a tool without task support
+//!   called with it too.
+//! - **2026-07-28** (extension `io.modelcontextprotocol/tasks`): for a request declaring the
+//!   extension, the server decides. The tool starts in the request; if it ends, or asks the client
+//!   something, before it first waits on its own work (or calls
+//!   [`Context::continue_as_task`](crate::Context::continue_as_task)), the answer is its result or
+//!   an `input_required` round as for any call; otherwise it continues as a task and the answer is
+//!   the task (`resultType: "task"`). Its later questions park the task in `input_required`
+//!   (`inputRequests` on `tasks/get`) until `tasks/update` answers them. A `required` tool called
+//!   by a client without the extension gets -32021.
+//!
+//! In both, a task keeps running when the connection that created it closes, `tasks/cancel`
+//! drops the handler, a task still running when its TTL elapses is stopped, and results are kept
+//! until the TTL elapses. Only a task's creator sees it: the session in the handshake era; in the
+//! stateless era over HTTP the credentials' subject (the `Authorization` header, hashed; requests
+//! without one share one anonymous subject and rely on the ids' 256 random bits).
+//!
 //! ```standalone_crate
 //! use mcp_runtime::prelude::*;
 //! use mcp_runtime::tasks::{TaskLimits, TaskOptions};
