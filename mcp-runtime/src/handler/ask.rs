@@ -18,6 +18,7 @@ use crate::handler::context::Context;
 use crate::handler::peer::{Forget, Interact, Pending, Refused};
 use crate::handler::rounds::Kind;
 use crate::handler::rounds::Round;
+use crate::handler::task_port::InputError;
 use crate::outbound::Outbound;
 use mcp_core::tasks::TaskStatus;
 
@@ -205,6 +206,10 @@ impl Context {
                     }
                     task.input(key, InputRequest::new(method, Some(params)))
                         .await
+                        .map_err(|e| match e {
+                            InputError::Busy => InteractionError::Busy,
+                            InputError::Closed => InteractionError::Disconnected,
+                        })
                 }
                 // Not a task yet: a round of the `tools/call`.
                 (None, Some(round), _) => ask_round(round, kind, key, method, params).await,

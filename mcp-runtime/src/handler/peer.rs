@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use crate::handler::rounds::Round;
+use crate::handler::task_port::TaskHooks;
 
 /// The client's answer: its result, or its error.
 pub(crate) type Answer = Result<Box<RawValue>, ErrorObject>;
@@ -157,7 +158,25 @@ pub(crate) enum Interact {
     /// Stateless era: `input_required` rounds.
     Rounds(Arc<Round>),
     /// A call that runs as a task, or may become one (both eras).
-    Task(Arc<crate::handler::task_port::TaskPort>),
+    Task(Arc<TaskPort>),
+}
+
+/// The interaction state of a call that is, or may become, a task.
+#[derive(Default)]
+pub(crate) struct TaskPort {
+    /// Stateless era: the multi round-trip round of the `tools/call`.
+    pub(crate) round: Option<Arc<Round>>,
+    /// Handshake era: the session's requests to the client.
+    pub(crate) pending: Option<Arc<Pending>>,
+    /// Set once the call is a task.
+    pub(crate) task: std::sync::OnceLock<Arc<dyn TaskHooks>>,
+}
+
+impl TaskPort {
+    /// The task, once there is one.
+    pub(crate) fn hooks(&self) -> Option<&Arc<dyn TaskHooks>> {
+        self.task.get()
+    }
 }
 
 impl Interact {

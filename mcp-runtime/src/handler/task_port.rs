@@ -9,18 +9,22 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
 
 use mcp_core::InputRequest;
 use mcp_core::tasks::TaskStatus;
 use serde_json::value::RawValue;
 
-use crate::handler::ask::InteractionError;
-use crate::handler::peer::Pending;
-use crate::handler::rounds::Round;
-
 /// A boxed future of the task hooks.
 pub(crate) type HookFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// Why a question could not be put through a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InputError {
+    /// The task has as many questions waiting as it allows.
+    Busy,
+    /// The task ended (cancelled, expired): nobody will answer.
+    Closed,
+}
 
 /// What the task manager offers a running task (implemented above this module, by `tasks`).
 pub(crate) trait TaskHooks: Send + Sync {
@@ -32,25 +36,7 @@ pub(crate) trait TaskHooks: Send + Sync {
         &self,
         key: String,
         request: InputRequest,
-    ) -> HookFuture<Result<Box<RawValue>, InteractionError>>;
+    ) -> HookFuture<Result<Box<RawValue>, InputError>>;
     /// Records a status change (`working` or `input_required`) and its message.
     fn status(&self, status: TaskStatus, message: Option<String>) -> HookFuture<()>;
-}
-
-/// The interaction state of a call that is, or may become, a task.
-#[derive(Default)]
-pub(crate) struct TaskPort {
-    /// Stateless era: the multi round-trip round of the `tools/call`.
-    pub(crate) round: Option<Arc<Round>>,
-    /// Handshake era: the session's requests to the client.
-    pub(crate) pending: Option<Arc<Pending>>,
-    /// Set once the call is a task.
-    pub(crate) task: OnceLock<Arc<dyn TaskHooks>>,
-}
-
-impl TaskPort {
-    /// The task, once there is one.
-    pub(crate) fn hooks(&self) -> Option<&Arc<dyn TaskHooks>> {
-        self.task.get()
-    }
 }

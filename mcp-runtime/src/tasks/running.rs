@@ -11,9 +11,8 @@ use serde_json::value::RawValue;
 use tokio::sync::{Notify, oneshot};
 use tokio::task::AbortHandle;
 
-use crate::handler::ask::InteractionError;
 use crate::handler::context::CancellationToken;
-use crate::handler::task_port::{HookFuture, TaskHooks};
+use crate::handler::task_port::{HookFuture, InputError, TaskHooks};
 use crate::outbound::{Outbound, Sink};
 use crate::tasks::store::{TaskRecord, TaskStore, now_ms};
 use crate::tasks::wire;
@@ -182,13 +181,13 @@ impl TaskHooks for Hooks {
         &self,
         key: String,
         request: InputRequest,
-    ) -> HookFuture<Result<Box<RawValue>, InteractionError>> {
+    ) -> HookFuture<Result<Box<RawValue>, InputError>> {
         let running = Arc::clone(&self.0);
         Box::pin(async move {
             let rx = {
                 let mut inputs = lock(&running.inputs);
                 if inputs.len() >= MAX_INPUTS {
-                    return Err(InteractionError::Busy);
+                    return Err(InputError::Busy);
                 }
                 let (tx, rx) = oneshot::channel();
                 inputs.insert(key.clone(), tx);
@@ -202,9 +201,9 @@ impl TaskHooks for Hooks {
                 })
                 .await;
             if !open {
-                return Err(InteractionError::Disconnected);
+                return Err(InputError::Closed);
             }
-            rx.await.map_err(|_| InteractionError::Disconnected)
+            rx.await.map_err(|_| InputError::Closed)
         })
     }
 

@@ -5,6 +5,7 @@ mod complete;
 mod lifecycle;
 mod listen;
 mod lists;
+mod outcome;
 mod prompts;
 mod resources;
 mod tasks;

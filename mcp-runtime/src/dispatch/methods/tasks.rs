@@ -26,9 +26,8 @@ use crate::dispatch::route::Route;
 use crate::handler::ask::missing_capability;
 use crate::handler::context::{CancellationToken, Context};
 use crate::handler::invoke::{Invoked, Limits, invoke};
-use crate::handler::peer::Interact;
+use crate::handler::peer::{Interact, TaskPort};
 use crate::handler::rounds::Round;
-use crate::handler::task_port::TaskPort;
 use crate::outbound::{Outbound, Sink};
 use crate::registry::ToolRecord;
 use crate::server::{Live, ServerInner};
@@ -305,7 +304,7 @@ fn ended_result(
             let failed = outcome.as_ref().map_or(true, |r| r.is_error == Some(true));
             match ctx.take_fault() {
                 Some(fault) if failed => Err(fault),
-                _ => super::tools::tool_result(server, name, v, outcome),
+                _ => super::outcome::tool_result(server, name, v, outcome),
             }
         }
         Invoked::TimedOut(ms) => Ok(CallToolResult::error_text(format!(

@@ -4,15 +4,14 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use mcp_core::jsonrpc::echo;
-use mcp_core::{CallToolResult, ErrorObject, ForVersion, ProtocolVersion};
+use mcp_core::{ErrorObject, ForVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::dispatch::call::{Call, Ran, mark_complete};
 use crate::dispatch::reply::Payload;
-use crate::error::{HandlerError, IntoHandlerError};
-use crate::handler::invoke::{Limits, mask};
-use crate::server::options::ValidationErrors;
+use crate::error::HandlerError;
+use crate::handler::invoke::Limits;
 
 #[derive(Deserialize)]
 struct CallParams<'a> {
@@ -89,42 +88,10 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
             }
         }
     };
-    let mut result = tool_result(server, name, v, outcome)?;
+    let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
     Payload::framed(id, &result)
-}
-
-/// A tool's outcome as its result: failures the model sees (`isError`), or the protocol error
-/// of a handler that returned one (or, before 2025-11-25, of invalid arguments).
-pub(super) fn tool_result(
-    server: &crate::server::ServerInner,
-    name: &str,
-    v: ProtocolVersion,
-    outcome: Result<CallToolResult, HandlerError>,
-) -> Result<CallToolResult, ErrorObject> {
-    Ok(match outcome {
-        Ok(r) => r,
-        Err(HandlerError::InvalidArguments(msg)) => {
-            let as_result = match server.options.validation {
-                ValidationErrors::ToolResult => true,
-                ValidationErrors::ProtocolError => false,
-                _ => v >= ProtocolVersion::V2025_11_25,
-            };
-            let text = format!("invalid arguments for tool '{name}': {msg}");
-            if !as_result {
-                return Err(ErrorObject::invalid_params(text));
-            }
-            CallToolResult::error_text(text)
-        }
-        Err(HandlerError::Tool(err)) => match err.into_handler_error() {
-            HandlerError::Internal(err) => CallToolResult::error_text(mask(name, &err)),
-            other => CallToolResult::error_text(other.to_string()),
-        },
-        Err(HandlerError::Protocol(err)) => return Err(err),
-        Err(HandlerError::ResourceNotFound) => CallToolResult::error_text("resource not found"),
-        Err(HandlerError::Internal(err)) => CallToolResult::error_text(mask(name, &err)),
-    })
 }
 
 /// `arguments` is an object by the `CallToolRequest` schema: anything else is a malformed
