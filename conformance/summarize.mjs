@@ -1,11 +1,13 @@
 // Summarises one conformance run from the `checks.json` files the suite wrote with `-o DIR`.
 //
-// usage: node summarize.mjs LABEL DIR [LOG [EXTENSION_PREFIXES]]
+// usage: node summarize.mjs LABEL DIR [LOG [EXTENSION_PREFIXES [REQUIRED_PREFIXES]]]
 //
 // A scenario passes when none of its checks is a FAILURE. With LOG (the suite's stdout of a
 // `--requirements` run), the scenarios the suite lists under "Not scored for …" are reported
 // apart, with their reason (`extension`, `pending`, `added-after-release`). EXTENSION_PREFIXES
 // (comma-separated, e.g. `tasks-`) marks scenarios of runs without that list as extensions.
+// REQUIRED_PREFIXES (comma-separated, e.g. `tasks-`) names the extension scenarios the server
+// implements: they are still reported as extensions, but their failures count.
 //
 // Prints `LABEL: P/N scored scenarios passed (C checks passed, F failed, W warnings)`, a line for
 // the unscored ones, and `  ✗ scenario / CheckName: message` for every failing check of a scored
@@ -15,7 +17,12 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [label, dir, log, prefixes] = process.argv.slice(2);
+const [label, dir, log, prefixes, requiredPrefixes] = process.argv.slice(2);
+const required = (name) =>
+  (requiredPrefixes ?? '')
+    .split(',')
+    .filter(Boolean)
+    .some((prefix) => name.startsWith(prefix));
 if (!label || !dir) {
   console.error('usage: node summarize.mjs LABEL DIR [LOG [EXTENSION_PREFIXES]]');
   process.exit(2);
@@ -61,7 +68,7 @@ for (const [name, checks] of scenarios) {
   const failed = checks.filter((c) => c.status === 'FAILURE');
   const [p, n] = tally.get(group) ?? [0, 0];
   tally.set(group, [p + (failed.length === 0 ? 1 : 0), n + 1]);
-  if (reason === 'extension') continue;
+  if (reason === 'extension' && !required(name)) continue;
   for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
   for (const check of failed) {
     ok = false;

@@ -43,7 +43,7 @@
 //! (`initialize`, capabilities), [`discover`] (`server/discover`, result types, cache hints),
 //! [`tools`], [`resources`], [`prompts`], [`content`], [`completion`], [`logging`],
 //! [`progress`] (progress and cancellation), [`pagination`], [`subscriptions`]
-//! (`subscriptions/listen`), [`client`] (requests answered by the client: sampling,
+//! (`subscriptions/listen`), [`tasks`] (both revisions' tasks), [`client`] (requests answered by the client: sampling,
 //! elicitation, roots, and the multi round-trip `input_required` result), [`icons`],
 //! [`meta`] (reserved `_meta` keys) and [`uri_template`] (RFC 6570).
 //!
@@ -78,6 +78,7 @@ pub mod progress;
 pub mod prompts;
 pub mod resources;
 pub mod subscriptions;
+pub mod tasks;
 pub mod tools;
 pub mod uri_template;
 pub mod version;

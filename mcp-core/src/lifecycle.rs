@@ -233,6 +233,10 @@ pub struct ServerCapabilities {
     /// Extensions the server supports, by identifier (2026-07-28).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extensions: Option<Meta>,
+    /// Task-augmented requests the server accepts, and whether it lists and cancels tasks
+    /// (2025-11-25 only: `{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Meta>,
 }
 
 impl ServerCapabilities {
@@ -266,6 +270,9 @@ impl ForVersion for ServerCapabilities {
         }
         if !v.is_stateless() {
             self.extensions = None;
+        }
+        if v != ProtocolVersion::V2025_11_25 {
+            self.tasks = None;
         }
     }
 }

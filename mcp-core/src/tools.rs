@@ -119,6 +119,9 @@ pub struct Tool {
     /// `_meta` (2025-06-18+).
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
+    /// How the tool may be run: `execution.taskSupport` (2025-11-25 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<crate::tasks::ToolExecution>,
 }
 
 impl Tool {
@@ -133,6 +136,7 @@ impl Tool {
             annotations: None,
             icons: None,
             meta: None,
+            execution: None,
         }
     }
 
@@ -143,6 +147,7 @@ impl Tool {
         with_annotations => annotations: ToolAnnotations,
         with_icons => icons: Vec<Icon>,
         with_meta => meta: Meta,
+        with_execution => execution: crate::tasks::ToolExecution,
     }
 }
 
@@ -157,6 +162,10 @@ impl ForVersion for Tool {
     fn for_version(&mut self, v: ProtocolVersion) {
         title_for(v, &mut self.title);
         icons_for(v, &mut self.icons);
+        // `execution` is of 2025-11-25 alone: the extension of 2026-07-28 lets the server decide.
+        if v != ProtocolVersion::V2025_11_25 {
+            self.execution = None;
+        }
         entity_meta_for(v, &mut self.meta);
         if !v.has_annotations_on_tools() {
             self.annotations = None;

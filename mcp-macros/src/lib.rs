@@ -236,6 +236,10 @@ use crate::parse::Kind;
 ///   `ServerBuilder::allow_unknown_args`): such a call is refused with an invalid-arguments
 ///   error naming the unknown properties and the allowed ones, so a misspelt argument is never
 ///   silently ignored. A raw `input_schema` receives its arguments as sent.
+/// - `task = "optional"` or `task = "required"`: the tool may (or must) run as a task, a call the
+///   client polls instead of waiting on (`execution.taskSupport` in 2025-11-25, the
+///   `io.modelcontextprotocol/tasks` extension in 2026-07-28); `"forbidden"` (the default) never.
+///   The body is the same either way; see the `mcp_runtime::tasks` module.
 ///
 /// The description is what a model chooses tools by: a tool without one compiles with a warning
 /// on its name.

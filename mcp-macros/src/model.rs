@@ -97,6 +97,8 @@ pub(crate) struct ToolDef {
     pub(crate) input_schema: Option<LitStr>,
     /// `allow_unknown_args` (`= true` or `= false`); the server decides when absent.
     pub(crate) allow_unknown_args: Option<LitBool>,
+    /// `task = "forbidden" | "optional" | "required"` (checked by `validate`).
+    pub(crate) task: Option<LitStr>,
 }
 
 /// A `#[resource]` function.
@@ -226,6 +228,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
     let mut allow_unknown_args = None;
     let mut uri = None;
     let mut mime = None;
+    let mut task = None;
 
     for arg in args.0 {
         if arg.key != ItemKey::Icon && seen.contains(&arg.key) {
@@ -250,6 +253,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::Scopes, ItemValue::Strs(list)) => item.scopes = list,
             (ItemKey::Uri, ItemValue::Str(s)) => uri = Some(s),
             (ItemKey::Mime, ItemValue::Str(s)) => mime = Some(s),
+            (ItemKey::Task, ItemValue::Str(s)) => task = Some(s),
             (ItemKey::InputSchema, ItemValue::Str(s)) => input_schema = Some(s),
             (ItemKey::ReadOnly, ItemValue::Flag(b)) => read_only = Some(b),
             (ItemKey::Destructive, ItemValue::Flag(b)) => destructive = Some(b),
@@ -274,6 +278,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             max_concurrency,
             input_schema,
             allow_unknown_args,
+            task,
         }),
         Kind::Resource => Def::Resource(ResourceDef {
             item,

@@ -50,6 +50,7 @@ impl Kind {
                 InputSchema,
                 AllowUnknownArgs,
                 Scopes,
+                Task,
             ],
             Kind::Resource => &[
                 Uri,
@@ -133,6 +134,7 @@ keys! {
         Uri => uri,
         Mime => mime,
         Scopes => scopes,
+        Task => task,
     }
 }
 
@@ -337,6 +339,12 @@ impl ItemArg {
                 key.as_str(),
                 "a string literal",
                 "\"text/plain\"",
+            )?),
+            ItemKey::Task => ItemValue::Str(assigned(
+                input,
+                key.as_str(),
+                "a string literal",
+                "\"optional\"",
             )?),
             ItemKey::Name | ItemKey::Title | ItemKey::Description | ItemKey::Server => {
                 ItemValue::Str(assigned(

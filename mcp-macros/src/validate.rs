@@ -352,6 +352,17 @@ fn tool(cx: &Ctxt, def: &ToolDef) {
         cx.error_at(item.name_span(), why);
     }
     limits(cx, def.timeout_ms.as_ref(), def.max_concurrency.as_ref());
+    if let Some(task) = &def.task
+        && !matches!(task.value().as_str(), "forbidden" | "optional" | "required")
+    {
+        cx.error_spanned_by(
+            task,
+            format!(
+                "unknown task support {:?}, expected one of `\"forbidden\"`, `\"optional\"`, `\"required\"`, e.g. `task = \"optional\"`",
+                task.value()
+            ),
+        );
+    }
     if let Some(schema) = &def.input_schema {
         if let Err(why) = json::check_object(&schema.value()) {
             cx.error_spanned_by(schema, format!("`input_schema` must be a JSON Schema object, e.g. `input_schema = r#\"{{\"type\": \"object\"}}\"#`: {why}"));

@@ -176,6 +176,7 @@ mod result;
 mod schema;
 mod serve;
 mod server;
+pub mod tasks;
 pub mod transport;
 mod validation;
 mod wire;

@@ -7,6 +7,7 @@ pub use ::inventory;
 pub use ::schemars;
 pub use ::serde;
 pub use ::serde_json;
+pub use mcp_core::tasks::TaskSupport;
 pub use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 pub use serde_json::value::RawValue;
 

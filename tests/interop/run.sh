@@ -4,7 +4,9 @@
 # here, with its message log on):
 #   - the official TypeScript SDK client (ts_client.mjs): the initialize handshake;
 #   - the official Python SDK client (py_client.py): modes auto, legacy and 2026-07-28;
-#   - the MCP Inspector's CLI (inspector.mjs): protocol eras legacy and modern.
+#   - the MCP Inspector's CLI (inspector.mjs): protocol eras legacy and modern;
+#   - the TypeScript SDK client's 2025-11-25 tasks (ts_tasks.mjs) against everything-server, the
+#     binary next to gift-server (the task fixtures live there), over stdio and HTTP.
 # Installs the clients on first use: node_modules/ here (npm ci, package-lock.json), a Python
 # venv in $MCP_INTEROP_VENV (default: .venv here; requirements.txt). Package registries are the
 # only network used. Prints each client's `N passed, M failed`, then the sum.
@@ -64,7 +66,8 @@ status=0
 passed=0
 failed=0
 out="$(mktemp)"
-trap 'kill "$server" 2>/dev/null || true; [[ $keep_log -eq 1 ]] || rm -f "$log"; rm -f "$out"' EXIT
+tasks_server=""
+trap 'kill "$server" $tasks_server 2>/dev/null || true; [[ $keep_log -eq 1 ]] || rm -f "$log"; rm -f "$out"' EXIT
 # Runs one client, its output shown and its closing `N passed, M failed` added to the sums.
 client() {
   local rc=0
@@ -89,6 +92,28 @@ echo "interop: Python SDK client $("$venv/bin/python" -c 'import importlib.metad
 client "$venv/bin/python" "$here/py_client.py" "$bin" "$url"
 echo "interop: MCP Inspector CLI $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/inspector/package.json").version') (stdio, http; eras legacy and modern)"
 client node "$here/inspector.mjs" "$bin" "$url"
+
+# 2025-11-25 tasks, against everything-server over stdio and HTTP (its own server, port 0).
+tasks_bin="$(dirname "$bin")/everything-server"
+if [[ -x "$tasks_bin" ]]; then
+  tasks_log="$(mktemp)"
+  "$tasks_bin" http 127.0.0.1:0 2>"$tasks_log" &
+  tasks_server=$!
+  tasks_url=""
+  for _ in $(seq 100); do
+    tasks_url="$(grep -o 'http://[^ ]*/mcp' "$tasks_log" | head -n 1 || true)"
+    [[ -n "$tasks_url" ]] && break
+    sleep 0.1
+  done
+  echo "interop: TypeScript SDK client tasks (2025-11-25; stdio, http at $tasks_url)"
+  client node "$here/ts_tasks.mjs" "$tasks_bin" "$tasks_url"
+  kill "$tasks_server" 2>/dev/null || true
+  rm -f "$tasks_log"
+else
+  echo "interop: no everything-server at $tasks_bin: build it with cargo build -p everything-server" >&2
+  status=1
+  failed=$((failed + 1))
+fi
 
 if [[ $status -ne 0 ]]; then
   keep_log=1

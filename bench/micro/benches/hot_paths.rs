@@ -177,6 +177,7 @@ fn server_with(n: usize) -> Server {
                 column: column!(),
             },
             scopes: &[],
+            task_support: Default::default(),
         });
     }
     builder.build().expect("server")

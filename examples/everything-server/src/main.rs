@@ -17,12 +17,14 @@
 //! | [`mrtr`] | `input_required` rounds of the stateless era: tools and a prompt |
 //! | [`resources`] | static text and binary resources, the watched resource, the template |
 //! | [`prompts`] | prompts with and without arguments, embedded resource, image; completion |
+//! | [`tasks`] | tools run as tasks (both eras): sync, slow, failing, input while running, MRTR then task |
 
 mod interactive;
 mod media;
 mod mrtr;
 mod prompts;
 mod resources;
+mod tasks;
 mod tools;
 
 use mcp_runtime::prelude::*;

@@ -54,6 +54,11 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
     let max_concurrency = some_int(def.max_concurrency.as_ref());
     let location = location(item);
     let scopes = &item.scopes;
+    let task_support = match def.task.as_ref().map(syn::LitStr::value).as_deref() {
+        Some("optional") => quote!(#p::TaskSupport::Optional),
+        Some("required") => quote!(#p::TaskSupport::Required),
+        _ => quote!(#p::TaskSupport::Forbidden),
+    };
     let allow_unknown_args = match &def.allow_unknown_args {
         Some(flag) => quote!(::core::option::Option::Some(#flag)),
         None => quote!(::core::option::Option::None),
@@ -100,6 +105,7 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
             max_concurrency: #max_concurrency,
             location: #location,
             scopes: &[#(#scopes),*],
+            task_support: #task_support,
         }
     }};
     let registration = register::register(item, "TOOL", quote!(#p::ToolRecord), record);

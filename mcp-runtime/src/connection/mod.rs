@@ -95,7 +95,8 @@ impl Connection {
             options.max_client_requests,
             Arc::clone(&server.client_requests),
             options.client_request_timeout,
-        );
+        )
+        .with_out(out.clone());
         let flights = Flights::new(options.max_in_flight);
         let blocking = Arc::new(Blocking::new(options.inline_first_poll));
         Arc::new(Self {
@@ -275,7 +276,7 @@ impl Connection {
             Err(err) => return Some(Reply::error(Some(id), err)),
         };
         scope.headers = headers;
-        if matches!(route, Route::Unknown | Route::Task) {
+        if route == Route::Unknown {
             let err = ErrorObject::method_not_found(&req.method);
             return Some(Reply::error(Some(id), err));
         }

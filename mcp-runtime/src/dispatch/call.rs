@@ -140,7 +140,7 @@ impl<'a> Call<'a> {
 
 /// The `input_required` result of a round: its requests, and its answers sealed (always, even
 /// with no answers yet: the seal binds method, params and expiry).
-fn input_required(
+pub(crate) fn input_required(
     server: &ServerInner,
     id: &RequestId,
     method: &str,

@@ -12,6 +12,7 @@ use crate::dispatch::scope::Session;
 use crate::handler::context::{CancellationToken, severity};
 use crate::handler::peer::Pending;
 use crate::notify::Subscriptions;
+use crate::outbound::Sink;
 
 /// What the protocol methods keep per connection.
 pub(crate) struct Link {
@@ -24,6 +25,12 @@ pub(crate) struct Link {
     pub(crate) pending: Arc<Pending>,
     /// Cancelled when the connection closes: ends `subscriptions/listen` gracefully.
     pub(crate) closing: CancellationToken,
+    /// The connection's own outbound queue (server-initiated messages): what a task reaches
+    /// the client through once the request that created it is answered.
+    pub(crate) out: Option<Sink>,
+    /// Who owns the tasks created here: random, one per connection (one per handshake-era
+    /// session over HTTP); made on first use.
+    task_owner: std::sync::OnceLock<String>,
 }
 
 impl Link {
@@ -36,7 +43,20 @@ impl Link {
             subscriptions: Subscriptions::default(),
             pending: Arc::new(Pending::new(max_pending, total, timeout)),
             closing: CancellationToken::new(),
+            out: None,
+            task_owner: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The same link, whose tasks reach the client through `out`.
+    pub(crate) fn with_out(mut self, out: Sink) -> Self {
+        self.out = Some(out);
+        self
+    }
+
+    /// The owner of the tasks created on this connection.
+    pub(crate) fn task_owner(&self) -> &str {
+        self.task_owner.get_or_init(crate::random::token)
     }
 
     /// The handshake-era session, once `initialize` opened it.

@@ -18,9 +18,16 @@ pub(crate) enum Route {
     Subscribe,
     Unsubscribe,
     Listen,
-    /// A method of the tasks extension (`tasks/get`, …): not served yet, but its `Mcp-Name`
-    /// header is checked like the others.
-    Task,
+    /// `tasks/get` (both eras).
+    TaskGet,
+    /// `tasks/result` (2025-11-25: blocks until the task ends).
+    TaskResult,
+    /// `tasks/list` (2025-11-25).
+    TaskList,
+    /// `tasks/cancel` (both eras).
+    TaskCancel,
+    /// `tasks/update` (2026-07-28).
+    TaskUpdate,
     /// Anything else: -32601.
     Unknown,
 }
@@ -64,7 +71,11 @@ impl Route {
             "resources/subscribe" => Self::Subscribe,
             "resources/unsubscribe" => Self::Unsubscribe,
             "subscriptions/listen" => Self::Listen,
-            m if m.starts_with("tasks/") => Self::Task,
+            "tasks/get" => Self::TaskGet,
+            "tasks/result" => Self::TaskResult,
+            "tasks/list" => Self::TaskList,
+            "tasks/cancel" => Self::TaskCancel,
+            "tasks/update" => Self::TaskUpdate,
             _ => Self::Unknown,
         }
     }
@@ -87,7 +98,12 @@ impl Route {
             Self::Subscribe => "resources/subscribe",
             Self::Unsubscribe => "resources/unsubscribe",
             Self::Listen => "subscriptions/listen",
-            Self::Task | Self::Unknown => return None,
+            Self::TaskGet => "tasks/get",
+            Self::TaskResult => "tasks/result",
+            Self::TaskList => "tasks/list",
+            Self::TaskCancel => "tasks/cancel",
+            Self::TaskUpdate => "tasks/update",
+            Self::Unknown => return None,
         })
     }
 
@@ -95,7 +111,13 @@ impl Route {
     pub(crate) fn handshake_only(self) -> bool {
         matches!(
             self,
-            Self::Initialize | Self::Ping | Self::SetLevel | Self::Subscribe | Self::Unsubscribe
+            Self::Initialize
+                | Self::Ping
+                | Self::SetLevel
+                | Self::Subscribe
+                | Self::Unsubscribe
+                | Self::TaskResult
+                | Self::TaskList
         )
     }
 
@@ -104,12 +126,21 @@ impl Route {
         matches!(self, Self::Discover | Self::Listen)
     }
 
-    /// Methods that run a handler (the user's code, or a stream): they run concurrently, under
-    /// the connection's limits, and may be cancelled. The rest are answered at once, in order.
+    /// Methods that run a handler (the user's code, or a stream) or wait (on the task store,
+    /// on a task): they run concurrently, under the connection's limits, and may be cancelled.
+    /// The rest are answered at once, in order.
     pub(crate) fn runs_handler(self) -> bool {
         matches!(
             self,
             Self::CallTool | Self::ReadResource | Self::GetPrompt | Self::Complete | Self::Listen
+        ) || self.is_task()
+    }
+
+    /// The methods of tasks.
+    pub(crate) fn is_task(self) -> bool {
+        matches!(
+            self,
+            Self::TaskGet | Self::TaskResult | Self::TaskList | Self::TaskCancel | Self::TaskUpdate
         )
     }
 
@@ -120,7 +151,8 @@ impl Route {
         match self {
             Self::CallTool | Self::GetPrompt => Some(Target::Name),
             Self::ReadResource => Some(Target::Uri),
-            Self::Task => Some(Target::TaskId),
+            // `tasks/result` is of the handshake era alone, which has no such headers.
+            Self::TaskGet | Self::TaskCancel | Self::TaskUpdate => Some(Target::TaskId),
             _ => None,
         }
     }
@@ -158,11 +190,20 @@ mod tests {
             Route::Subscribe,
             Route::Unsubscribe,
             Route::Listen,
+            Route::TaskGet,
+            Route::TaskResult,
+            Route::TaskList,
+            Route::TaskCancel,
+            Route::TaskUpdate,
         ];
         for r in all {
             assert_eq!(Route::parse(r.name().unwrap()), r);
         }
-        assert_eq!(Route::parse("tasks/get"), Route::Task);
+        assert_eq!(Route::parse("tasks/get"), Route::TaskGet);
+        assert_eq!(Route::parse("tasks/other"), Route::Unknown);
+        assert!(Route::TaskResult.handshake_only() && Route::TaskResult.runs_handler());
+        assert_eq!(Route::TaskUpdate.named_by(), Some(Target::TaskId));
+        assert_eq!(Route::TaskList.named_by(), None);
         assert_eq!(Route::parse("tools/call "), Route::Unknown);
         assert_eq!(Route::parse("Tools/Call"), Route::Unknown);
         assert_eq!(Notice::parse("notifications/cancelled"), Notice::Cancelled);

@@ -15,9 +15,12 @@ use serde_json::value::RawValue;
 
 use crate::error::{HandlerError, IntoHandlerError, ToolError};
 use crate::handler::context::Context;
-use crate::handler::peer::{Forget, Interact, Refused};
+use crate::handler::peer::{Forget, Interact, Pending, Refused};
 use crate::handler::rounds::Kind;
+use crate::handler::rounds::Round;
+use crate::handler::task_port::InputError;
 use crate::outbound::Outbound;
+use mcp_core::tasks::TaskStatus;
 
 /// Why asking the client failed.
 ///
@@ -192,37 +195,72 @@ impl Context {
     ) -> Result<Box<RawValue>, InteractionError> {
         match &self.inner.interact {
             Interact::None => Err(InteractionError::NotAvailable),
-            Interact::Peer(pending) => {
-                let Some(peer) = &self.inner.peer else {
-                    return Err(InteractionError::NotAvailable);
-                };
-                let (id, rx) = pending.register().map_err(|refused| match refused {
-                    Refused::Closed => InteractionError::Disconnected,
-                    Refused::Full => InteractionError::Busy,
-                })?;
-                let _forget = Forget(pending, id.clone());
-                let request = crate::wire::request(&id, method, &params);
-                // Waiting may take minutes: keep nothing the answer does not need.
-                drop((params, key));
-                if peer.send(Outbound::Message(request)).await.is_err() {
-                    return Err(InteractionError::Disconnected);
+            Interact::Peer(pending) => self.ask_peer(pending, method, params).await,
+            Interact::Rounds(round) => ask_round(round, kind, key, method, params).await,
+            Interact::Task(port) => match (port.hooks(), &port.round, &port.pending) {
+                // Stateless era, a task already: answers of the rounds before it still count.
+                (Some(task), Some(round), _) => {
+                    let key = round.key(kind, key);
+                    if let Some(raw) = round.answer(&key) {
+                        return Ok(raw);
+                    }
+                    task.input(key, InputRequest::new(method, Some(params)))
+                        .await
+                        .map_err(|e| match e {
+                            InputError::Busy => InteractionError::Busy,
+                            InputError::Closed => InteractionError::Disconnected,
+                        })
                 }
-                match tokio::time::timeout(pending.timeout, rx).await {
-                    Ok(Ok(Ok(raw))) => Ok(raw),
-                    Ok(Ok(Err(err))) => Err(InteractionError::Rejected(err)),
-                    Ok(Err(_)) => Err(InteractionError::Disconnected),
-                    Err(_) => Err(InteractionError::TimedOut),
+                // Not a task yet: a round of the `tools/call`.
+                (None, Some(round), _) => ask_round(round, kind, key, method, params).await,
+                // Handshake era: a request on the session, tagged with the task, which waits in
+                // `input_required` meanwhile.
+                (Some(task), None, Some(pending)) => {
+                    let mut params = params;
+                    if let Value::Object(map) = &mut params {
+                        let meta = map
+                            .entry("_meta")
+                            .or_insert_with(|| Value::Object(Default::default()));
+                        if let Value::Object(meta) = meta {
+                            meta.extend(mcp_core::tasks::related_task_meta(task.task_id()));
+                        }
+                    }
+                    task.status(TaskStatus::InputRequired, None).await;
+                    let answer = self.ask_peer(pending, method, params).await;
+                    task.status(TaskStatus::Working, None).await;
+                    answer
                 }
-            }
-            Interact::Rounds(round) => {
-                let key = round.key(kind, key);
-                if let Some(raw) = round.answer(&key) {
-                    return Ok(raw);
-                }
-                round.ask(key, InputRequest::new(method, Some(params)));
-                // The runtime drops this future as soon as the handler is pending.
-                std::future::pending().await
-            }
+                _ => Err(InteractionError::NotAvailable),
+            },
+        }
+    }
+
+    /// Sends a request to the client on the session and waits for its answer.
+    async fn ask_peer(
+        &self,
+        pending: &Pending,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Box<RawValue>, InteractionError> {
+        let Some(peer) = &self.inner.peer else {
+            return Err(InteractionError::NotAvailable);
+        };
+        let (id, rx) = pending.register().map_err(|refused| match refused {
+            Refused::Closed => InteractionError::Disconnected,
+            Refused::Full => InteractionError::Busy,
+        })?;
+        let _forget = Forget(pending, id.clone());
+        let request = crate::wire::request(&id, method, &params);
+        // Waiting may take minutes: keep nothing the answer does not need.
+        drop(params);
+        if peer.send(Outbound::Message(request)).await.is_err() {
+            return Err(InteractionError::Disconnected);
+        }
+        match tokio::time::timeout(pending.timeout, rx).await {
+            Ok(Ok(Ok(raw))) => Ok(raw),
+            Ok(Ok(Err(err))) => Err(InteractionError::Rejected(err)),
+            Ok(Err(_)) => Err(InteractionError::Disconnected),
+            Err(_) => Err(InteractionError::TimedOut),
         }
     }
 
@@ -237,12 +275,29 @@ impl Context {
                 "the client's {what} result is invalid: {}",
                 echo(&strip_position(&e))
             );
-            if matches!(self.inner.interact, Interact::Rounds(_)) {
+            if self.inner.interact.round().is_some() {
                 self.record_fault(ErrorObject::invalid_params(msg.clone()));
             }
             InteractionError::InvalidResponse(msg)
         })
     }
+}
+
+/// Finds an answer in this round, or records the question and stops: the runtime drops the
+/// handler's future as soon as it is pending.
+async fn ask_round(
+    round: &Round,
+    kind: Kind,
+    key: Option<String>,
+    method: &'static str,
+    params: Value,
+) -> Result<Box<RawValue>, InteractionError> {
+    let key = round.key(kind, key);
+    if let Some(raw) = round.answer(&key) {
+        return Ok(raw);
+    }
+    round.ask(key, InputRequest::new(method, Some(params)));
+    std::future::pending().await
 }
 
 pub(crate) fn strip_position(e: &serde_json::Error) -> String {

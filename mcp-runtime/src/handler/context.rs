@@ -152,6 +152,13 @@ impl Context {
         let mut params = mcp_core::ProgressNotificationParams::new(token.clone(), progress);
         params.total = total;
         params.message = message.map(str::to_owned);
+        if let Some(task) = self.task() {
+            // 2026-07-28 tasks have no progress; 2025-11-25 ones tag it with the task.
+            if self.inner.version.is_stateless() {
+                return;
+            }
+            params.meta = Some(mcp_core::tasks::related_task_meta(task.task_id()));
+        }
         mcp_core::ForVersion::for_version(&mut params, self.inner.version);
         let msg = wire::notification("notifications/progress", &params);
         let _ = peer.send(Outbound::Message(msg)).await;

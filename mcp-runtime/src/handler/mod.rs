@@ -7,3 +7,5 @@ pub(crate) mod invoke;
 pub(crate) mod peer;
 pub(crate) mod requests;
 pub(crate) mod rounds;
+pub(crate) mod task_context;
+pub(crate) mod task_port;

@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use crate::handler::rounds::Round;
+use crate::handler::task_port::TaskHooks;
 
 /// The client's answer: its result, or its error.
 pub(crate) type Answer = Result<Box<RawValue>, ErrorObject>;
@@ -156,6 +157,37 @@ pub(crate) enum Interact {
     Peer(Arc<Pending>),
     /// Stateless era: `input_required` rounds.
     Rounds(Arc<Round>),
+    /// A call that runs as a task, or may become one (both eras).
+    Task(Arc<TaskPort>),
+}
+
+/// The interaction state of a call that is, or may become, a task.
+#[derive(Default)]
+pub(crate) struct TaskPort {
+    /// Stateless era: the multi round-trip round of the `tools/call`.
+    pub(crate) round: Option<Arc<Round>>,
+    /// Handshake era: the session's requests to the client.
+    pub(crate) pending: Option<Arc<Pending>>,
+    /// Set once the call is a task.
+    pub(crate) task: std::sync::OnceLock<Arc<dyn TaskHooks>>,
+}
+
+impl TaskPort {
+    /// The task, once there is one.
+    pub(crate) fn hooks(&self) -> Option<&Arc<dyn TaskHooks>> {
+        self.task.get()
+    }
+}
+
+impl Interact {
+    /// The multi round-trip round whose missing answers stop the handler, if any.
+    pub(crate) fn round(&self) -> Option<&Round> {
+        match self {
+            Interact::Rounds(r) => Some(r),
+            Interact::Task(port) => port.round.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

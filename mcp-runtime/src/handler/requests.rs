@@ -20,7 +20,6 @@ use serde_json::Value;
 
 use crate::handler::ask::{Elicitation, InteractionError, Need, check, strip_position};
 use crate::handler::context::Context;
-use crate::handler::peer::Interact;
 use crate::handler::rounds::Kind;
 use crate::schema::SchemaProfile;
 
@@ -244,7 +243,7 @@ impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elici
                             "the submitted form does not fit: {}",
                             echo(&strip_position(&e))
                         );
-                        if matches!(ctx.inner.interact, Interact::Rounds(_)) {
+                        if ctx.inner.interact.round().is_some() {
                             ctx.record_fault(ErrorObject::invalid_params(msg.clone()));
                         }
                         InteractionError::InvalidResponse(msg)

@@ -106,5 +106,8 @@ pub(super) fn tool_descriptor(
     }
     tool.icons = icons(record.icons);
     tool.meta = meta("tool", record.name, record.location, record.meta)?;
+    if record.task_support != mcp_core::tasks::TaskSupport::Forbidden {
+        tool.execution = Some(mcp_core::tasks::ToolExecution::new(record.task_support));
+    }
     Ok((tool, known_properties))
 }

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 
+use mcp_core::tasks::TaskSupport;
 use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::value::RawValue;
@@ -164,6 +165,34 @@ pub struct ToolRecord {
     /// The OAuth scopes a caller needs to call this tool (`scopes = [..]`; enforced by the HTTP
     /// transports with the `auth` feature, where a broader scope may imply them).
     pub scopes: &'static [&'static str],
+    /// Whether the tool runs as a task (`#[tool(task = "optional")]`); see
+    /// [`tasks`](crate::tasks).
+    pub task_support: TaskSupport,
+}
+
+impl ToolRecord {
+    /// The same tool with another task support: the builder's way to say what
+    /// `#[tool(task = "...")]` says.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::protocol::tasks::TaskSupport;
+    ///
+    /// /// Exports everything.
+    /// #[tool]
+    /// async fn export() -> String {
+    ///     "done".into()
+    /// }
+    ///
+    /// let record = export::TOOL.with_task_support(TaskSupport::Optional);
+    /// assert_eq!(record.task_support, TaskSupport::Optional);
+    /// let server = Server::builder(server_info!()).tool(record).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub const fn with_task_support(mut self, support: TaskSupport) -> Self {
+        self.task_support = support;
+        self
+    }
 }
 
 /// A completion hook bound to one prompt argument or template variable.

@@ -99,7 +99,6 @@ impl ServerBuilder {
     }
 
     /// Settings of an optional part, by type (see [`ServerInner::extension`]).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
         self.extensions.insert(TypeId::of::<T>(), Arc::new(value));
         self
@@ -121,6 +120,25 @@ impl ServerBuilder {
     pub fn prompt(mut self, record: PromptRecord) -> Self {
         self.records.prompts.push(record);
         self
+    }
+
+    /// How tools marked `#[tool(task = "optional")]` (or `"required"`) run as tasks: their
+    /// lifetime, poll interval, bounds and store (see [`TaskOptions`](crate::tasks::TaskOptions)).
+    /// Without it, the defaults and an in-memory store.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::tasks::TaskOptions;
+    /// use std::time::Duration;
+    ///
+    /// let server = Server::builder(server_info!())
+    ///     .tasks(TaskOptions::default().with_poll_interval(Duration::from_millis(200)))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn tasks(self, options: crate::tasks::TaskOptions) -> Self {
+        self.extension(options)
     }
 
     /// Instructions for the model, sent in `initialize` and `server/discover` results.
@@ -370,6 +388,16 @@ impl ServerBuilder {
         );
         let records = self.records;
         let live = Live::build(&records, &self.options, &server_info_meta, &self.state)?;
+        let mut extensions = self.extensions;
+        let task_options = extensions
+            .remove(&TypeId::of::<crate::tasks::TaskOptions>())
+            .and_then(|o| o.downcast::<crate::tasks::TaskOptions>().ok())
+            .map(|o| (*o).clone())
+            .unwrap_or_default();
+        extensions.insert(
+            TypeId::of::<crate::tasks::TaskManager>(),
+            Arc::new(crate::tasks::TaskManager::new(task_options)),
+        );
         let client_requests = Arc::new(tokio::sync::Semaphore::new(
             self.options
                 .max_client_requests_total
@@ -387,7 +415,7 @@ impl ServerBuilder {
                 server_info_meta,
                 hub,
                 state_key: self.state_key.unwrap_or_else(StateKey::random),
-                extensions: self.extensions,
+                extensions,
                 client_requests,
                 shutdown: crate::handler::context::CancellationToken::new(),
             }),

@@ -78,6 +78,13 @@ impl Live {
             caps.prompts = Some(prompts);
         }
         caps.logging = Some(Default::default());
+        if catalog
+            .tools
+            .iter()
+            .any(|t| t.record.task_support != mcp_core::tasks::TaskSupport::Forbidden)
+        {
+            crate::tasks::advertise(&mut caps);
+        }
         if has_completions {
             caps.completions = Some(Default::default());
         }
@@ -113,7 +120,6 @@ impl ServerInner {
     }
 
     /// The settings of type `T` given to the builder, if any.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn extension<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
         let value = self.extensions.get(&TypeId::of::<T>())?;
         Arc::clone(value).downcast::<T>().ok()

@@ -5,8 +5,10 @@ mod complete;
 mod lifecycle;
 mod listen;
 mod lists;
+mod outcome;
 mod prompts;
 mod resources;
+mod tasks;
 mod tools;
 
 use mcp_core::ErrorObject;
@@ -34,7 +36,11 @@ pub(crate) fn answer_now(call: &Call<'_>) -> Result<Payload, ErrorObject> {
         | Route::GetPrompt
         | Route::Complete
         | Route::Listen
-        | Route::Task
+        | Route::TaskGet
+        | Route::TaskResult
+        | Route::TaskList
+        | Route::TaskCancel
+        | Route::TaskUpdate
         | Route::Unknown => Err(ErrorObject::method_not_found(call.method())),
     }
 }
@@ -47,6 +53,7 @@ pub(crate) async fn run_handler(call: Call<'_>) -> Result<Payload, ErrorObject> 
         Route::GetPrompt => prompts::get(call).await,
         Route::Complete => complete::complete(call).await,
         Route::Listen => listen::listen(call).await,
+        route if route.is_task() => tasks::method(call).await,
         _ => answer_now(&call),
     }
 }

@@ -1,17 +1,17 @@
 //! `tools/call`.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use mcp_core::jsonrpc::echo;
-use mcp_core::{CallToolResult, ErrorObject, ForVersion, ProtocolVersion};
+use mcp_core::{ErrorObject, ForVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::dispatch::call::{Call, Ran, mark_complete};
 use crate::dispatch::reply::Payload;
-use crate::error::{HandlerError, IntoHandlerError};
-use crate::handler::invoke::{Limits, mask};
-use crate::server::options::ValidationErrors;
+use crate::error::HandlerError;
+use crate::handler::invoke::Limits;
 
 #[derive(Deserialize)]
 struct CallParams<'a> {
@@ -19,6 +19,9 @@ struct CallParams<'a> {
     name: Cow<'a, str>,
     #[serde(default, borrow)]
     arguments: Option<&'a RawValue>,
+    /// 2025-11-25: run as a task (`{"ttl": ms}`); tolerated and ignored in 2026-07-28.
+    #[serde(default)]
+    task: Option<mcp_core::tasks::TaskMetadata>,
 }
 
 /// Calls a tool. Its failures are results with `isError` (argument validation failures too, from
@@ -60,9 +63,14 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
         let text = p.arguments.map_or("{}", RawValue::get);
         crate::validation::unknown_properties(text, known)
     });
-    let outcome = match unknown {
-        Some(message) => Err(HandlerError::InvalidArguments(message)),
-        None => {
+    let plan = super::tasks::plan(&call, &entry.record, p.task.as_ref())?;
+    let outcome = match (unknown, plan) {
+        (Some(message), _) => Err(HandlerError::InvalidArguments(message)),
+        (None, Some(plan)) => {
+            let arguments = p.arguments.map(RawValue::to_owned);
+            return super::tasks::call_tool(call, Arc::clone(&live), index, arguments, plan).await;
+        }
+        (None, None) => {
             let arguments = p.arguments.map(RawValue::to_owned);
             match call
                 .run(
@@ -80,28 +88,7 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
             }
         }
     };
-    let mut result = match outcome {
-        Ok(r) => r,
-        Err(HandlerError::InvalidArguments(msg)) => {
-            let as_result = match server.options.validation {
-                ValidationErrors::ToolResult => true,
-                ValidationErrors::ProtocolError => false,
-                _ => v >= ProtocolVersion::V2025_11_25,
-            };
-            let text = format!("invalid arguments for tool '{name}': {msg}");
-            if !as_result {
-                return Err(ErrorObject::invalid_params(text));
-            }
-            CallToolResult::error_text(text)
-        }
-        Err(HandlerError::Tool(err)) => match err.into_handler_error() {
-            HandlerError::Internal(err) => CallToolResult::error_text(mask(name, &err)),
-            other => CallToolResult::error_text(other.to_string()),
-        },
-        Err(HandlerError::Protocol(err)) => return Err(err),
-        Err(HandlerError::ResourceNotFound) => CallToolResult::error_text("resource not found"),
-        Err(HandlerError::Internal(err)) => CallToolResult::error_text(mask(name, &err)),
-    };
+    let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
     Payload::framed(id, &result)

@@ -37,6 +37,7 @@ pub struct Paging {
     timeout_ms = 5000,
     max_concurrency = 4,
     allow_unknown_args,
+    task = "optional",
 )]
 pub async fn look_up(
     /// The key to look up
@@ -86,6 +87,7 @@ fn main() {
     assert_eq!(tool.timeout_ms, Some(5000));
     assert_eq!(tool.max_concurrency, Some(4));
     assert_eq!(tool.allow_unknown_args, Some(true));
+    assert_eq!(tool.task_support, mcp_runtime::protocol::tasks::TaskSupport::Optional);
     let mut needs = mcp_runtime::StateNeeds::new();
     (tool.state_needs)(&mut needs);
     assert_eq!(needs.type_names().collect::<Vec<_>>(), [std::any::type_name::<Db>()]);
