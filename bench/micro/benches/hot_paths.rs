@@ -176,6 +176,7 @@ fn server_with(n: usize) -> Server {
                 line: line!(),
                 column: column!(),
             },
+            ui: None,
         });
     }
     builder.build().expect("server")

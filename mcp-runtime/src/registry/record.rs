@@ -161,6 +161,8 @@ pub struct ToolRecord {
     pub max_concurrency: Option<u32>,
     /// Declaration site.
     pub location: Location,
+    /// The widget its results render in (MCP Apps, `#[tool(ui = WIDGET)]`).
+    pub ui: Option<crate::apps::ToolUi>,
 }
 
 /// A completion hook bound to one prompt argument or template variable.
