@@ -188,15 +188,53 @@ async function run(browser, mode) {
   }
 }
 
+// `gift-server apps preview`: the developer's page renders the widget with a sample result
+// from the command line, and the widget's button reaches the server through the page.
+async function preview(browser) {
+  label = "[apps preview]";
+  const child = spawn(binary, ["apps", "preview", "127.0.0.1:0", "suggest_gifts", '{"occasion":"wedding","budget":100}'], {
+    env: { ...process.env, MCP_LOG_MESSAGES: "1" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let log = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => { log += chunk; });
+  try {
+    let url = null;
+    for (let i = 0; i < 100 && !url; i += 1) {
+      url = /previewing MCP Apps at (http:\/\/\S+\/) /.exec(log)?.[1];
+      if (!url) await new Promise((r) => setTimeout(r, 100));
+    }
+    check("announces its URL", typeof url, "string");
+    const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+    page.on("pageerror", (e) => console.log(`${label} page error: ${e.message}`));
+    await page.goto(url);
+    const frame = page.frameLocator("#app iframe");
+    const cards = frame.locator(".card");
+    await cards.first().waitFor({ timeout: 10000 });
+    const names = await cards.evaluateAll((els) => els.map((el) => el.querySelector(".name").textContent));
+    check("renders the sample result (wedding, $100)", names, ["Cast-iron skillet", "Linen throw blanket", "Instant camera", "Framed city map"]);
+    check("sample arguments shown", JSON.parse(await page.locator("#args").inputValue()), { occasion: "wedding", budget: 100 });
+    await cards.first().getByRole("button", { name: "More ideas like this" }).click();
+    await frame.locator("#title").filter({ hasText: "More like" }).waitFor({ timeout: 10000 });
+    check("the widget's call reached the server", log.includes('"name":"more_like_this"'), true);
+    await page.screenshot({ path: join(outDir, "apps-preview.png"), fullPage: true });
+    await page.close();
+  } finally {
+    child.kill();
+  }
+}
+
 const started = Date.now();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
 });
 try {
-  for (const mode of ["mcp-apps", "openai"]) {
+  for (const mode of ["mcp-apps", "openai", "preview"]) {
     try {
-      await run(browser, mode);
+      if (mode === "preview") await preview(browser);
+      else await run(browser, mode);
     } catch (err) {
       failed += 1;
       console.log(`FAIL ${label} ${err && err.stack ? err.stack : err}`);

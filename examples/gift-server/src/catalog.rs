@@ -127,7 +127,11 @@ pub fn similar(base: &Gift) -> Vec<&'static Gift> {
     found.sort_by(|a, b| {
         (a.category != base.category)
             .cmp(&(b.category != base.category))
-            .then((a.price - base.price).abs().total_cmp(&(b.price - base.price).abs()))
+            .then(
+                (a.price - base.price)
+                    .abs()
+                    .total_cmp(&(b.price - base.price).abs()),
+            )
             .then(a.id.cmp(&b.id))
     });
     found.truncate(4);

@@ -173,7 +173,7 @@ pub fn server() -> mcp_runtime::ServerBuilder {
     Server::from_registry(server_info!())
         .apps(mcp_runtime::apps::AppsOptions::new().skybridge(openai))
         .instructions(
-        "Suggests gifts for an occasion and budget. Read the gift catalog resource for what \
+            "Suggests gifts for an occasion and budget. Read the gift catalog resource for what \
          exists; use the gift_congrats_style prompt for a card text.",
-    )
+        )
 }
