@@ -235,6 +235,11 @@ use crate::parse::Kind;
 ///   `ServerBuilder::allow_unknown_args`): such a call is refused with an invalid-arguments
 ///   error naming the unknown properties and the allowed ones, so a misspelt argument is never
 ///   silently ignored. A raw `input_schema` receives its arguments as sent.
+/// - `ui = WIDGET`: renders the tool's results in the MCP Apps widget declared by
+///   [`macro@widget`] on the const `WIDGET` (a path: `ui = widgets::CARDS` works too). The tool
+///   gets `_meta.ui.resourceUri`; a name that is not such a const is a compile error at the name.
+/// - `visibility = "app"` (or `"model"`, or `["model", "app"]`, the default): who may call a
+///   widget-linked tool, the model, the widget, or both (`_meta.ui.visibility`). Only with `ui`.
 ///
 /// The description is what a model chooses tools by: a tool without one compiles with a warning
 /// on its name.

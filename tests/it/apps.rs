@@ -172,9 +172,13 @@ async fn handlers_learn_whether_the_client_renders_apps() {
     // Stateless era: the capabilities come with each request.
     let mut client = server.connect_in_memory();
     let reply = client
-        .stateless(
+        .request(
             "tools/call",
-            json!({"name": "show", "arguments": {}, "_meta": {"io.modelcontextprotocol/clientCapabilities": ui_caps()}}),
+            json!({"name": "show", "arguments": {}, "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": ui_caps(),
+                "io.modelcontextprotocol/clientInfo": {"name": "host", "version": "1"}
+            }}),
         )
         .await;
     assert_eq!(
