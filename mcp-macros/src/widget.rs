@@ -216,6 +216,8 @@ impl WidgetArgs {
         while !input.is_empty() {
             let key: syn::Ident = input.parse()?;
             let Some((_, camel, _)) = CSP_KEYS.iter().find(|(rust, _, _)| key == rust) else {
+                // The rest of the group is left out (a group left half-read is an error too).
+                let _: TokenStream = input.parse()?;
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
@@ -465,7 +467,8 @@ fn expand(args: &WidgetArgs, konst: &ItemConst) -> TokenStream {
     let content_meta = meta.clone().unwrap_or_else(|| "{}".to_owned());
     let twin_meta = skybridge_json(args, ui.as_deref(), description.as_deref());
     let server = args.server.as_ref().map(LitStr::value).unwrap_or_default();
-    let html = quote_spanned!(ty.span()=> <#p::Html as ::core::convert::From<#ty>>::from(#ident));
+    let html =
+        quote_spanned!(ty.span()=> <#ty as ::mcp_runtime::__private::IntoHtml>::into_html(#ident));
     let record = |konst_uri: &str,
                   konst_name: &str,
                   mime: TokenStream,

@@ -54,9 +54,7 @@ async fn initialized(server: &Server, capabilities: Value) -> (TestClient, Value
             }),
         )
         .await;
-    client
-        .notify("notifications/initialized", json!({}))
-        .await;
+    client.notify("notifications/initialized", json!({})).await;
     (client, init)
 }
 
@@ -218,7 +216,10 @@ async fn openai_aliases_and_the_skybridge_twin_are_opt_in() {
             &json!("Cards of things.")
         )
     );
-    assert_eq!(resources["result"]["resources"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        resources["result"]["resources"].as_array().unwrap().len(),
+        1
+    );
 
     let server = apps_server(AppsOptions::new().skybridge(true));
     let (mut client, _) = initialized(&server, json!({})).await;
@@ -359,6 +360,12 @@ async fn check_apps_reports_every_broken_rule() {
     assert_eq!(others, expected);
     // The unserved URI and the missing file both fail to read (the latter masked as internal).
     assert_eq!(read_failures.len(), 2, "{read_failures:?}");
-    assert!(read_failures[0].starts_with("ui://bad/missing-file.html: [exists] `resources/read` failed: {\"code\":-32603"));
-    assert!(read_failures[1].starts_with("ui://bad/nowhere.html: [exists] `resources/read` failed: {\"code\":-32002"));
+    assert!(read_failures[0].starts_with(
+        "ui://bad/missing-file.html: [exists] `resources/read` failed: {\"code\":-32603"
+    ));
+    assert!(
+        read_failures[1].starts_with(
+            "ui://bad/nowhere.html: [exists] `resources/read` failed: {\"code\":-32002"
+        )
+    );
 }

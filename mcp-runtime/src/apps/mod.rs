@@ -125,6 +125,30 @@ impl Html {
     }
 }
 
+/// What the const under `#[widget]` may hold: the document's text or an [`Html`].
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a `#[widget]` const holds the widget's HTML, not `{Self}`",
+    label = "expected `&'static str` or `Html`",
+    note = "write `const NAME: &str = include_str!(\"widget.html\");` or `const NAME: Html = Html::file(\"widget.html\");`"
+)]
+pub trait IntoHtml {
+    /// The HTML source.
+    fn into_html(self) -> Html;
+}
+
+impl IntoHtml for &'static str {
+    fn into_html(self) -> Html {
+        Html::Text(self)
+    }
+}
+
+impl IntoHtml for Html {
+    fn into_html(self) -> Html {
+        self
+    }
+}
+
 impl From<&'static str> for Html {
     fn from(text: &'static str) -> Self {
         Self::Text(text)
