@@ -13,6 +13,15 @@
 // structuredContent, the "More ideas like this" button's tools/call reaching the server and the
 // widget updating; and writes a screenshot.
 //
+// Why our own host and not the official AppBridge of @modelcontextprotocol/ext-apps: its
+// `./app-bridge` entry (2.0.4) ships only as an ES module importing the TS SDK v2 packages
+// (@modelcontextprotocol/client and core ^2, zod ^4 as peer dependencies) with no
+// self-contained build (only the widget side has `app-with-deps`), so a page would need a
+// bundler and a second SDK next to the pinned 1.x client; and `apps preview` must carry its host
+// inside the Rust binary. apps_host.js follows the spec's postMessage protocol (ui/initialize,
+// initialized, tool-input, tool-result, tools/call with visibility, size-changed); the widget
+// side of the same protocol is the gift widget's own bridge.
+//
 // Usage: node drive.mjs PATH/TO/gift-server OUT_DIR
 // Env: CHROMIUM (default /usr/bin/chromium). Prints one line per check; exits 1 on a failure.
 

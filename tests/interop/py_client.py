@@ -300,8 +300,9 @@ async def run(target: Any, p: str, mode: str, version: str, not_found_code: int)
             check(
                 f"{p} server/discover on demand",
                 [d.get("supportedVersions"), d.get("instructions"), sorted(d.get("capabilities", {})), (d.get("_meta") or {}).get(SERVER_INFO_KEY)],
-                [[MODERN], INSTRUCTIONS, ["completions", "logging", "prompts", "resources", "tools"], SERVER_INFO_STAMP],
+                [[MODERN], INSTRUCTIONS, ["completions", "extensions", "logging", "prompts", "resources", "tools"], SERVER_INFO_STAMP],
             )
+            check(f"{p} server/discover declares MCP Apps", d.get("capabilities", {}).get("extensions"), {"io.modelcontextprotocol/ui": {}})
             check(f"{p} server/discover cache hints", [d.get("resultType"), d.get("ttlMs"), d.get("cacheScope")], ["complete", 300000, "public"])
 
 
