@@ -9,12 +9,15 @@ use super::exit::{CliError, Failure};
 use crate::server::Server;
 
 /// The host bridge: a sandboxed iframe and the host side of the `ui/*` protocol.
+#[cfg(feature = "http")]
 pub(crate) const HOST_JS: &str = include_str!("apps_host.js");
+#[cfg(feature = "http")]
 const PAGE: &str = include_str!("apps_preview.html");
 
 pub(crate) const USAGE: &str = "apps preview [ADDR] [TOOL [JSON]]";
 
 /// The preview page with the command line's sample arguments (`{"tool": {..}}`) filled in.
+#[cfg(feature = "http")]
 pub(crate) fn page(samples: &serde_json::Value) -> String {
     // Inside a <script>: `</` must not close it.
     let samples = samples.to_string().replace("</", "<\\/");
@@ -125,7 +128,7 @@ pub(crate) async fn preview(
     )))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
 
