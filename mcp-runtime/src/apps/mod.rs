@@ -232,8 +232,10 @@ pub struct ToolUi {
 }
 
 impl ToolUi {
-    /// A link to the widget at `resource_uri`, visible to the model and the app. The
-    /// skybridge twin's URI is derived as `#[widget]` derives it (see [`skybridge_uri`]).
+    /// A link to the widget at `resource_uri`, visible to the model and the app, for records
+    /// made by hand (`#[tool(ui = ..)]` needs none of this). The skybridge twin's URI is derived
+    /// as `#[widget]` derives it (see [`skybridge_uri`]) and, like every record, lives as long as
+    /// the program.
     ///
     /// ```
     /// use mcp_runtime::apps::{ToolUi, Visibility};
