@@ -57,7 +57,7 @@ impl TestClient {
     /// It catches what the macros cannot: widgets registered by hand, HTML read from files,
     /// links across servers.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     ///
     /// /// A clock.

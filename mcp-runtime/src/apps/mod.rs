@@ -12,7 +12,7 @@
 //! missing or mistyped widget is a compile error at the path; the `ui://` scheme and the CSP
 //! origins are checked when the widget is declared; there is no way to write another MIME type.
 //!
-//! ```
+//! ```standalone_crate
 //! use mcp_runtime::prelude::*;
 //!
 //! /// Gift ideas as cards.
@@ -295,7 +295,7 @@ pub fn skybridge_uri(uri: &str) -> String {
 /// Implemented by the companion type that [`#[widget]`](macro@crate::widget) generates next to
 /// the const it annotates; `#[tool(ui = NAME)]` reads the URIs through it.
 ///
-/// ```
+/// ```standalone_crate
 /// use mcp_runtime::apps::Widget;
 /// use mcp_runtime::prelude::*;
 ///
@@ -380,7 +380,7 @@ impl Context {
     /// `text/html;profile=mcp-app`. A tool may then keep its text short and leave the details
     /// to the widget; the text `content` must stay meaningful either way.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     ///
     /// /// Says whether the widget will show.

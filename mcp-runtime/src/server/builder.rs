@@ -186,7 +186,7 @@ impl ServerBuilder {
     /// OpenAI Apps SDK aliases and `text/html+skybridge` twins (see
     /// [`AppsOptions`](crate::apps::AppsOptions)).
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::apps::AppsOptions;
     /// use mcp_runtime::prelude::*;
     ///
