@@ -168,6 +168,7 @@ mod model;
 mod parse;
 mod ty;
 mod validate;
+mod widget;
 
 use proc_macro::TokenStream;
 
@@ -240,6 +241,11 @@ use crate::parse::Kind;
 ///   client polls instead of waiting on (`execution.taskSupport` in 2025-11-25, the
 ///   `io.modelcontextprotocol/tasks` extension in 2026-07-28); `"forbidden"` (the default) never.
 ///   The body is the same either way; see the `mcp_runtime::tasks` module.
+/// - `ui = WIDGET`: renders the tool's results in the MCP Apps widget declared by
+///   [`macro@widget`] on the const `WIDGET` (a path: `ui = widgets::CARDS` works too). The tool
+///   gets `_meta.ui.resourceUri`; a name that is not such a const is a compile error at the name.
+/// - `visibility = "app"` (or `"model"`, or `["model", "app"]`, the default): who may call a
+///   widget-linked tool, the model, the widget, or both (`_meta.ui.visibility`). Only with `ui`.
 ///
 /// The description is what a model chooses tools by: a tool without one compiles with a warning
 /// on its name.
@@ -397,6 +403,79 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Prompt, attr.into(), item.into()).into()
+}
+
+/// Declares an MCP Apps widget: the `const` it annotates holds the widget's HTML (a literal,
+/// `include_str!("..")`, or an [`Html`](../mcp_runtime/apps/enum.Html.html) such as
+/// `Html::file("widgets/cards.html")`, read at every `resources/read`), served as a `ui://`
+/// resource of MIME type `text/html;profile=mcp-app`. Link a tool to it by naming the const:
+/// `#[tool(ui = CARDS)]`.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Gift ideas as cards.
+/// #[widget(
+///     uri = "ui://gifts/cards.html",
+///     prefers_border = true,
+///     csp(resource_domains = ["https://cdn.example.com"]),
+///     permissions(clipboard_write),
+/// )]
+/// const CARDS: &str = "<!doctype html><html><body></body></html>";
+///
+/// /// Suggests gifts; the model reads the text, the widget the structured content.
+/// #[tool(ui = CARDS)]
+/// async fn suggest() -> String { "a book".into() }
+///
+/// /// Saves a gift: only the widget calls it.
+/// #[tool(ui = CARDS, visibility = "app")]
+/// async fn save(id: u32) -> String { format!("saved {id}") }
+///
+/// assert_eq!(CARDS::RESOURCE.uri, "ui://gifts/cards.html");
+/// assert_eq!(CARDS::RESOURCE.name, "cards");
+/// assert_eq!(
+///     CARDS::RESOURCE.meta,
+///     Some(r#"{"ui":{"csp":{"resourceDomains":["https://cdn.example.com"]},"permissions":{"clipboardWrite":{}},"prefersBorder":true}}"#)
+/// );
+/// assert!(!save::TOOL.ui.unwrap().visibility.model);
+/// ```
+///
+/// # Arguments of `#[widget(..)]`
+///
+/// - `uri = "ui://server/name.html"` (required): must start with `ui://`; one fixed address.
+/// - `name`, `title`, `description`: as for resources (`name` defaults to the const's name in
+///   lower case, `description` to its doc comment).
+/// - `prefers_border = true|false`: `_meta.ui.prefersBorder`.
+/// - `domain = ".."`: `_meta.ui.domain`, the dedicated sandbox origin (host-specific format).
+/// - `csp(connect_domains = [..], resource_domains = [..], frame_domains = [..],
+///   base_uri_domains = [..])`: origins such as `"https://cdn.example.com"` (checked).
+/// - `permissions(camera, microphone, geolocation, clipboard_write)`.
+/// - `server = ".."`: the server it belongs to, as for the other items.
+///
+/// There is no `mime`: a widget's MIME type is always `text/html;profile=mcp-app`.
+///
+/// Next to the const (which stays as written) the macro emits a hidden struct of the same name
+/// (types and values live in different namespaces) with `NAME::RESOURCE`, the widget's resource
+/// record, and `NAME::SKYBRIDGE`, its `text/html+skybridge` twin, both registered; the twin is
+/// served only when the server opts in (`AppsOptions::skybridge`).
+///
+/// ```compile_fail
+/// use mcp_runtime::prelude::*;
+///
+/// #[widget(uri = "https://example.com/cards.html")] // error: a widget's URI must start with `ui://`
+/// const CARDS: &str = "<!doctype html><html></html>";
+/// ```
+///
+/// ```compile_fail
+/// use mcp_runtime::prelude::*;
+///
+/// /// Suggests gifts.
+/// #[tool(ui = CARDZ)] // error: cannot find type `CARDZ` in this scope
+/// async fn suggest() -> String { "a book".into() }
+/// ```
+#[proc_macro_attribute]
+pub fn widget(attr: TokenStream, item: TokenStream) -> TokenStream {
+    widget::run(attr.into(), item.into()).into()
 }
 
 /// Runs an `async fn main` on a Tokio runtime: `#[tokio::main]` through the Tokio that

@@ -99,6 +99,10 @@ pub(crate) struct ToolDef {
     pub(crate) allow_unknown_args: Option<LitBool>,
     /// `task = "forbidden" | "optional" | "required"` (checked by `validate`).
     pub(crate) task: Option<LitStr>,
+    /// `ui = WIDGET`: the `#[widget]` const its results render in.
+    pub(crate) ui: Option<syn::Path>,
+    /// `visibility = ..`: the values as written and the span of the whole value.
+    pub(crate) visibility: Option<(Vec<LitStr>, Span)>,
 }
 
 /// A `#[resource]` function.
@@ -229,6 +233,8 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
     let mut uri = None;
     let mut mime = None;
     let mut task = None;
+    let mut ui = None;
+    let mut visibility = None;
 
     for arg in args.0 {
         if arg.key != ItemKey::Icon && seen.contains(&arg.key) {
@@ -262,6 +268,10 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::AllowUnknownArgs, ItemValue::Flag(b)) => allow_unknown_args = Some(b),
             (ItemKey::TimeoutMs, ItemValue::Int(i)) => timeout_ms = Some(i),
             (ItemKey::MaxConcurrency, ItemValue::Int(i)) => max_concurrency = Some(i),
+            (ItemKey::Ui, ItemValue::Path(path)) => ui = Some(path),
+            (ItemKey::Visibility, ItemValue::StrList(list, span)) => {
+                visibility = Some((list, span))
+            }
             // The parser gives every key the value shape it expects.
             (key, _) => cx.error_at(arg.span, format!("unexpected value for `{}`", key.as_str())),
         }
@@ -279,6 +289,8 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             input_schema,
             allow_unknown_args,
             task,
+            ui,
+            visibility,
         }),
         Kind::Resource => Def::Resource(ResourceDef {
             item,

@@ -51,6 +51,8 @@ impl Kind {
                 AllowUnknownArgs,
                 Scopes,
                 Task,
+                Ui,
+                Visibility,
             ],
             Kind::Resource => &[
                 Uri,
@@ -135,6 +137,8 @@ keys! {
         Mime => mime,
         Scopes => scopes,
         Task => task,
+        Ui => ui,
+        Visibility => visibility,
     }
 }
 
@@ -193,6 +197,10 @@ pub(crate) enum ItemValue {
     Icon(IconSpec),
     /// A list of strings: `scopes = ["notes:read"]`.
     Strs(Vec<LitStr>),
+    /// `ui = WIDGET`: the path of a `#[widget]` const.
+    Path(syn::Path),
+    /// `visibility = "app"` or `visibility = ["model", "app"]`, with the span of the value.
+    StrList(Vec<LitStr>, Span),
 }
 
 /// An icon: `icon = "src"` or `icon(src = "..", mime = "..", sizes = [".."], theme = "..")`.
@@ -346,6 +354,40 @@ impl ItemArg {
                 "a string literal",
                 "\"optional\"",
             )?),
+            ItemKey::Ui => {
+                eq(input, "ui")?;
+                if input.peek(LitStr) {
+                    let lit: LitStr = input.parse()?;
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "`ui` names the widget's const, not its URI: declare the widget with `#[widget(uri = \"ui://...\")] const MY_WIDGET: &str = ..;` and write `ui = MY_WIDGET`",
+                    ));
+                }
+                ItemValue::Path(value(
+                    input,
+                    "ui",
+                    "the path of a `#[widget]` const",
+                    "GIFT_CARDS",
+                )?)
+            }
+            ItemKey::Visibility => {
+                eq(input, "visibility")?;
+                let span = input.span();
+                if input.peek(syn::token::Bracket) {
+                    let list;
+                    bracketed!(list in input);
+                    let values = Punctuated::<LitStr, Token![,]>::parse_terminated(&list)?;
+                    ItemValue::StrList(values.into_iter().collect(), span)
+                } else {
+                    let one: LitStr = value(
+                        input,
+                        "visibility",
+                        "a string or a list of strings",
+                        "\"app\"",
+                    )?;
+                    ItemValue::StrList(vec![one], span)
+                }
+            }
             ItemKey::Name | ItemKey::Title | ItemKey::Description | ItemKey::Server => {
                 ItemValue::Str(assigned(
                     input,

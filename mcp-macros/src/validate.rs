@@ -347,6 +347,7 @@ fn flatten(cx: &Ctxt, param: &Param) {
 
 fn tool(cx: &Ctxt, def: &ToolDef) {
     let item = &def.item;
+    visibility(cx, def);
     let name = item.registered_name();
     if let Err(why) = tool_name(&name) {
         cx.error_at(item.name_span(), why);
@@ -831,5 +832,40 @@ mod pipeline_tests {
                 "`allow_unknown_args` does not apply with a raw `input_schema`: the arguments arrive as sent, whatever they name; remove it"
             ]
         );
+    }
+}
+
+/// Rules `visibility-without-ui`, `visibility-value`, `visibility-empty` and
+/// `visibility-duplicate`: `visibility` says who may call a widget-linked tool, with the values
+/// `"model"` and `"app"`.
+fn visibility(cx: &Ctxt, def: &ToolDef) {
+    let Some((values, span)) = &def.visibility else {
+        return;
+    };
+    if def.ui.is_none() {
+        cx.error_at(
+            *span,
+            "`visibility` only applies to a tool linked to a widget; add `ui = MY_WIDGET` or remove `visibility`",
+        );
+    }
+    if values.is_empty() {
+        cx.error_at(
+            *span,
+            "`visibility` needs at least one of \"model\" and \"app\"",
+        );
+    }
+    let mut seen = Vec::new();
+    for value in values {
+        let text = value.value();
+        if text != "model" && text != "app" {
+            cx.error_spanned_by(
+                value,
+                format!("unknown visibility `{text}`, expected \"model\" or \"app\""),
+            );
+        } else if seen.contains(&text) {
+            cx.error_spanned_by(value, format!("`{text}` is given twice; give it once"));
+        } else {
+            seen.push(text);
+        }
     }
 }

@@ -159,6 +159,7 @@ extern crate self as mcp_runtime;
 
 #[cfg(feature = "auth")]
 mod caller;
+pub mod apps;
 pub mod cli;
 pub mod completion;
 mod connection;
@@ -200,6 +201,9 @@ pub use mcp_core as protocol;
 // "One dependency" above).
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
+pub use mcp_macros::widget;
+#[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::{main, prompt, resource, tool};
 pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
@@ -221,6 +225,9 @@ pub mod prelude {
     pub use crate::protocol::{
         ContentBlock, LoggingLevel, PromptMessage, ProtocolVersion, ResourceContents, Role,
     };
+    #[cfg(feature = "macros")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
+    pub use crate::widget;
     pub use crate::{
         CompletionRequest, Context, Elicitation, InteractionError, Json, PromptError,
         ResourceError, Server, State, ToolError, server_info,

@@ -11,6 +11,10 @@ pub use mcp_core::tasks::TaskSupport;
 pub use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
 pub use serde_json::value::RawValue;
 
+pub use crate::apps::{
+    Html, IntoHtml, MIME_TYPE as APPS_MIME_TYPE, SKYBRIDGE_MIME_TYPE as APPS_SKYBRIDGE_MIME_TYPE,
+    ToolUi, Visibility, Widget, contents as widget_contents,
+};
 pub use crate::completion::{CompletionFuture, CompletionHook, CompletionRequest};
 pub use crate::error::HandlerError;
 pub use crate::handler::context::{Context, FromContext, StateNeeds};

@@ -159,8 +159,9 @@ function suite(name, target, era) {
   let r = run("tools/list", ["--method", "tools/list"]);
   check("tools/list: exit 0", r.status, 0);
   const tools = r.out?.result?.tools ?? [];
-  check("tools/list names", tools.map((t) => t.name), ["suggest_gifts"]);
-  const tool = tools[0] ?? {};
+  check("tools/list names", tools.map((t) => t.name), ["more_like_this", "suggest_gifts"]);
+  const tool = tools.find((t) => t.name === "suggest_gifts") ?? {};
+  check("suggest_gifts widget (_meta.ui)", tool._meta?.ui, { resourceUri: "ui://gift-server/gift-cards.html" });
   check("suggest_gifts title and description", [tool.title, tool.description], [
     "Gift ideas generator",
     "Suggests gift ideas for a given occasion and budget.",
@@ -199,6 +200,13 @@ function suite(name, target, era) {
     {
       result: {
         resources: [
+          {
+            name: "gift_cards",
+            uri: "ui://gift-server/gift-cards.html",
+            description: 'Gift ideas as cards, each with a "More ideas like this" button (MCP Apps widget; hosts\nwithout apps show the tools\' text instead).',
+            mimeType: "text/html;profile=mcp-app",
+            _meta: { ui: { prefersBorder: true } },
+          },
           {
             name: "gift_catalog",
             uri: CATALOG_URI,

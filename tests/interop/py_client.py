@@ -56,6 +56,7 @@ def dump(model: Any) -> Any:
 
 
 CATALOG_URI = "mcp://gift-server/resources/gift_catalog"
+WIDGET_URI = "ui://gift-server/gift-cards.html"
 
 INPUT_SCHEMA = {
     "type": "object",
@@ -151,8 +152,9 @@ async def run(target: Any, p: str, mode: str, version: str, not_found_code: int)
                 ["complete", 300000, "public"],
             )
         tools = listed.tools
-        check(f"{p} tools/list names", [t.name for t in tools], ["suggest_gifts"])
-        tool = tools[0]
+        check(f"{p} tools/list names", [t.name for t in tools], ["more_like_this", "suggest_gifts"])
+        tool = next(t for t in tools if t.name == "suggest_gifts")
+        check(f"{p} suggest_gifts widget (_meta.ui)", (tool.meta or {}).get("ui"), {"resourceUri": WIDGET_URI})
         check(f"{p} suggest_gifts title", tool.title, "Gift ideas generator")
         check(f"{p} suggest_gifts description", tool.description, "Suggests gift ideas for a given occasion and budget.")
         check(f"{p} suggest_gifts inputSchema", tool.input_schema, INPUT_SCHEMA)
@@ -197,6 +199,13 @@ async def run(target: Any, p: str, mode: str, version: str, not_found_code: int)
             f"{p} resources/list",
             [dump(r) for r in resources],
             [
+                {
+                    "uri": WIDGET_URI,
+                    "name": "gift_cards",
+                    "description": 'Gift ideas as cards, each with a "More ideas like this" button (MCP Apps widget; hosts\nwithout apps show the tools\' text instead).',
+                    "mimeType": "text/html;profile=mcp-app",
+                    "_meta": {"ui": {"prefersBorder": True}},
+                },
                 {
                     "uri": CATALOG_URI,
                     "name": "gift_catalog",
@@ -291,8 +300,9 @@ async def run(target: Any, p: str, mode: str, version: str, not_found_code: int)
             check(
                 f"{p} server/discover on demand",
                 [d.get("supportedVersions"), d.get("instructions"), sorted(d.get("capabilities", {})), (d.get("_meta") or {}).get(SERVER_INFO_KEY)],
-                [[MODERN], INSTRUCTIONS, ["completions", "logging", "prompts", "resources", "tools"], SERVER_INFO_STAMP],
+                [[MODERN], INSTRUCTIONS, ["completions", "extensions", "logging", "prompts", "resources", "tools"], SERVER_INFO_STAMP],
             )
+            check(f"{p} server/discover declares MCP Apps", d.get("capabilities", {}).get("extensions"), {"io.modelcontextprotocol/ui": {}})
             check(f"{p} server/discover cache hints", [d.get("resultType"), d.get("ttlMs"), d.get("cacheScope")], ["complete", 300000, "public"])
 
 

@@ -48,6 +48,14 @@ async function rpcError(name, promise, code, data) {
 }
 
 const CATALOG_URI = "mcp://gift-server/resources/gift_catalog";
+const WIDGET_URI = "ui://gift-server/gift-cards.html";
+const WIDGET_RESOURCE = {
+  _meta: { ui: { prefersBorder: true } },
+  description: 'Gift ideas as cards, each with a "More ideas like this" button (MCP Apps widget; hosts\nwithout apps show the tools\' text instead).',
+  mimeType: "text/html;profile=mcp-app",
+  name: "gift_cards",
+  uri: WIDGET_URI,
+};
 
 const INPUT_SCHEMA = {
   type: "object",
@@ -105,8 +113,9 @@ async function suite(name, transport) {
     check("ping", await client.ping(), {});
 
     const { tools } = await client.listTools();
-    check("tools/list names", tools.map((t) => t.name), ["suggest_gifts"]);
-    const tool = tools[0];
+    check("tools/list names", tools.map((t) => t.name), ["more_like_this", "suggest_gifts"]);
+    const tool = tools.find((t) => t.name === "suggest_gifts");
+    check("suggest_gifts widget (_meta.ui)", tool._meta?.ui, { resourceUri: WIDGET_URI });
     check("suggest_gifts title", tool.title, "Gift ideas generator");
     check("suggest_gifts description", tool.description, "Suggests gift ideas for a given occasion and budget.");
     check("suggest_gifts inputSchema", tool.inputSchema, INPUT_SCHEMA);
@@ -141,6 +150,7 @@ async function suite(name, transport) {
 
     const { resources } = await client.listResources();
     check("resources/list", resources, [
+      WIDGET_RESOURCE,
       {
         description: "Base catalog of gifts with categories and prices",
         mimeType: "application/json",

@@ -178,6 +178,7 @@ fn server_with(n: usize) -> Server {
             },
             scopes: &[],
             task_support: Default::default(),
+            ui: None,
         });
     }
     builder.build().expect("server")

@@ -112,3 +112,28 @@ pub fn cheapest(occasion: Occasion) -> Option<&'static Gift> {
         .filter(|g| g.occasions.contains(&occasion))
         .min_by(|a, b| a.price.total_cmp(&b.price))
 }
+
+/// Up to four gifts like `base` (not `base` itself): the same category first, then gifts sharing
+/// an occasion, each group closest in price first.
+pub fn similar(base: &Gift) -> Vec<&'static Gift> {
+    let mut found: Vec<&Gift> = GIFTS
+        .iter()
+        .filter(|g| {
+            g.id != base.id
+                && (g.category == base.category
+                    || g.occasions.iter().any(|o| base.occasions.contains(o)))
+        })
+        .collect();
+    found.sort_by(|a, b| {
+        (a.category != base.category)
+            .cmp(&(b.category != base.category))
+            .then(
+                (a.price - base.price)
+                    .abs()
+                    .total_cmp(&(b.price - base.price).abs()),
+            )
+            .then(a.id.cmp(&b.id))
+    });
+    found.truncate(4);
+    found
+}

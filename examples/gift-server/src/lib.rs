@@ -25,8 +25,18 @@ struct GiftList {
     summary: String,
 }
 
+/// Gift ideas as cards, each with a "More ideas like this" button (MCP Apps widget; hosts
+/// without apps show the tools' text instead).
+#[widget(uri = "ui://gift-server/gift-cards.html", prefers_border = true)]
+pub const GIFT_CARDS: &str = include_str!("../widgets/gift-cards.html");
+
 /// Suggests gift ideas for a given occasion and budget.
-#[tool(title = "Gift ideas generator", read_only, open_world = false)]
+#[tool(
+    title = "Gift ideas generator",
+    read_only,
+    open_world = false,
+    ui = GIFT_CARDS
+)]
 async fn suggest_gifts(
     /// The occasion
     occasion: Occasion,
@@ -51,6 +61,27 @@ async fn suggest_gifts(
     }
     let who = recipient.map_or(String::new(), |r| format!(" for {r}"));
     let summary = format!("{} gift ideas{who} within ${budget}", gifts.len());
+    Ok(Json(GiftList { gifts, summary }))
+}
+
+/// More gift ideas like one gift: same category first, then the same occasions, near its
+/// price. Called by the gift cards widget's "More ideas like this" button.
+#[tool(
+    title = "More ideas like this",
+    read_only,
+    open_world = false,
+    ui = GIFT_CARDS,
+    visibility = "app"
+)]
+async fn more_like_this(
+    /// The id of the gift to find relatives of
+    gift_id: u32,
+) -> Result<Json<GiftList>, ToolError> {
+    let Some(base) = catalog::GIFTS.iter().find(|g| g.id == gift_id) else {
+        return Err(ToolError::new(format!("no gift has the id {gift_id}")));
+    };
+    let gifts: Vec<Gift> = catalog::similar(base).into_iter().cloned().collect();
+    let summary = format!("{} ideas like {} (${})", gifts.len(), base.name, base.price);
     Ok(Json(GiftList { gifts, summary }))
 }
 
@@ -133,9 +164,16 @@ fn complete_tone(req: &CompletionRequest) -> Vec<String> {
 /// let server = gift_server::server().build().unwrap();
 /// assert_eq!(server.info().name, "gift-server");
 /// ```
+///
+/// With `GIFT_SERVER_OPENAI=1` in the environment it also speaks the OpenAI Apps SDK dialect of
+/// widgets (the `openai/*` aliases and a `text/html+skybridge` twin of the gift cards), for
+/// ChatGPT builds that predate MCP Apps.
 pub fn server() -> mcp_runtime::ServerBuilder {
-    Server::from_registry(server_info!()).instructions(
-        "Suggests gifts for an occasion and budget. Read the gift catalog resource for what \
+    let openai = std::env::var_os("GIFT_SERVER_OPENAI").is_some_and(|v| v == "1");
+    Server::from_registry(server_info!())
+        .apps(mcp_runtime::apps::AppsOptions::new().skybridge(openai))
+        .instructions(
+            "Suggests gifts for an occasion and budget. Read the gift catalog resource for what \
          exists; use the gift_congrats_style prompt for a card text.",
-    )
+        )
 }

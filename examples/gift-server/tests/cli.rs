@@ -379,7 +379,12 @@ fn complete_prints_one_value_per_line() {
 fn schema_prints_the_input_and_output_schemas() {
     let schemas: Value = serde_json::from_str(&ok(&["schema", "suggest_gifts"])).unwrap();
     let listing: Value = serde_json::from_str(&ok(&["list"])).unwrap();
-    let tool = &listing["tools/list"]["tools"][0];
+    let tool = listing["tools/list"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "suggest_gifts")
+        .unwrap();
     assert_eq!(
         schemas,
         json!({"inputSchema": tool["inputSchema"], "outputSchema": tool["outputSchema"]})

@@ -337,6 +337,12 @@ fn resources_templates_prompts_and_completion() {
     assert_eq!(
         server.result("resources/list", Value::Null),
         json!({"resources": [{
+            "uri": "ui://gift-server/gift-cards.html",
+            "name": "gift_cards",
+            "description": "Gift ideas as cards, each with a \"More ideas like this\" button (MCP Apps widget; hosts\nwithout apps show the tools' text instead).",
+            "mimeType": "text/html;profile=mcp-app",
+            "_meta": {"ui": {"prefersBorder": true}}
+        }, {
             "uri": "mcp://gift-server/resources/gift_catalog",
             "name": "gift_catalog",
             "description": "Base catalog of gifts with categories and prices",
@@ -430,8 +436,14 @@ fn stateless_clients_discover_list_and_call() {
         "Suggests gifts for an occasion and budget. Read the gift catalog resource for what exists; use the gift_congrats_style prompt for a card text."
     );
 
+    assert_eq!(
+        discover["capabilities"]["extensions"],
+        json!({"io.modelcontextprotocol/ui": {}})
+    );
+
     let list = server.result("tools/list", json!({"_meta": meta()}));
-    assert_eq!(list["tools"][0]["name"], "suggest_gifts");
+    assert_eq!(list["tools"][0]["name"], "more_like_this");
+    assert_eq!(list["tools"][1]["name"], "suggest_gifts");
     assert_eq!(
         (&list["resultType"], &list["ttlMs"], &list["cacheScope"]),
         (&json!("complete"), &json!(300_000), &json!("public"))

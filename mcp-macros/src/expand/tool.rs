@@ -64,6 +64,8 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
 
+    let ui = ui(def);
+
     let record = quote! {{
         #glue
 
@@ -106,6 +108,7 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
             location: #location,
             scopes: &[#(#scopes),*],
             task_support: #task_support,
+            ui: #ui,
         }
     }};
     let registration = register::register(item, "TOOL", quote!(#p::ToolRecord), record);
@@ -292,5 +295,34 @@ fn raw_arguments(def: &ToolDef, schema: &syn::LitStr) -> Arguments {
         items: TokenStream::new(),
         read,
         schema: quote!(#p::InputSchema::Raw(#schema)),
+    }
+}
+
+/// `Some(ToolUi { .. })` read through the widget's `Widget` impl, spanned at the path so that a
+/// name that is not a widget is reported there.
+fn ui(def: &ToolDef) -> TokenStream {
+    let p = private();
+    let Some(path) = &def.ui else {
+        return quote!(::core::option::Option::None);
+    };
+    let names: Vec<String> = def
+        .visibility
+        .as_ref()
+        .map(|(values, _)| values.iter().map(syn::LitStr::value).collect())
+        .unwrap_or_default();
+    let (model, app) = if names.is_empty() {
+        (true, true)
+    } else {
+        (
+            names.iter().any(|n| n == "model"),
+            names.iter().any(|n| n == "app"),
+        )
+    };
+    quote_spanned! {path.span()=>
+        ::core::option::Option::Some(#p::ToolUi::from_parts(
+            <#path as #p::Widget>::URI,
+            <#path as #p::Widget>::SKYBRIDGE_URI,
+            #p::Visibility { model: #model, app: #app },
+        ))
     }
 }

@@ -13,6 +13,7 @@
 //! | `complete prompt NAME ARG [VALUE]` | completions for a prompt argument, one per line |
 //! | `complete resource TEMPLATE ARG [VALUE]` | completions for a template variable |
 //! | `schema NAME` | prints a tool's input schema and, if it has one, its output schema |
+//! | `apps preview [ADDR] [TOOL [JSON]]` | serves a local page rendering the server's widgets (MCP Apps) with sample results (default `127.0.0.1:8765`; needs `http`) |
 //! | `help` | prints the commands, flags and exit codes |
 //!
 //! `call`, `read`, `prompt` and `complete` talk to the server in-process over an in-memory
@@ -27,6 +28,8 @@
 //!
 //! [`Cli`] adds the application's own commands next to these.
 
+#[cfg(feature = "cli")]
+mod apps;
 #[cfg(feature = "cli")]
 mod args;
 mod exit;

@@ -189,6 +189,8 @@ impl Cli {
              \x20 complete resource TEMPLATE ARG [VALUE]\n\
              \x20                          complete a prompt argument or a template variable\n\
              \x20 schema NAME              print a tool's input schema (and output schema)\n\
+             \x20 apps preview [ADDR] [TOOL [JSON]]\n\
+             \x20                          serve a page rendering the widgets (MCP Apps) with sample results\n\
              \x20 help                     print this help\n"
         );
         if !self.commands.is_empty() {
@@ -424,6 +426,20 @@ impl Cli {
                     .map_err(fail)?;
                 a.at_most(1, &usage(SCHEMA)).map_err(fail)?;
                 inspect::schema(server, name).map_err(fail)
+            }
+            "apps" => {
+                let a = Args::parse(command, rest, &[]).map_err(fail)?;
+                let usage_line = usage(super::apps::USAGE);
+                if a.positional.first().map(String::as_str) != Some("preview") {
+                    return Err(fail(CliError::usage(format!("usage: {usage_line}"))));
+                }
+                a.at_most(4, &usage_line).map_err(fail)?;
+                let (addr, samples) =
+                    super::apps::parse(server, &a.positional[1..]).map_err(fail)?;
+                super::apps::preview(server, &addr, &samples)
+                    .await
+                    .map_err(fail)?;
+                Ok(String::new())
             }
             "help" | "-h" | "--help" => Ok(self.help()),
             other => Err(fail(CliError::usage(format!(

@@ -151,6 +151,8 @@ pub(crate) struct CatalogSettings<'a> {
     pub(crate) state: &'a StateMap,
     /// The server's default for tools that do not say whether unknown arguments are accepted.
     pub(crate) allow_unknown_args: bool,
+    /// How widgets (MCP Apps) are presented.
+    pub(crate) apps: crate::apps::AppsOptions,
 }
 
 impl Catalog {
@@ -171,8 +173,16 @@ impl Catalog {
 
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
-            let (descriptor, known_properties) =
+            let (mut descriptor, known_properties) =
                 tool_descriptor(&record, settings.profile, settings.allow_unknown_args)?;
+            crate::apps::tool_meta(record.ui, &settings.apps, &mut descriptor.meta).map_err(
+                |reason| Error::InvalidItem {
+                    kind: "tool",
+                    name: record.name.to_owned(),
+                    location: record.location.to_string(),
+                    reason,
+                },
+            )?;
             #[cfg(feature = "http")]
             let mirrored = mirror::header_params(&descriptor.input_schema);
             tool_entries.push(ToolEntry {
@@ -187,6 +197,7 @@ impl Catalog {
 
         let mut resource_entries = Vec::new();
         let mut template_entries = Vec::new();
+        resources.retain(|r| crate::apps::served(r.mime_type, r.uri, &settings.apps));
         for record in resources {
             let template = UriTemplate::parse(record.uri).map_err(|e| Error::InvalidItem {
                 kind: "resource",
@@ -194,7 +205,14 @@ impl Catalog {
                 location: record.location.to_string(),
                 reason: format!("URI template: {e}"),
             })?;
-            let meta = meta("resource", record.name, record.location, record.meta)?;
+            let mut meta = meta("resource", record.name, record.location, record.meta)?;
+            crate::apps::resource_meta(
+                record.mime_type,
+                record.uri,
+                record.description,
+                &settings.apps,
+                &mut meta,
+            );
             if template.is_literal() {
                 let mut d = Resource::new(record.uri, record.name);
                 d.title = record.title.map(str::to_owned);
@@ -515,6 +533,7 @@ mod tests {
             server_info_meta: &meta,
             state: &StateMap::new(),
             allow_unknown_args: false,
+            apps: crate::apps::AppsOptions::new(),
         };
         let catalog = Catalog::build(
             Vec::new(),

@@ -168,6 +168,8 @@ pub struct ToolRecord {
     /// Whether the tool runs as a task (`#[tool(task = "optional")]`); see
     /// [`tasks`](crate::tasks).
     pub task_support: TaskSupport,
+    /// The widget its results render in (MCP Apps, `#[tool(ui = WIDGET)]`).
+    pub ui: Option<crate::apps::ToolUi>,
 }
 
 impl ToolRecord {

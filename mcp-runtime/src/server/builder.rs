@@ -200,6 +200,44 @@ impl ServerBuilder {
         self
     }
 
+    /// How widgets (MCP Apps) are presented beyond the standard `_meta.ui` keys: the opt-in
+    /// OpenAI Apps SDK aliases and `text/html+skybridge` twins (see
+    /// [`AppsOptions`](crate::apps::AppsOptions)).
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::apps::AppsOptions;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Cards.
+    /// #[widget(uri = "ui://demo/cards.html")]
+    /// const CARDS: &str = "<!doctype html><html></html>";
+    ///
+    /// /// Shows cards.
+    /// #[tool(ui = CARDS)]
+    /// async fn show() -> String { "cards".into() }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = Server::builder(server_info!())
+    ///     .tool(show::TOOL)
+    ///     .resource(CARDS::RESOURCE)
+    ///     .resource(CARDS::SKYBRIDGE)
+    ///     .apps(AppsOptions::new().skybridge(true))
+    ///     .build()
+    ///     .unwrap();
+    /// let mut client = server.connect_in_memory();
+    /// client.initialize("2025-11-25").await;
+    /// let tools = client.request("tools/list", serde_json::json!({})).await;
+    /// let meta = &tools["result"]["tools"][0]["_meta"];
+    /// assert_eq!(meta["ui"]["resourceUri"], "ui://demo/cards.html");
+    /// assert_eq!(meta["openai/outputTemplate"], "ui://demo/cards.skybridge.html");
+    /// assert_eq!(meta["openai/widgetAccessible"], true);
+    /// # });
+    /// ```
+    pub fn apps(mut self, options: crate::apps::AppsOptions) -> Self {
+        self.options.apps = options;
+        self
+    }
+
     /// Whether a handler's first poll runs on the connection's own task (default `true`).
     ///
     /// Most handlers finish without waiting for anything; running their first poll in place

@@ -52,6 +52,7 @@ impl Live {
             server_info_meta,
             state,
             allow_unknown_args: options.allow_unknown_args,
+            apps: options.apps,
         };
         let catalog = Catalog::build(
             records.tools.clone(),
@@ -88,11 +89,41 @@ impl Live {
         if has_completions {
             caps.completions = Some(Default::default());
         }
+        crate::apps::advertise(&mut caps, widgets(&catalog)?);
         Ok(Live {
             catalog,
             capabilities: caps,
         })
     }
+}
+
+/// Whether the catalog has a widget; every tool's widget must be one of its resources.
+fn widgets(catalog: &Catalog) -> Result<bool, Error> {
+    let widget = |uri: &str| {
+        catalog.resource_index.get(uri).is_some_and(|&i| {
+            catalog.resources[i].descriptor.mime_type.as_deref() == Some(crate::apps::MIME_TYPE)
+        })
+    };
+    for entry in &catalog.tools {
+        if let Some(ui) = entry.record.ui
+            && !widget(ui.resource_uri)
+        {
+            return Err(Error::InvalidItem {
+                kind: "tool",
+                name: entry.record.name.to_owned(),
+                location: entry.record.location.to_string(),
+                reason: format!(
+                    "its widget `{}` is not a registered widget resource of this server (add its \
+                     `RESOURCE` record, or declare it with `#[widget]` and the same `server`)",
+                    ui.resource_uri
+                ),
+            });
+        }
+    }
+    Ok(catalog
+        .resources
+        .iter()
+        .any(|e| e.descriptor.mime_type.as_deref() == Some(crate::apps::MIME_TYPE)))
 }
 
 pub(crate) struct ServerInner {

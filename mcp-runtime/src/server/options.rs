@@ -45,6 +45,8 @@ pub(crate) struct Options {
     pub(crate) max_listeners: usize,
     pub(crate) request_state_ttl: Duration,
     pub(crate) shutdown_on_signals: bool,
+    /// How widgets (MCP Apps) are presented beyond the standard keys.
+    pub(crate) apps: crate::apps::AppsOptions,
 }
 
 impl Default for Options {
@@ -66,6 +68,7 @@ impl Default for Options {
             max_listeners: 4096,
             request_state_ttl: Duration::from_secs(600),
             shutdown_on_signals: true,
+            apps: crate::apps::AppsOptions::new(),
         }
     }
 }
