@@ -158,6 +158,9 @@
 extern crate self as mcp_runtime;
 
 pub mod cli;
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+pub mod client;
 pub mod completion;
 mod connection;
 mod dispatch;
