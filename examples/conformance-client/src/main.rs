@@ -24,7 +24,9 @@ struct Cooperative;
 impl ClientHandler for Cooperative {
     fn elicit(&self, request: ElicitRequestParams) -> HandlerFuture<'_, ElicitResult> {
         eprintln!("conformance-client: elicitation: {}", request.message);
-        Box::pin(async { Ok(ElicitResult::new(ElicitAction::Accept).with_content(serde_json::Map::new())) })
+        Box::pin(async {
+            Ok(ElicitResult::new(ElicitAction::Accept).with_content(serde_json::Map::new()))
+        })
     }
 
     fn create_message(
@@ -74,7 +76,10 @@ async fn connect(url: &str, version: Option<ProtocolVersion>) -> Result<Client, 
     }))
     .expect("the capabilities are valid");
     let mut builder = Client::builder()
-        .info(Implementation::new("mcp-runtime-conformance-client", env!("CARGO_PKG_VERSION")))
+        .info(Implementation::new(
+            "mcp-runtime-conformance-client",
+            env!("CARGO_PKG_VERSION"),
+        ))
         .capabilities(capabilities)
         .handler(Cooperative);
     if let Some(v) = version {
@@ -100,11 +105,18 @@ async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), C
     let named = |name: &str| tools.iter().find(|t| t.name == name);
     match scenario {
         "tools_call" => {
-            let r = client.call_tool("add_numbers", json!({"a": 5, "b": 3})).await?;
-            eprintln!("conformance-client: {:?}", r.content.first().and_then(|c| c.as_text()));
+            let r = client
+                .call_tool("add_numbers", json!({"a": 5, "b": 3}))
+                .await?;
+            eprintln!(
+                "conformance-client: {:?}",
+                r.content.first().and_then(|c| c.as_text())
+            );
         }
         "elicitation-sep1034-client-defaults" => {
-            client.call_tool("test_client_elicitation_defaults", json!({})).await?;
+            client
+                .call_tool("test_client_elicitation_defaults", json!({}))
+                .await?;
         }
         "sse-retry" => {
             client.call_tool("test_reconnection", json!({})).await?;
@@ -117,7 +129,10 @@ async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), C
                 "test_mrtr_no_result_type",
             ] {
                 let r = client.call_tool(name, json!({})).await?;
-                eprintln!("conformance-client: {name}: {:?}", r.content.first().and_then(|c| c.as_text()));
+                eprintln!(
+                    "conformance-client: {name}: {:?}",
+                    r.content.first().and_then(|c| c.as_text())
+                );
             }
         }
         "http-standard-headers" => {
@@ -132,7 +147,11 @@ async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), C
             }
         }
         "http-custom-headers" => {
-            let calls = context.get("toolCalls").and_then(Value::as_array).cloned().unwrap_or_default();
+            let calls = context
+                .get("toolCalls")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             for call in calls {
                 let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
                 let args = call.get("arguments").cloned().unwrap_or(json!({}));
@@ -150,7 +169,9 @@ async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), C
                 "the tool json_schema_2020_12_tool",
             ))?;
             let schema = focal.input_schema.clone();
-            client.call_tool("json_schema_echo", json!({"schema": schema})).await?;
+            client
+                .call_tool("json_schema_echo", json!({"schema": schema}))
+                .await?;
         }
         _ => {}
     }
@@ -160,7 +181,10 @@ async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), C
 /// Arguments that satisfy a tool's required string, integer and boolean properties.
 fn sample_arguments(tool: &Tool) -> Value {
     let mut args = serde_json::Map::new();
-    let props = tool.input_schema.get("properties").and_then(Value::as_object);
+    let props = tool
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object);
     let required = tool.input_schema.get("required").and_then(Value::as_array);
     for name in required.into_iter().flatten().filter_map(Value::as_str) {
         let ty = props

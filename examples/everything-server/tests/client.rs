@@ -2,17 +2,17 @@
 //! process) and over Streamable HTTP, in the handshake era, in the stateless era and with the
 //! era left to negotiation. The same calls, the same exact answers, in every combination.
 
+use std::future::IntoFuture;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::future::IntoFuture;
 use std::time::Duration;
 
 use mcp_runtime::client::{Client, ClientHandler, HandlerFuture, ServerNotification};
 use mcp_runtime::protocol::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitAction,
-    ElicitRequestParams, ElicitResult, ErrorObject, ListRootsResult, LoggingLevel,
-    ProtocolVersion, Root,
+    ElicitRequestParams, ElicitResult, ErrorObject, ListRootsResult, LoggingLevel, ProtocolVersion,
+    Root,
 };
 use serde_json::json;
 
@@ -28,7 +28,12 @@ impl ClientHandler for Answers {
             "ok": true, "color": "blue"});
         let mut content = serde_json::Map::new();
         let schema = request.requested_schema.unwrap_or_default();
-        for name in schema["properties"].as_object().into_iter().flatten().map(|(k, _)| k) {
+        for name in schema["properties"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k)
+        {
             if let Some(v) = known.get(name) {
                 content.insert(name.clone(), v.clone());
             }
@@ -69,7 +74,10 @@ fn builder(version: Option<ProtocolVersion>) -> mcp_runtime::client::ClientBuild
 
 async fn stdio(version: Option<ProtocolVersion>) -> Client {
     let mut command = mcp_runtime::tokio::process::Command::new(BIN);
-    command.arg("stdio").stderr(Stdio::null()).env_remove("RUST_LOG");
+    command
+        .arg("stdio")
+        .stderr(Stdio::null())
+        .env_remove("RUST_LOG");
     builder(version).connect_stdio(command).await.unwrap()
 }
 
@@ -100,7 +108,10 @@ fn http_server() -> HttpServer {
     std::thread::spawn(move || {
         for line in BufReader::new(err).lines().map_while(Result::ok) {
             if let Some(rest) = line.split("http://").nth(1) {
-                let _ = tx.send(format!("http://{}", rest.split_whitespace().next().unwrap_or("")));
+                let _ = tx.send(format!(
+                    "http://{}",
+                    rest.split_whitespace().next().unwrap_or("")
+                ));
             }
         }
     });
@@ -115,7 +126,12 @@ fn text(result: &mcp_runtime::protocol::CallToolResult) -> &str {
 /// The same conversation in every era and over every transport.
 async fn exercise(client: &Client) {
     let tools = client.list_tools().await.unwrap();
-    assert_eq!(tools.len(), 29, "{:?}", tools.iter().map(|t| &t.name).collect::<Vec<_>>());
+    assert_eq!(
+        tools.len(),
+        29,
+        "{:?}",
+        tools.iter().map(|t| &t.name).collect::<Vec<_>>()
+    );
     assert_eq!(client.list_resources().await.unwrap().len(), 3);
     assert_eq!(client.list_resource_templates().await.unwrap().len(), 1);
     assert_eq!(client.list_prompts().await.unwrap().len(), 5);
@@ -125,7 +141,10 @@ async fn exercise(client: &Client) {
         "server info from initialize or server/discover"
     );
 
-    let r = client.call_tool("test_simple_text", json!({})).await.unwrap();
+    let r = client
+        .call_tool("test_simple_text", json!({}))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "This is a simple text response for testing.");
 
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -138,46 +157,87 @@ async fn exercise(client: &Client) {
     assert_eq!(text(&r), "Progress test completed");
     assert_eq!(
         *seen.lock().unwrap(),
-        vec![(0.0, Some(100.0)), (50.0, Some(100.0)), (100.0, Some(100.0))]
+        vec![
+            (0.0, Some(100.0)),
+            (50.0, Some(100.0)),
+            (100.0, Some(100.0))
+        ]
     );
 
-    let r = client.call_tool("test_sampling", json!({"prompt": "Capital of France?"})).await.unwrap();
+    let r = client
+        .call_tool("test_sampling", json!({"prompt": "Capital of France?"}))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "LLM response: Paris");
-    let r = client.call_tool("test_elicitation", json!({"message": "Who?"})).await.unwrap();
-    assert_eq!(text(&r), "User response: accepted username=ada, email=ada@example.com");
-    let r = client.call_tool("test_input_required_result_multi_round", json!({})).await.unwrap();
+    let r = client
+        .call_tool("test_elicitation", json!({"message": "Who?"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&r),
+        "User response: accepted username=ada, email=ada@example.com"
+    );
+    let r = client
+        .call_tool("test_input_required_result_multi_round", json!({}))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "Multi-round complete for Ada who likes blue");
-    let r = client.call_tool("test_input_required_result_list_roots", json!({})).await.unwrap();
+    let r = client
+        .call_tool("test_input_required_result_list_roots", json!({}))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "Found 1 root(s): file:///work");
 
     let r = client.read_resource("test://static-text").await.unwrap();
     let contents = serde_json::to_value(&r.contents).unwrap();
-    assert_eq!(contents[0]["text"], "This is the content of the static text resource.");
+    assert_eq!(
+        contents[0]["text"],
+        "This is the content of the static text resource."
+    );
     let p = client
-        .get_prompt("test_prompt_with_arguments", json!({"arg1": "a", "arg2": "b"}))
+        .get_prompt(
+            "test_prompt_with_arguments",
+            json!({"arg1": "a", "arg2": "b"}),
+        )
         .await
         .unwrap();
     let messages = serde_json::to_value(&p.messages).unwrap();
-    assert_eq!(messages[0]["content"]["text"], "Prompt with arguments: arg1='a', arg2='b'");
+    assert_eq!(
+        messages[0]["content"]["text"],
+        "Prompt with arguments: arg1='a', arg2='b'"
+    );
 
-    let err = client.call_tool("no_such_tool", json!({})).await.unwrap_err();
+    let err = client
+        .call_tool("no_such_tool", json!({}))
+        .await
+        .unwrap_err();
     assert_eq!(err.rpc().map(|e| e.code), Some(-32602), "{err}");
 
     // Log messages at `info` and above reach the notification stream.
     let mut notes = client.notifications();
     client.set_level(LoggingLevel::Info).await.unwrap();
-    let r = client.call_tool("test_tool_with_logging", json!({})).await.unwrap();
+    let r = client
+        .call_tool("test_tool_with_logging", json!({}))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "Logging test completed");
     let mut logged = Vec::new();
     while logged.len() < 3 {
-        let next = tokio::time::timeout(WAIT, notes.next()).await.unwrap().unwrap();
+        let next = tokio::time::timeout(WAIT, notes.next())
+            .await
+            .unwrap()
+            .unwrap();
         if let ServerNotification::Log(m) = next {
             logged.push(m.data);
         }
     }
     assert_eq!(
         logged,
-        vec![json!("Tool execution started"), json!("Tool processing data"), json!("Tool execution completed")]
+        vec![
+            json!("Tool execution started"),
+            json!("Tool processing data"),
+            json!("Tool execution completed")
+        ]
     );
     client.close().await;
 }
@@ -206,16 +266,25 @@ async fn stdio_negotiated_picks_the_stateless_era() {
 #[tokio::test]
 async fn http_handshake_era() {
     let server = http_server();
-    let client = builder(Some(ProtocolVersion::V2025_11_25)).connect_http(&server.url).await.unwrap();
+    let client = builder(Some(ProtocolVersion::V2025_11_25))
+        .connect_http(&server.url)
+        .await
+        .unwrap();
     assert_eq!(client.protocol_version(), ProtocolVersion::V2025_11_25);
-    assert!(client.session_id().is_some(), "the server assigns a session");
+    assert!(
+        client.session_id().is_some(),
+        "the server assigns a session"
+    );
     exercise(&client).await;
 }
 
 #[tokio::test]
 async fn http_stateless_era() {
     let server = http_server();
-    let client = builder(Some(ProtocolVersion::V2026_07_28)).connect_http(&server.url).await.unwrap();
+    let client = builder(Some(ProtocolVersion::V2026_07_28))
+        .connect_http(&server.url)
+        .await
+        .unwrap();
     assert_eq!(client.session_id(), None);
     exercise(&client).await;
 }
@@ -236,11 +305,13 @@ async fn a_dropped_call_is_cancelled_and_the_connection_goes_on() {
         let slow = client.call_tool("test_slow_call", json!({"duration_ms": 30000}));
         let limited = tokio::time::timeout(Duration::from_millis(300), slow.into_future()).await;
         assert!(limited.is_err(), "the slow call is still running");
-        let r = client.call_tool("test_simple_text", json!({})).await.unwrap();
+        let r = client
+            .call_tool("test_simple_text", json!({}))
+            .await
+            .unwrap();
         assert_eq!(text(&r), "This is a simple text response for testing.");
         let started = std::time::Instant::now();
         client.close().await;
         assert!(started.elapsed() < Duration::from_secs(5));
     }
 }
-

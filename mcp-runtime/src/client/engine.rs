@@ -22,8 +22,8 @@ use super::error::ClientError;
 use super::handler::{ClientHandler, answer};
 use super::headers::ParamHeader;
 use super::link::Link;
-use super::outgoing::{Incoming, Outgoing};
 use super::notification::ServerNotification;
+use super::outgoing::{Incoming, Outgoing};
 
 /// A progress callback.
 pub(crate) type ProgressFn = Arc<dyn Fn(ProgressNotificationParams) + Send + Sync>;
@@ -160,7 +160,11 @@ impl Engine {
         options: Options,
     ) -> Result<Value, ClientError> {
         if let Some(why) = lock(&self.closed).clone() {
-            return Err(if why.is_empty() { ClientError::Closed } else { ClientError::Transport(why) });
+            return Err(if why.is_empty() {
+                ClientError::Closed
+            } else {
+                ClientError::Transport(why)
+            });
         }
         let id = RequestId::Number(self.next_id.fetch_add(1, Ordering::Relaxed));
         self.stamp(&mut params, &options, &id);
@@ -261,7 +265,11 @@ impl Engine {
         lock(&self.closed).get_or_insert(why.clone());
         let waiting: Vec<_> = lock(&self.waiting).drain().collect();
         for (_, w) in waiting {
-            let err = if why.is_empty() { ClientError::Closed } else { ClientError::Transport(why.clone()) };
+            let err = if why.is_empty() {
+                ClientError::Closed
+            } else {
+                ClientError::Transport(why.clone())
+            };
             let _ = w.tx.send(Err(err));
         }
         for (_, task) in lock(&self.answering).drain() {
@@ -282,7 +290,11 @@ impl Engine {
             Message::Response(r) => {
                 let Some(id) = r.id else {
                     if let Err(e) = r.outcome {
-                        tracing::warn!(code = e.code, "mcp client: error without an id: {}", e.message);
+                        tracing::warn!(
+                            code = e.code,
+                            "mcp client: error without an id: {}",
+                            e.message
+                        );
                     }
                     return;
                 };
@@ -297,7 +309,8 @@ impl Engine {
                 self.answer(r.id, r.method.into_owned(), params);
             }
             Message::Notification(n) => {
-                let params: Option<Value> = n.params.and_then(|p| serde_json::from_str(p.get()).ok());
+                let params: Option<Value> =
+                    n.params.and_then(|p| serde_json::from_str(p.get()).ok());
                 self.notified(&n.method, params);
             }
         }
@@ -324,7 +337,9 @@ impl Engine {
                         mcp_core::ProgressToken::Number(n) => RequestId::Number(*n),
                         mcp_core::ProgressToken::String(s) => RequestId::String(s.clone()),
                     };
-                    let callback = lock(&self.waiting).get(&id).and_then(|w| w.progress.clone());
+                    let callback = lock(&self.waiting)
+                        .get(&id)
+                        .and_then(|w| w.progress.clone());
                     if let Some(callback) = callback {
                         callback(p);
                         return;
@@ -422,7 +437,9 @@ impl Drop for Cancel {
 
 async fn read(engine: Weak<Engine>, mut inbound: mpsc::Receiver<Incoming>) {
     while let Some(item) = inbound.recv().await {
-        let Some(engine) = engine.upgrade() else { return };
+        let Some(engine) = engine.upgrade() else {
+            return;
+        };
         match item {
             Incoming::Message(text) => engine.receive(&text),
             Incoming::Failed(id, e) => engine.complete(&id, Err(e)),

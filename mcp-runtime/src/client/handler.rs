@@ -46,9 +46,7 @@ pub trait ClientHandler: Send + Sync + 'static {
         request: CreateMessageRequestParams,
     ) -> HandlerFuture<'_, CreateMessageResult> {
         let _ = request;
-        Box::pin(async {
-            Err(ErrorObject::method_not_found("sampling/createMessage"))
-        })
+        Box::pin(async { Err(ErrorObject::method_not_found("sampling/createMessage")) })
     }
 
     /// Answers `roots/list`.
@@ -130,7 +128,10 @@ mod tests {
         let mut r = ElicitResult::new(ElicitAction::Accept);
         r.content = Some(serde_json::from_value(json!({"age": 41})).unwrap());
         apply_defaults(&mut r, &schema);
-        assert_eq!(serde_json::to_value(&r.content).unwrap(), json!({"age": 41, "name": "John Doe"}));
+        assert_eq!(
+            serde_json::to_value(&r.content).unwrap(),
+            json!({"age": 41, "name": "John Doe"})
+        );
         let mut declined = ElicitResult::new(ElicitAction::Decline);
         apply_defaults(&mut declined, &schema);
         assert_eq!(declined.content, None);

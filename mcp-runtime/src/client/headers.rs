@@ -22,11 +22,10 @@ pub(crate) struct ParamHeader {
 /// assert_eq!(encode("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
 /// ```
 pub(crate) fn encode(value: &str) -> String {
-    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b))
-        && !value.starts_with(' ')
-        && !value.ends_with(' ')
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
-    if plain {
+    let visible = value.bytes().all(|b| (0x20..=0x7e).contains(&b));
+    let padded = value.starts_with(' ') || value.ends_with(' ');
+    let sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
+    if visible && !padded && !sentinel {
         value.to_owned()
     } else {
         format!("=?base64?{}?=", STANDARD.encode(value))
@@ -43,7 +42,10 @@ pub(crate) fn param_headers(schema: &Value) -> Result<Vec<ParamHeader>, String> 
     for p in &out {
         let lower = p.header.to_ascii_lowercase();
         if seen.contains(&lower) {
-            return Err(format!("`x-mcp-header` `{}` is given twice", &p.header[10..]));
+            return Err(format!(
+                "`x-mcp-header` `{}` is given twice",
+                &p.header[10..]
+            ));
         }
         seen.push(lower);
     }
@@ -57,7 +59,9 @@ fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<ParamHeader>) -> R
     for (key, sub) in obj {
         match key.as_str() {
             "properties" => {
-                let Some(props) = sub.as_object() else { continue };
+                let Some(props) = sub.as_object() else {
+                    continue;
+                };
                 for (name, prop) in props {
                     path.push(name.clone());
                     if let Some(h) = prop.get("x-mcp-header") {
@@ -163,7 +167,10 @@ mod tests {
         assert_eq!(encode(" padded "), "=?base64?IHBhZGRlZCA=?=");
         assert_eq!(encode("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
         assert_eq!(encode("\tindented"), "=?base64?CWluZGVudGVk?=");
-        assert_eq!(encode("=?base64?literal?="), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+        assert_eq!(
+            encode("=?base64?literal?="),
+            "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="
+        );
         assert_eq!(encode(""), "");
     }
 
@@ -198,7 +205,10 @@ mod tests {
             "q":{"type":"string"}
         }});
         let params = param_headers(&schema).unwrap();
-        let got = param_values(&params, &json!({"region":"eu","n":42,"v":null,"o":{"t":" x"},"q":"s"}));
+        let got = param_values(
+            &params,
+            &json!({"region":"eu","n":42,"v":null,"o":{"t":" x"},"q":"s"}),
+        );
         assert_eq!(
             got,
             vec![

@@ -150,9 +150,8 @@ impl HttpLink {
 
 impl Shared {
     fn fail(&self, id: &Option<RequestId>, why: impl Into<String>) -> Option<Incoming> {
-        id.as_ref().map(|id| {
-            Incoming::Failed(id.clone(), ClientError::Transport(why.into()))
-        })
+        id.as_ref()
+            .map(|id| Incoming::Failed(id.clone(), ClientError::Transport(why.into())))
     }
 
     async fn deliver(&self, item: Option<Incoming>) {
@@ -190,7 +189,11 @@ impl Shared {
         }
         let resp = match req.body(out.bytes).send().await {
             Ok(r) => r,
-            Err(e) => return self.deliver(self.fail(&out.id, format!("POST failed: {e}"))).await,
+            Err(e) => {
+                return self
+                    .deliver(self.fail(&out.id, format!("POST failed: {e}")))
+                    .await;
+            }
         };
         self.remember_session(resp.headers());
         let status = resp.status();
@@ -219,7 +222,8 @@ impl Shared {
         match parsed {
             Some(Value::Array(items)) => {
                 for item in items {
-                    self.deliver(Some(Incoming::Message(item.to_string()))).await;
+                    self.deliver(Some(Incoming::Message(item.to_string())))
+                        .await;
                 }
             }
             Some(Value::Object(mut obj)) if obj.contains_key("error") || status.is_success() => {
@@ -228,14 +232,14 @@ impl Shared {
                 if obj.get("id").is_none_or(Value::is_null)
                     && let (Some(id), Some(err)) = (id, obj.get("error"))
                 {
-                    let err = serde_json::from_value(err.clone()).unwrap_or_else(|_| {
-                        ErrorObject::new(-32603, format!("HTTP {status}"))
-                    });
+                    let err = serde_json::from_value(err.clone())
+                        .unwrap_or_else(|_| ErrorObject::new(-32603, format!("HTTP {status}")));
                     let err = ClientError::Rpc(err);
                     return self.deliver(Some(Incoming::Failed(id.clone(), err))).await;
                 }
                 obj.entry("jsonrpc").or_insert_with(|| "2.0".into());
-                self.deliver(Some(Incoming::Message(Value::Object(obj).to_string()))).await;
+                self.deliver(Some(Incoming::Message(Value::Object(obj).to_string())))
+                    .await;
             }
             _ if status.is_success() && body.trim().is_empty() => {
                 let why = format!("the server answered HTTP {status} with an empty body");
@@ -243,12 +247,12 @@ impl Shared {
             }
             _ => {
                 let shown: String = body.chars().take(200).collect();
-                let why = if status == reqwest::StatusCode::NOT_FOUND && lock(&self.session).is_some()
-                {
-                    format!("HTTP 404: the session has expired ({shown})")
-                } else {
-                    format!("HTTP {status}: {shown}")
-                };
+                let why =
+                    if status == reqwest::StatusCode::NOT_FOUND && lock(&self.session).is_some() {
+                        format!("HTTP 404: the session has expired ({shown})")
+                    } else {
+                        format!("HTTP {status}: {shown}")
+                    };
                 self.deliver(self.fail(id, why)).await;
             }
         }
@@ -262,7 +266,8 @@ impl Shared {
         let mut resumes = 0;
         while !answered && id.is_some() {
             let Some(last) = parser.last_id.clone() else {
-                let why = "the event stream ended before the answer (and had no event id to resume)";
+                let why =
+                    "the event stream ended before the answer (and had no event id to resume)";
                 return self.deliver(self.fail(&id, why)).await;
             };
             if resumes == MAX_RESUMES {
@@ -279,7 +284,12 @@ impl Shared {
     }
 
     /// Forwards every event of one response; true once the answer to `id` went by.
-    async fn pump(&self, resp: reqwest::Response, parser: &mut Parser, id: Option<&RequestId>) -> bool {
+    async fn pump(
+        &self,
+        resp: reqwest::Response,
+        parser: &mut Parser,
+        id: Option<&RequestId>,
+    ) -> bool {
         let mut body = resp.bytes_stream();
         let mut events: Vec<Event> = Vec::new();
         while let Some(chunk) = body.next().await {
@@ -296,7 +306,12 @@ impl Shared {
                 if let Some(id) = id {
                     answered |= answers(&event.data, id);
                 }
-                if self.inbound.send(Incoming::Message(event.data)).await.is_err() {
+                if self
+                    .inbound
+                    .send(Incoming::Message(event.data))
+                    .await
+                    .is_err()
+                {
                     return true;
                 }
             }

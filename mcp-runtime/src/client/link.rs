@@ -25,11 +25,11 @@ impl Link {
     /// Sends one message; for HTTP the answer arrives through the inbound queue.
     pub(crate) async fn send(&self, out: Outgoing) -> Result<(), String> {
         match self {
-            Link::Messages(m) => m
-                .tx
-                .send(out.bytes)
-                .await
-                .map_err(|_| "the connection is closed".to_owned()),
+            Link::Messages(m) => {
+                m.tx.send(out.bytes)
+                    .await
+                    .map_err(|_| "the connection is closed".to_owned())
+            }
             Link::Http(h) => {
                 h.send(out);
                 Ok(())
@@ -117,7 +117,11 @@ impl MessageLink {
         for task in tasks {
             task.abort();
         }
-        let f = self.on_close.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let f = self
+            .on_close
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
         if let Some(f) = f {
             f();
         }

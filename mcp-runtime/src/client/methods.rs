@@ -17,12 +17,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
+use super::Client;
 use super::engine::{Options, ProgressFn, lock};
 use super::error::ClientError;
 use super::handler::answer;
 use super::headers::{encode, param_headers, param_values};
 use super::link::Link;
-use super::Client;
 
 /// How many `input_required` rounds one request goes through at most.
 pub(crate) const MAX_ROUNDS: usize = 8;
@@ -33,8 +33,12 @@ pub(crate) const MAX_PAGES: usize = 1000;
 pub(crate) fn to_map(value: &impl Serialize) -> Result<Map<String, Value>, ClientError> {
     match serde_json::to_value(value) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => Err(ClientError::protocol(format!("params must be an object, not {other}"))),
-        Err(e) => Err(ClientError::protocol(format!("params do not serialise: {e}"))),
+        Ok(other) => Err(ClientError::protocol(format!(
+            "params must be an object, not {other}"
+        ))),
+        Err(e) => Err(ClientError::protocol(format!(
+            "params do not serialise: {e}"
+        ))),
     }
 }
 
@@ -81,12 +85,18 @@ pub struct Call<T> {
 
 impl<T> std::fmt::Debug for Call<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Call").field("method", &self.method).finish_non_exhaustive()
+        f.debug_struct("Call")
+            .field("method", &self.method)
+            .finish_non_exhaustive()
     }
 }
 
 impl<T> Call<T> {
-    fn new(client: &Client, method: &'static str, params: Result<Map<String, Value>, ClientError>) -> Self {
+    fn new(
+        client: &Client,
+        method: &'static str,
+        params: Result<Map<String, Value>, ClientError>,
+    ) -> Self {
         Self {
             client: client.clone(),
             method,
@@ -98,7 +108,10 @@ impl<T> Call<T> {
     }
 
     /// Calls `f` with each progress notification of this request (a progress token is sent).
-    pub fn progress(mut self, f: impl Fn(ProgressNotificationParams) + Send + Sync + 'static) -> Self {
+    pub fn progress(
+        mut self,
+        f: impl Fn(ProgressNotificationParams) + Send + Sync + 'static,
+    ) -> Self {
         let f: ProgressFn = std::sync::Arc::new(f);
         self.options.progress = Some(f);
         self
@@ -119,7 +132,9 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
         Box::pin(async move {
             let params = self.params?;
             let value = if self.rounds {
-                self.client.with_rounds(self.method, params, self.options).await?
+                self.client
+                    .with_rounds(self.method, params, self.options)
+                    .await?
             } else {
                 self.client.raw(self.method, params, self.options).await?
             };
@@ -254,12 +269,20 @@ impl Client {
     /// Subscribes to updates of a resource (handshake era; the stateless era uses
     /// [`listen`](Self::listen)).
     pub fn subscribe(&self, uri: &str) -> Call<Value> {
-        Call::new(self, "resources/subscribe", Ok(json_map(json!({"uri": uri}))))
+        Call::new(
+            self,
+            "resources/subscribe",
+            Ok(json_map(json!({"uri": uri}))),
+        )
     }
 
     /// Ends a subscription made with [`subscribe`](Self::subscribe).
     pub fn unsubscribe(&self, uri: &str) -> Call<Value> {
-        Call::new(self, "resources/unsubscribe", Ok(json_map(json!({"uri": uri}))))
+        Call::new(
+            self,
+            "resources/unsubscribe",
+            Ok(json_map(json!({"uri": uri}))),
+        )
     }
 
     /// Sets the level of the server's log messages: `logging/setLevel` in the handshake era, the
@@ -270,14 +293,18 @@ impl Client {
             return Ok(());
         }
         let params = json_map(json!({"level": level}));
-        self.raw("logging/setLevel", params, Options::default()).await.map(drop)
+        self.raw("logging/setLevel", params, Options::default())
+            .await
+            .map(drop)
     }
 
     /// Opens a `subscriptions/listen` request (stateless era) for the notifications `filter`
     /// names; they arrive on [`notifications`](Self::notifications).
     pub fn listen(&self, filter: SubscriptionFilter) -> Result<Listener, ClientError> {
         if !self.protocol_version().is_stateless() {
-            return Err(ClientError::Unsupported("subscriptions/listen before 2026-07-28"));
+            return Err(ClientError::Unsupported(
+                "subscriptions/listen before 2026-07-28",
+            ));
         }
         let params = json_map(json!({"notifications": filter}));
         let client = self.clone();
@@ -285,7 +312,8 @@ impl Client {
             timeout: Some(Duration::MAX),
             ..Options::default()
         };
-        let task = tokio::spawn(async move { client.raw("subscriptions/listen", params, options).await });
+        let task =
+            tokio::spawn(async move { client.raw("subscriptions/listen", params, options).await });
         Ok(Listener { task })
     }
 
@@ -325,8 +353,10 @@ impl Client {
 
     /// Every resource, page after page.
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
-        self.pages("resources/list", |r: ListResourcesResult| (r.resources, r.next_cursor))
-            .await
+        self.pages("resources/list", |r: ListResourcesResult| {
+            (r.resources, r.next_cursor)
+        })
+        .await
     }
 
     /// One page of `resources/templates/list`.
@@ -339,9 +369,10 @@ impl Client {
 
     /// Every resource template, page after page.
     pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
-        self.pages("resources/templates/list", |r: ListResourceTemplatesResult| {
-            (r.resource_templates, r.next_cursor)
-        })
+        self.pages(
+            "resources/templates/list",
+            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
+        )
         .await
     }
 
@@ -352,8 +383,10 @@ impl Client {
 
     /// Every prompt, page after page.
     pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
-        self.pages("prompts/list", |r: ListPromptsResult| (r.prompts, r.next_cursor))
-            .await
+        self.pages("prompts/list", |r: ListPromptsResult| {
+            (r.prompts, r.next_cursor)
+        })
+        .await
     }
 
     /// Reads every page of a list; a cursor seen twice, or more than [`MAX_PAGES`] pages, is an
@@ -376,12 +409,16 @@ impl Client {
             match next {
                 None => return Ok(items),
                 Some(next) if !seen.insert(next.clone()) => {
-                    return Err(ClientError::protocol(format!("{method} gave cursor {next:?} twice")));
+                    return Err(ClientError::protocol(format!(
+                        "{method} gave cursor {next:?} twice"
+                    )));
                 }
                 Some(next) => cursor = Some(next),
             }
         }
-        Err(ClientError::protocol(format!("{method} has more than {MAX_PAGES} pages")))
+        Err(ClientError::protocol(format!(
+            "{method} has more than {MAX_PAGES} pages"
+        )))
     }
 
     /// Calls a tool on stateless HTTP, listing the tools once and retrying when the server

@@ -60,8 +60,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_core::{
-    ClientCapabilities, Implementation, InitializeRequestParams, InitializeResult,
-    ProtocolVersion, ServerCapabilities,
+    ClientCapabilities, Implementation, InitializeRequestParams, InitializeResult, ProtocolVersion,
+    ServerCapabilities,
 };
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
@@ -193,8 +193,13 @@ impl Client {
         params: Map<String, Value>,
         options: Options,
     ) -> Result<Value, ClientError> {
-        let first = self.engine.request(method, params.clone(), options.clone()).await;
-        let Err(ClientError::Rpc(e)) = &first else { return first };
+        let first = self
+            .engine
+            .request(method, params.clone(), options.clone())
+            .await;
+        let Err(ClientError::Rpc(e)) = &first else {
+            return first;
+        };
         if e.code != mcp_core::jsonrpc::error_codes::UNSUPPORTED_PROTOCOL_VERSION {
             return first;
         }
@@ -217,11 +222,17 @@ impl Client {
     }
 
     async fn discover(&self) -> Result<(), ClientError> {
-        let result = self.raw("server/discover", Map::new(), Options::default()).await?;
+        let result = self
+            .raw("server/discover", Map::new(), Options::default())
+            .await?;
         let supported: Vec<ProtocolVersion> = result
             .get("supportedVersions")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|v| v.as_str().and_then(ProtocolVersion::parse)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().and_then(ProtocolVersion::parse))
+                    .collect()
+            })
             .unwrap_or_default();
         let mut state = lock(&self.engine.state);
         if !supported.contains(&state.version) {
@@ -253,10 +264,14 @@ impl Client {
 
     async fn initialize(&self, version: ProtocolVersion, listen: bool) -> Result<(), ClientError> {
         lock(&self.engine.state).version = version;
-        let mut params = InitializeRequestParams::new(version.as_str(), self.engine.config.info.clone());
+        let mut params =
+            InitializeRequestParams::new(version.as_str(), self.engine.config.info.clone());
         params.capabilities = self.engine.config.capabilities.clone();
         let params = methods::to_map(&params)?;
-        let result = self.engine.request("initialize", params, Options::default()).await?;
+        let result = self
+            .engine
+            .request("initialize", params, Options::default())
+            .await?;
         let init: InitializeResult = serde_json::from_value(result).map_err(|e| {
             ClientError::protocol(format!("the answer to initialize does not fit: {e}"))
         })?;
@@ -372,7 +387,10 @@ impl ClientBuilder {
     /// let client = mcp_runtime::client::Client::builder().connect_stdio(command).await?;
     /// # let _ = client; Ok(()) }
     /// ```
-    pub async fn connect_stdio(self, command: tokio::process::Command) -> Result<Client, ClientError> {
+    pub async fn connect_stdio(
+        self,
+        command: tokio::process::Command,
+    ) -> Result<Client, ClientError> {
         let (child, transport) = child::spawn(command)
             .map_err(|e| ClientError::Transport(format!("could not start the server: {e}")))?;
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
@@ -407,7 +425,11 @@ impl ClientBuilder {
         self.finish(Link::Messages(link), rx).await
     }
 
-    async fn finish(self, link: Link, inbound: mpsc::Receiver<Incoming>) -> Result<Client, ClientError> {
+    async fn finish(
+        self,
+        link: Link,
+        inbound: mpsc::Receiver<Incoming>,
+    ) -> Result<Client, ClientError> {
         let config = Config {
             info: self.info,
             capabilities: self.capabilities,
@@ -422,7 +444,9 @@ impl ClientBuilder {
             Some(v) => client.initialize(v, self.listen).await,
             None => match client.discover().await {
                 Ok(()) => Ok(()),
-                Err(ClientError::Closed | ClientError::TooManyInFlight(_)) => Err(ClientError::Closed),
+                Err(ClientError::Closed | ClientError::TooManyInFlight(_)) => {
+                    Err(ClientError::Closed)
+                }
                 Err(_) => {
                     client
                         .initialize(ProtocolVersion::LATEST_HANDSHAKE, self.listen)
@@ -439,4 +463,3 @@ impl ClientBuilder {
         }
     }
 }
-

@@ -1,8 +1,7 @@
 //! Notifications from the server, typed.
 
 use mcp_core::{
-    LoggingMessageNotificationParams, ProgressNotificationParams,
-    ResourceUpdatedNotificationParams,
+    LoggingMessageNotificationParams, ProgressNotificationParams, ResourceUpdatedNotificationParams,
 };
 use serde_json::Value;
 use tokio::sync::broadcast;

@@ -33,4 +33,3 @@ pub(crate) enum Incoming {
     /// The connection ended.
     Closed(String),
 }
-

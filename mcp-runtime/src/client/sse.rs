@@ -112,16 +112,29 @@ mod tests {
     fn events_ids_and_retry_across_chunks() {
         let mut p = Parser::default();
         let mut out = Vec::new();
-        p.feed(b"id: e-1\nretry: 500\ndata: \n\nevent: mess", &mut out).unwrap();
-        assert_eq!(out, vec![Event { data: String::new(), name: None }]);
-        assert_eq!(p.last_id.as_deref(), Some("e-1"));
-        assert_eq!(p.retry_ms, Some(500));
-        out.clear();
-        p.feed(b"age\r\nid: e-2\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\n: comment\n", &mut out)
+        p.feed(b"id: e-1\nretry: 500\ndata: \n\nevent: mess", &mut out)
             .unwrap();
         assert_eq!(
             out,
-            vec![Event { data: "{\"a\":\n1}".into(), name: Some("message".into()) }]
+            vec![Event {
+                data: String::new(),
+                name: None
+            }]
+        );
+        assert_eq!(p.last_id.as_deref(), Some("e-1"));
+        assert_eq!(p.retry_ms, Some(500));
+        out.clear();
+        p.feed(
+            b"age\r\nid: e-2\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\n: comment\n",
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            vec![Event {
+                data: "{\"a\":\n1}".into(),
+                name: Some("message".into())
+            }]
         );
         assert_eq!(p.last_id.as_deref(), Some("e-2"));
     }
