@@ -178,6 +178,7 @@ mod schema;
 mod serve;
 mod server;
 pub mod transport;
+mod typed;
 mod validation;
 mod wire;
 
@@ -197,7 +198,7 @@ pub use mcp_core as protocol;
 // "One dependency" above).
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-pub use mcp_macros::{main, prompt, resource, tool};
+pub use mcp_macros::{main, prompt, resource, tool, typed_tool};
 pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
 pub use schema::SchemaProfile;
@@ -212,6 +213,7 @@ pub use server::shutdown::ShutdownHandle;
 pub use server::{Server, ServerBuilder};
 #[doc(no_inline)]
 pub use tokio;
+pub use typed::{ToolArguments, ToolOutput};
 
 /// Everything a server needs: `use mcp_runtime::prelude::*;`.
 pub mod prelude {
@@ -224,7 +226,7 @@ pub mod prelude {
     };
     #[cfg(feature = "macros")]
     #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-    pub use crate::{prompt, resource, tool};
+    pub use crate::{prompt, resource, tool, typed_tool};
 }
 
 // The README's examples compile as doc tests.

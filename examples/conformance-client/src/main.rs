@@ -46,7 +46,7 @@ impl ClientHandler for Cooperative {
 
 #[tokio::main]
 async fn main() {
-    let Some(url) = std::env::args().nth(1).and(std::env::args().last()) else {
+    let Some(url) = std::env::args().skip(1).next_back() else {
         eprintln!("usage: conformance-client SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)");
         std::process::exit(2);
     };

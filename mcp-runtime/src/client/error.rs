@@ -35,6 +35,10 @@ pub enum ClientError {
     /// The server's answer does not have the expected shape.
     #[error("unexpected answer: {0}")]
     Protocol(String),
+    /// A typed call ([`Client::call`](super::Client::call)) got an `isError` result: the tool's
+    /// text.
+    #[error("the tool failed: {0}")]
+    Tool(String),
     /// The server did not declare a capability the request needs.
     #[error("the server does not support {0}")]
     Unsupported(&'static str),

@@ -17,7 +17,7 @@ pub(crate) struct ParamHeader {
 /// A header value as the spec's value encoding writes it: plain when it is visible ASCII with
 /// inner spaces only, otherwise (and when it looks like the sentinel) `=?base64?…?=`.
 ///
-/// ```ignore
+/// ```text
 /// assert_eq!(encode("us-west1"), "us-west1");
 /// assert_eq!(encode("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
 /// ```
