@@ -72,7 +72,8 @@ async fn connect(url: &str, version: Option<ProtocolVersion>) -> Result<Client, 
     let capabilities: ClientCapabilities = serde_json::from_value(json!({
         "roots": {"listChanged": false},
         "sampling": {},
-        "elicitation": {"form": {}}
+        "elicitation": {"form": {}},
+        "extensions": {"io.modelcontextprotocol/skills": {}}
     }))
     .expect("the capabilities are valid");
     let mut builder = Client::builder()
@@ -172,6 +173,23 @@ async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), C
             client
                 .call_tool("json_schema_echo", json!({"schema": schema}))
                 .await?;
+        }
+        "sep-2640-client-no-prefetch" => {
+            // Listing is all a host does before a skill is needed: no file is fetched.
+            let skills = client.list_skills().await?;
+            eprintln!("conformance-client: {} skill(s) listed", skills.len());
+        }
+        s if s.starts_with("sep-2640-client-verify-") => {
+            for entry in client.list_skills().await? {
+                match client.load_skill(&entry).await {
+                    Ok(skill) => {
+                        for file in entry.resources.iter().filter(|f| f.uri != entry.uri) {
+                            client.read_skill_file(&skill, &file.uri).await?;
+                        }
+                    }
+                    Err(e) => eprintln!("conformance-client: skill {} rejected: {e}", entry.uri),
+                }
+            }
         }
         _ => {}
     }

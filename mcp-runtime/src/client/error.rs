@@ -39,6 +39,10 @@ pub enum ClientError {
     /// text.
     #[error("the tool failed: {0}")]
     Tool(String),
+    /// Content did not match what the server listed for it (a skill's size, digest or
+    /// frontmatter).
+    #[error("verification failed: {0}")]
+    Verification(String),
     /// The server did not declare a capability the request needs.
     #[error("the server does not support {0}")]
     Unsupported(&'static str),

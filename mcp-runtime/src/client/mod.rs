@@ -54,6 +54,7 @@ mod link;
 mod methods;
 mod notification;
 mod outgoing;
+mod skills;
 mod sse;
 
 use std::sync::Arc;
@@ -74,6 +75,7 @@ pub use error::ClientError;
 pub use handler::{ClientHandler, HandlerFuture, NoHandler};
 pub use methods::{Call, Listener};
 pub use notification::{Notifications, NotificationsError, ServerNotification};
+pub use skills::{SKILLS_EXTENSION, Skill, SkillEntry, SkillFile};
 
 use crate::transport::Transport;
 
