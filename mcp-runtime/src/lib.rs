@@ -115,6 +115,9 @@
 //!   and only when the application has not set a global one.
 //! - `legacy-sse`: the deprecated HTTP+SSE transport of 2024-11-05 (`GET /sse`,
 //!   `POST /messages`).
+//! - `client`: the MCP client ([`client`]): stdio (a spawned process), Streamable HTTP of both
+//!   eras and in-memory connections, typed requests, handlers for the server's questions, and
+//!   typed calls of tools declared with [`typed_tool`](macro@typed_tool).
 //!
 //! A stdio-only server needs `default-features = false, features = ["macros"]`: no HTTP stack,
 //! no `tracing-subscriber`; it serves with [`Server::serve_stdio`].
@@ -233,6 +236,11 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+// And the client's page, when the client is built.
+#[cfg(all(doctest, feature = "client"))]
+#[doc = include_str!("../../docs/client.md")]
+struct ClientDoctests;
 
 // So does every snippet of the guide (outside the package: only this repository tests it).
 #[cfg(doctest)]
