@@ -315,3 +315,199 @@ async fn a_dropped_call_is_cancelled_and_the_connection_goes_on() {
         assert!(started.elapsed() < Duration::from_secs(5));
     }
 }
+
+/// List changes reach the notification stream: on the session in the handshake era, through a
+/// `subscriptions/listen` request in the stateless era; over stdio and over HTTP.
+#[tokio::test]
+async fn list_changes_reach_the_notification_stream() {
+    let server = http_server();
+    for version in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+        for over_http in [false, true] {
+            let client = if over_http {
+                builder(Some(version))
+                    .connect_http(&server.url)
+                    .await
+                    .unwrap()
+            } else {
+                stdio(Some(version)).await
+            };
+            let mut notes = client.notifications();
+            let _listener = if version.is_stateless() {
+                let mut filter = mcp_runtime::protocol::SubscriptionFilter::new();
+                filter.tools_list_changed = Some(true);
+                let listener = client.listen(filter).unwrap();
+                // The server acknowledges the subscription before it sends anything else.
+                let ack = tokio::time::timeout(WAIT, notes.next())
+                    .await
+                    .unwrap()
+                    .unwrap();
+                assert!(
+                    matches!(&ack, ServerNotification::Other { method, .. } if method == "notifications/subscriptions/acknowledged"),
+                    "{ack:?}"
+                );
+                Some(listener)
+            } else {
+                assert!(
+                    client.listen(Default::default()).is_err(),
+                    "no listen before 2026-07-28"
+                );
+                None
+            };
+            let r = client
+                .call_tool("test_trigger_tool_change", json!({}))
+                .await
+                .unwrap();
+            assert_eq!(text(&r), "Sent notifications/tools/list_changed");
+            let next = tokio::time::timeout(WAIT, notes.next())
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                next,
+                ServerNotification::ToolsListChanged,
+                "{version:?} http={over_http}"
+            );
+            client.close().await;
+        }
+    }
+}
+
+mod in_memory {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use mcp_runtime::client::{Client, ClientError};
+    use mcp_runtime::prelude::*;
+
+    use super::*;
+
+    static DROPPED: AtomicBool = AtomicBool::new(false);
+
+    struct Flag;
+    impl Drop for Flag {
+        fn drop(&mut self) {
+            DROPPED.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Sleeps for a long time, noting when it is dropped.
+    #[tool]
+    async fn nap() -> String {
+        let _flag = Flag;
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        "rested".into()
+    }
+
+    static COUNTED: AtomicUsize = AtomicUsize::new(0);
+
+    /// Waits a second.
+    #[tool]
+    async fn wait_a_second() -> String {
+        COUNTED.fetch_add(1, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        "waited".into()
+    }
+
+    /// Echoes a number.
+    #[tool]
+    async fn number(n: u32) -> String {
+        n.to_string()
+    }
+
+    #[tokio::test]
+    async fn a_timed_out_call_is_cancelled_on_the_server() {
+        for version in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2026_07_28] {
+            DROPPED.store(false, Ordering::SeqCst);
+            let server = Server::builder(server_info!())
+                .tool(nap::TOOL)
+                .build()
+                .unwrap();
+            let client = Client::builder()
+                .protocol_version(version)
+                .connect_in_memory(&server)
+                .await
+                .unwrap();
+            let err = client
+                .call_tool("nap", json!({}))
+                .timeout(Duration::from_millis(200))
+                .await
+                .unwrap_err();
+            assert!(
+                matches!(err, ClientError::Timeout(d) if d == Duration::from_millis(200)),
+                "{err}"
+            );
+            let started = std::time::Instant::now();
+            while !DROPPED.load(Ordering::SeqCst) {
+                assert!(
+                    started.elapsed() < WAIT,
+                    "the server never dropped the handler ({version:?})"
+                );
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            client.close().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn requests_in_flight_are_bounded() {
+        let server = Server::builder(server_info!())
+            .tool(wait_a_second::TOOL)
+            .build()
+            .unwrap();
+        let client = Client::builder()
+            .max_in_flight(2)
+            .protocol_version(ProtocolVersion::V2025_11_25)
+            .connect_in_memory(&server)
+            .await
+            .unwrap();
+        let a = tokio::spawn(client.call_tool("wait_a_second", json!({})).into_future());
+        let b = tokio::spawn(client.call_tool("wait_a_second", json!({})).into_future());
+        let started = std::time::Instant::now();
+        while COUNTED.load(Ordering::SeqCst) < 2 {
+            assert!(started.elapsed() < WAIT);
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let third = client
+            .call_tool("wait_a_second", json!({}))
+            .await
+            .unwrap_err();
+        assert!(matches!(third, ClientError::TooManyInFlight(2)), "{third}");
+        assert_eq!(text(&a.await.unwrap().unwrap()), "waited");
+        assert_eq!(text(&b.await.unwrap().unwrap()), "waited");
+        client.close().await;
+        let after = client
+            .call_tool("wait_a_second", json!({}))
+            .await
+            .unwrap_err();
+        assert!(matches!(after, ClientError::Closed), "{after}");
+    }
+
+    #[tokio::test]
+    async fn lists_are_read_page_after_page() {
+        let server = Server::builder(server_info!())
+            .tool(nap::TOOL)
+            .tool(number::TOOL)
+            .tool(wait_a_second::TOOL)
+            .page_size(1)
+            .build()
+            .unwrap();
+        let client = Client::builder().connect_in_memory(&server).await.unwrap();
+        let first = client.list_tools_page(None).await.unwrap();
+        assert_eq!(first.tools.len(), 1);
+        assert!(first.next_cursor.is_some());
+        let names: Vec<String> = client
+            .list_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(names, ["nap", "number", "wait_a_second"]);
+        let err = client.call_tool("number", json!({"n": "x"})).await.unwrap();
+        assert_eq!(
+            err.is_error,
+            Some(true),
+            "invalid arguments are an isError result"
+        );
+        client.close().await;
+    }
+}
