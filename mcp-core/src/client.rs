@@ -490,6 +490,42 @@ pub struct ListRootsResult {
     pub meta: Option<Meta>,
 }
 
+impl Root {
+    /// A root with a URI and no name.
+    ///
+    /// ```
+    /// let root = mcp_runtime_core::Root::new("file:///src").with_name("src");
+    /// assert_eq!(root.name.as_deref(), Some("src"));
+    /// ```
+    #[must_use]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+            meta: None,
+        }
+    }
+
+    with_options! {
+        with_name => name: String,
+    }
+}
+
+impl ListRootsResult {
+    /// A result listing `roots`.
+    ///
+    /// ```
+    /// use mcp_runtime_core::{ListRootsResult, Root};
+    ///
+    /// let r = ListRootsResult::new(vec![Root::new("file:///src")]);
+    /// assert_eq!(serde_json::to_string(&r).unwrap(), r#"{"roots":[{"uri":"file:///src"}]}"#);
+    /// ```
+    #[must_use]
+    pub fn new(roots: Vec<Root>) -> Self {
+        Self { roots, meta: None }
+    }
+}
+
 /// A request the client must answer before the server can complete (2026-07-28).
 ///
 /// ```

@@ -293,6 +293,37 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::run(Kind::Tool, attr.into(), item.into()).into()
 }
 
+/// Above `#[tool]`: gives clients a typed way to call the tool, from the same definitions.
+///
+/// It generates, next to the function `f`, a public struct `FArgs` (the function's name in
+/// `CamelCase`, then `Args`) with one public field per argument parameter (injected ones left
+/// out), deriving `Serialize`, and implements `ToolArguments` for it with the tool's name and
+/// the function's declared return type. A client then calls `client.call(FArgs { .. })` and
+/// gets the value the return type declares (`T` for `Json<T>`, `String` for `String`, …); a
+/// change of the tool's signature is a compile error wherever a client calls it. Argument types
+/// must implement `Serialize` (and structured outputs `Deserialize`) for the client side.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+/// use mcp_runtime::ToolArguments;
+///
+/// /// Adds two numbers.
+/// #[typed_tool]
+/// #[tool]
+/// pub async fn add(a: i64, b: i64) -> Json<i64> {
+///     Json(a + b)
+/// }
+///
+/// let args = AddArgs { a: 2, b: 3 };
+/// assert_eq!(AddArgs::NAME, "add");
+/// assert_eq!(serde_json::to_value(&args).unwrap(), serde_json::json!({"a": 2, "b": 3}));
+/// # let _ = add::TOOL;
+/// ```
+#[proc_macro_attribute]
+pub fn typed_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::typed::run(attr.into(), item.into()).into()
+}
+
 /// Turns a function into an MCP resource, or a resource template when its URI has variables.
 ///
 /// Each variable of the URI template binds the parameter of the same name (or `rename`); its

@@ -115,6 +115,9 @@
 //!   and only when the application has not set a global one.
 //! - `legacy-sse`: the deprecated HTTP+SSE transport of 2024-11-05 (`GET /sse`,
 //!   `POST /messages`).
+//! - `client`: the MCP client ([`client`]): stdio (a spawned process), Streamable HTTP of both
+//!   eras and in-memory connections, typed requests, handlers for the server's questions, and
+//!   typed calls of tools declared with [`typed_tool`](macro@typed_tool).
 //!
 //! A stdio-only server needs `default-features = false, features = ["macros"]`: no HTTP stack,
 //! no `tracing-subscriber`; it serves with [`Server::serve_stdio`].
@@ -161,6 +164,9 @@ extern crate self as mcp_runtime;
 mod caller;
 pub mod apps;
 pub mod cli;
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+pub mod client;
 pub mod completion;
 mod connection;
 mod dispatch;
@@ -179,6 +185,7 @@ mod serve;
 mod server;
 pub mod tasks;
 pub mod transport;
+mod typed;
 mod validation;
 mod wire;
 
@@ -204,7 +211,7 @@ pub use mcp_core as protocol;
 pub use mcp_macros::widget;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-pub use mcp_macros::{main, prompt, resource, tool};
+pub use mcp_macros::{main, prompt, resource, tool, typed_tool};
 pub use notify::ListChanged;
 pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
 pub use schema::SchemaProfile;
@@ -219,6 +226,7 @@ pub use server::shutdown::ShutdownHandle;
 pub use server::{Server, ServerBuilder};
 #[doc(no_inline)]
 pub use tokio;
+pub use typed::{ToolArguments, ToolOutput};
 
 /// Everything a server needs: `use mcp_runtime::prelude::*;`.
 pub mod prelude {
@@ -234,13 +242,18 @@ pub mod prelude {
     };
     #[cfg(feature = "macros")]
     #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-    pub use crate::{prompt, resource, tool};
+    pub use crate::{prompt, resource, tool, typed_tool};
 }
 
 // The README's examples compile as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+// And the client's page, when the client is built.
+#[cfg(all(doctest, feature = "client"))]
+#[doc = include_str!("../../docs/client.md")]
+struct ClientDoctests;
 
 // So does every snippet of the guide (outside the package: only this repository tests it).
 #[cfg(doctest)]

@@ -23,6 +23,7 @@ pub use crate::registry::{
     PromptArguments, PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
 };
 pub use crate::result::{IntoPromptResult, IntoResourceContents, IntoToolResult};
+pub use crate::typed::ToolArguments;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;

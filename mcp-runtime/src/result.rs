@@ -38,7 +38,7 @@ fn internal(err: impl std::fmt::Display) -> HandlerError {
 }
 
 /// Whether `T`'s structured value must be wrapped in `{"result": …}`; computed once per type.
-fn wraps<T: JsonSchema + 'static>() -> bool {
+pub(crate) fn wraps<T: JsonSchema + 'static>() -> bool {
     static CACHE: OnceLock<RwLock<HashMap<TypeId, bool>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let id = TypeId::of::<T>();

@@ -8,6 +8,7 @@ mod prompt;
 mod register;
 mod resource;
 mod tool;
+pub(crate) mod typed;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};

@@ -1,0 +1,220 @@
+//! The client side of the official MCP conformance suite, built on `mcp_runtime::client`.
+//!
+//! The suite's contract: the server URL is the last argument, the scenario is named by
+//! `MCP_CONFORMANCE_SCENARIO`, its data (if any) is the JSON of `MCP_CONFORMANCE_CONTEXT`, and
+//! `MCP_CONFORMANCE_PROTOCOL_VERSION` is the revision to speak. Each scenario does what a host
+//! would do against the scenario's server (connect, list, call, answer questions); the suite
+//! judges the wire. Exit status 0 when the scenario's steps succeeded, 1 otherwise.
+//!
+//! ```text
+//! MCP_CONFORMANCE_SCENARIO=tools_call conformance-client http://localhost:3000/mcp
+//! ```
+
+use mcp_runtime::client::{Client, ClientError, ClientHandler, HandlerFuture};
+use mcp_runtime::protocol::{
+    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitAction,
+    ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion, Tool,
+};
+use serde_json::{Value, json};
+
+/// Answers every question the way a cooperative user would: elicitations are accepted (the
+/// client fills in the schema's defaults), sampling answers a fixed text.
+struct Cooperative;
+
+impl ClientHandler for Cooperative {
+    fn elicit(&self, request: ElicitRequestParams) -> HandlerFuture<'_, ElicitResult> {
+        eprintln!("conformance-client: elicitation: {}", request.message);
+        Box::pin(async {
+            Ok(ElicitResult::new(ElicitAction::Accept).with_content(serde_json::Map::new()))
+        })
+    }
+
+    fn create_message(
+        &self,
+        _request: CreateMessageRequestParams,
+    ) -> HandlerFuture<'_, CreateMessageResult> {
+        Box::pin(async {
+            serde_json::from_value(json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": "conformance"},
+                "model": "conformance-client"
+            }))
+            .map_err(|e| mcp_runtime::protocol::ErrorObject::internal(e.to_string()))
+        })
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let Some(url) = std::env::args().skip(1).next_back() else {
+        eprintln!("usage: conformance-client SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)");
+        std::process::exit(2);
+    };
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or(Value::Null);
+    let version = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION")
+        .ok()
+        .and_then(|v| ProtocolVersion::parse(&v));
+    eprintln!("conformance-client: scenario {scenario:?} at {url} ({version:?})");
+    match run(&scenario, &url, version, &context).await {
+        Ok(()) => eprintln!("conformance-client: done"),
+        Err(e) => {
+            eprintln!("conformance-client: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+async fn connect(url: &str, version: Option<ProtocolVersion>) -> Result<Client, ClientError> {
+    let capabilities: ClientCapabilities = serde_json::from_value(json!({
+        "roots": {"listChanged": false},
+        "sampling": {},
+        "elicitation": {"form": {}},
+        "extensions": {"io.modelcontextprotocol/skills": {}}
+    }))
+    .expect("the capabilities are valid");
+    let mut builder = Client::builder()
+        .info(Implementation::new(
+            "mcp-runtime-conformance-client",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .capabilities(capabilities)
+        .handler(Cooperative);
+    if let Some(v) = version {
+        builder = builder.protocol_version(v);
+    }
+    builder.connect_http(url).await
+}
+
+async fn run(
+    scenario: &str,
+    url: &str,
+    version: Option<ProtocolVersion>,
+    context: &Value,
+) -> Result<(), ClientError> {
+    let client = connect(url, version).await?;
+    let outcome = steps(&client, scenario, context).await;
+    client.close().await;
+    outcome
+}
+
+async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), ClientError> {
+    let tools = client.list_tools().await?;
+    let named = |name: &str| tools.iter().find(|t| t.name == name);
+    match scenario {
+        "tools_call" => {
+            let r = client
+                .call_tool("add_numbers", json!({"a": 5, "b": 3}))
+                .await?;
+            eprintln!(
+                "conformance-client: {:?}",
+                r.content.first().and_then(|c| c.as_text())
+            );
+        }
+        "elicitation-sep1034-client-defaults" => {
+            client
+                .call_tool("test_client_elicitation_defaults", json!({}))
+                .await?;
+        }
+        "sse-retry" => {
+            client.call_tool("test_reconnection", json!({})).await?;
+        }
+        "sep-2322-client-request-state" => {
+            for name in [
+                "test_mrtr_echo_state",
+                "test_mrtr_unrelated",
+                "test_mrtr_no_state",
+                "test_mrtr_no_result_type",
+            ] {
+                let r = client.call_tool(name, json!({})).await?;
+                eprintln!(
+                    "conformance-client: {name}: {:?}",
+                    r.content.first().and_then(|c| c.as_text())
+                );
+            }
+        }
+        "http-standard-headers" => {
+            for tool in &tools {
+                client.call_tool(&tool.name, json!({})).await?;
+            }
+            for resource in client.list_resources().await? {
+                client.read_resource(&resource.uri).await?;
+            }
+            for prompt in client.list_prompts().await? {
+                client.get_prompt(&prompt.name, json!({})).await?;
+            }
+        }
+        "http-custom-headers" => {
+            let calls = context
+                .get("toolCalls")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for call in calls {
+                let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+                let args = call.get("arguments").cloned().unwrap_or(json!({}));
+                client.call_tool(name, args).await?;
+            }
+        }
+        "http-invalid-tool-headers" => {
+            // Only the tools that survived the x-mcp-header checks are listed.
+            for tool in &tools {
+                client.call_tool(&tool.name, sample_arguments(tool)).await?;
+            }
+        }
+        "json-schema-2020-12-preservation" => {
+            let focal = named("json_schema_2020_12_tool").ok_or(ClientError::Unsupported(
+                "the tool json_schema_2020_12_tool",
+            ))?;
+            let schema = focal.input_schema.clone();
+            client
+                .call_tool("json_schema_echo", json!({"schema": schema}))
+                .await?;
+        }
+        "sep-2640-client-no-prefetch" => {
+            // Listing is all a host does before a skill is needed: no file is fetched.
+            let skills = client.list_skills().await?;
+            eprintln!("conformance-client: {} skill(s) listed", skills.len());
+        }
+        s if s.starts_with("sep-2640-client-verify-") => {
+            for entry in client.list_skills().await? {
+                match client.load_skill(&entry).await {
+                    Ok(skill) => {
+                        for file in entry.resources.iter().filter(|f| f.uri != entry.uri) {
+                            client.read_skill_file(&skill, &file.uri).await?;
+                        }
+                    }
+                    Err(e) => eprintln!("conformance-client: skill {} rejected: {e}", entry.uri),
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Arguments that satisfy a tool's required string, integer and boolean properties.
+fn sample_arguments(tool: &Tool) -> Value {
+    let mut args = serde_json::Map::new();
+    let props = tool
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object);
+    let required = tool.input_schema.get("required").and_then(Value::as_array);
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        let ty = props
+            .and_then(|p| p.get(name))
+            .and_then(|p| p.get("type"))
+            .and_then(Value::as_str);
+        let value = match ty {
+            Some("integer" | "number") => json!(1),
+            Some("boolean") => json!(true),
+            _ => json!("us-west1"),
+        };
+        args.insert(name.to_owned(), value);
+    }
+    Value::Object(args)
+}

@@ -1,0 +1,406 @@
+//! Streamable HTTP, the client's half: every message is a `POST`; an answer comes back as JSON
+//! or as an SSE stream (resumed with `GET` and `Last-Event-ID` after the server's `retry` when
+//! it ends early); a session (`Mcp-Session-Id`) is kept, listened to with a standalone `GET`
+//! stream and ended with `DELETE`. In the stateless era every `POST` also carries `Mcp-Method`,
+//! `Mcp-Name` and the tool's `Mcp-Param-*` headers.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt as _;
+use mcp_core::jsonrpc::RequestId;
+use mcp_core::{ErrorObject, ProtocolVersion};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::{AbortHandle, JoinHandle};
+
+use super::error::ClientError;
+use super::outgoing::{Incoming, Outgoing};
+use super::sse::{Event, Parser};
+
+/// The largest JSON body read: 16 MiB.
+const MAX_BODY: usize = 16 * 1024 * 1024;
+/// How long to wait before resuming a stream when the server gave no `retry`.
+const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+/// The longest `retry` honoured (a server cannot park a request for longer).
+const MAX_RETRY: Duration = Duration::from_secs(30);
+/// How many times one stream is resumed at most.
+const MAX_RESUMES: u32 = 5;
+
+/// The HTTP half of a client connection.
+#[derive(Debug, Clone)]
+pub(crate) struct HttpLink {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    http: reqwest::Client,
+    url: reqwest::Url,
+    headers: HeaderMap,
+    session: Mutex<Option<String>>,
+    version: Mutex<Option<ProtocolVersion>>,
+    inbound: mpsc::Sender<Incoming>,
+    posts: Mutex<HashMap<RequestId, AbortHandle>>,
+    listener: Mutex<Option<JoinHandle<()>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl HttpLink {
+    pub(crate) fn new(
+        url: reqwest::Url,
+        headers: HeaderMap,
+        inbound: mpsc::Sender<Incoming>,
+    ) -> Result<Self, String> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok(Self {
+            shared: Arc::new(Shared {
+                http,
+                url,
+                headers,
+                session: Mutex::new(None),
+                version: Mutex::new(None),
+                inbound,
+                posts: Mutex::new(HashMap::new()),
+                listener: Mutex::new(None),
+            }),
+        })
+    }
+
+    /// The session id the server assigned, if any.
+    pub(crate) fn session(&self) -> Option<String> {
+        lock(&self.shared.session).clone()
+    }
+
+    /// Posts one message; answers and failures arrive through the inbound queue.
+    pub(crate) fn send(&self, out: Outgoing) {
+        if let Some(v) = out.version {
+            *lock(&self.shared.version) = Some(v);
+        }
+        let shared = self.shared.clone();
+        let id = out.id.clone();
+        // Held while the task is registered, so that its own removal comes after.
+        let mut posts = lock(&self.shared.posts);
+        let task = tokio::spawn(async move {
+            let id = out.id.clone();
+            shared.post(out).await;
+            if let Some(id) = id {
+                lock(&shared.posts).remove(&id);
+            }
+        });
+        if let Some(id) = id {
+            posts.insert(id, task.abort_handle());
+        }
+    }
+
+    /// Drops the POST (or resumed stream) waiting for `id`.
+    pub(crate) fn abandon(&self, id: &RequestId) {
+        if let Some(task) = lock(&self.shared.posts).remove(id) {
+            task.abort();
+        }
+    }
+
+    /// Opens the standalone `GET` stream of a session, for requests and notifications the
+    /// server sends on its own; a server without one (405) is left alone.
+    pub(crate) fn listen(&self) {
+        let shared = self.shared.clone();
+        let task = tokio::spawn(async move { shared.standalone().await });
+        if let Some(old) = lock(&self.shared.listener).replace(task) {
+            old.abort();
+        }
+    }
+
+    /// Stops every stream and POST in flight.
+    pub(crate) fn stop(&self) {
+        if let Some(task) = lock(&self.shared.listener).take() {
+            task.abort();
+        }
+        for (_, task) in lock(&self.shared.posts).drain() {
+            task.abort();
+        }
+    }
+
+    /// Stops every stream and ends the session with `DELETE`.
+    pub(crate) async fn close(&self) {
+        self.stop();
+        let Some(session) = lock(&self.shared.session).take() else {
+            return;
+        };
+        let mut req = self
+            .shared
+            .http
+            .delete(self.shared.url.clone())
+            .headers(self.shared.headers.clone())
+            .header("mcp-session-id", session)
+            .timeout(Duration::from_secs(5));
+        if let Some(v) = *lock(&self.shared.version) {
+            req = req.header("mcp-protocol-version", v.as_str());
+        }
+        let _ = req.send().await;
+    }
+}
+
+impl Shared {
+    fn fail(&self, id: &Option<RequestId>, why: impl Into<String>) -> Option<Incoming> {
+        id.as_ref()
+            .map(|id| Incoming::Failed(id.clone(), ClientError::Transport(why.into())))
+    }
+
+    async fn deliver(&self, item: Option<Incoming>) {
+        if let Some(item) = item {
+            let _ = self.inbound.send(item).await;
+        }
+    }
+
+    fn remember_session(&self, headers: &HeaderMap) {
+        if let Some(s) = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+            *lock(&self.session) = Some(s.to_owned());
+        }
+    }
+
+    async fn post(&self, out: Outgoing) {
+        let mut req = self
+            .http
+            .post(self.url.clone())
+            .headers(self.headers.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream");
+        if let Some(v) = out.version {
+            req = req.header("mcp-protocol-version", v.as_str());
+            if v.is_stateless() {
+                if let Some(m) = &out.method {
+                    req = req.header("mcp-method", m.as_str());
+                }
+                for (name, value) in &out.headers {
+                    req = req.header(name.as_str(), value.as_str());
+                }
+            }
+        }
+        if let Some(s) = lock(&self.session).clone() {
+            req = req.header("mcp-session-id", s);
+        }
+        let resp = match req.body(out.bytes).send().await {
+            Ok(r) => r,
+            Err(e) => {
+                return self
+                    .deliver(self.fail(&out.id, format!("POST failed: {e}")))
+                    .await;
+            }
+        };
+        self.remember_session(resp.headers());
+        let status = resp.status();
+        let is_sse = content_type(resp.headers()).starts_with("text/event-stream");
+        if status.is_success() && is_sse {
+            return self.read_stream(resp, out.id).await;
+        }
+        if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
+            if out.id.is_some() {
+                let why = format!("the server answered a request with HTTP {status} and no body");
+                self.deliver(self.fail(&out.id, why)).await;
+            }
+            return;
+        }
+        let body = match read_body(resp).await {
+            Ok(b) => b,
+            Err(e) => return self.deliver(self.fail(&out.id, e)).await,
+        };
+        self.deliver_body(status, &body, &out.id).await;
+    }
+
+    /// A JSON body: a message, a batch of messages, or an HTTP error with or without a JSON-RPC
+    /// error in it.
+    async fn deliver_body(&self, status: reqwest::StatusCode, body: &str, id: &Option<RequestId>) {
+        let parsed: Option<Value> = serde_json::from_str(body).ok();
+        match parsed {
+            Some(Value::Array(items)) => {
+                for item in items {
+                    self.deliver(Some(Incoming::Message(item.to_string())))
+                        .await;
+                }
+            }
+            Some(Value::Object(mut obj)) if obj.contains_key("error") || status.is_success() => {
+                // An error about a request whose id the server could not read comes back with
+                // `id: null`: it is the answer to this POST's request.
+                if obj.get("id").is_none_or(Value::is_null)
+                    && let (Some(id), Some(err)) = (id, obj.get("error"))
+                {
+                    let err = serde_json::from_value(err.clone())
+                        .unwrap_or_else(|_| ErrorObject::new(-32603, format!("HTTP {status}")));
+                    let err = ClientError::Rpc(err);
+                    return self.deliver(Some(Incoming::Failed(id.clone(), err))).await;
+                }
+                obj.entry("jsonrpc").or_insert_with(|| "2.0".into());
+                self.deliver(Some(Incoming::Message(Value::Object(obj).to_string())))
+                    .await;
+            }
+            _ if status.is_success() && body.trim().is_empty() => {
+                let why = format!("the server answered HTTP {status} with an empty body");
+                self.deliver(self.fail(id, why)).await;
+            }
+            _ => {
+                let shown: String = body.chars().take(200).collect();
+                let why =
+                    if status == reqwest::StatusCode::NOT_FOUND && lock(&self.session).is_some() {
+                        format!("HTTP 404: the session has expired ({shown})")
+                    } else {
+                        format!("HTTP {status}: {shown}")
+                    };
+                self.deliver(self.fail(id, why)).await;
+            }
+        }
+    }
+
+    /// Reads an SSE answer to request `id`, resuming it with `GET` after `retry` when it ends
+    /// before the answer came.
+    async fn read_stream(&self, resp: reqwest::Response, id: Option<RequestId>) {
+        let mut parser = Parser::default();
+        let mut answered = self.pump(resp, &mut parser, id.as_ref()).await;
+        let mut resumes = 0;
+        while !answered && id.is_some() {
+            let Some(last) = parser.last_id.clone() else {
+                let why =
+                    "the event stream ended before the answer (and had no event id to resume)";
+                return self.deliver(self.fail(&id, why)).await;
+            };
+            if resumes == MAX_RESUMES {
+                let why = format!("the event stream ended {MAX_RESUMES} times before the answer");
+                return self.deliver(self.fail(&id, why)).await;
+            }
+            resumes += 1;
+            tokio::time::sleep(retry_of(&parser)).await;
+            match self.get(Some(&last)).await {
+                Ok(resp) => answered = self.pump(resp, &mut parser, id.as_ref()).await,
+                Err(e) => tracing::debug!("mcp client: resuming a stream failed: {e}"),
+            }
+        }
+    }
+
+    /// Forwards every event of one response; true once the answer to `id` went by.
+    async fn pump(
+        &self,
+        resp: reqwest::Response,
+        parser: &mut Parser,
+        id: Option<&RequestId>,
+    ) -> bool {
+        let mut body = resp.bytes_stream();
+        let mut events: Vec<Event> = Vec::new();
+        while let Some(chunk) = body.next().await {
+            let Ok(chunk) = chunk else { return false };
+            if let Err(e) = parser.feed(&chunk, &mut events) {
+                tracing::warn!("mcp client: {e}; the stream is dropped");
+                return false;
+            }
+            let mut answered = false;
+            for event in events.drain(..) {
+                if event.data.trim().is_empty() {
+                    continue;
+                }
+                if let Some(id) = id {
+                    answered |= answers(&event.data, id);
+                }
+                if self
+                    .inbound
+                    .send(Incoming::Message(event.data))
+                    .await
+                    .is_err()
+                {
+                    return true;
+                }
+            }
+            if answered {
+                return true;
+            }
+        }
+        false
+    }
+
+    async fn get(&self, last_event_id: Option<&str>) -> Result<reqwest::Response, String> {
+        let mut req = self
+            .http
+            .get(self.url.clone())
+            .headers(self.headers.clone())
+            .header(ACCEPT, "text/event-stream");
+        if let Some(v) = *lock(&self.version) {
+            req = req.header("mcp-protocol-version", v.as_str());
+        }
+        if let Some(s) = lock(&self.session).clone() {
+            req = req.header("mcp-session-id", s);
+        }
+        if let Some(last) = last_event_id {
+            req = req.header("last-event-id", last);
+        }
+        let resp = req.send().await.map_err(|e| e.to_string())?;
+        if !resp.status().is_success() {
+            return Err(format!("GET answered HTTP {}", resp.status()));
+        }
+        if !content_type(resp.headers()).starts_with("text/event-stream") {
+            return Err("GET did not answer an event stream".into());
+        }
+        Ok(resp)
+    }
+
+    /// The standalone stream: reopened after `retry` when it ends, five failures in a row at
+    /// most; a server without one (any error status) is not asked again.
+    async fn standalone(&self) {
+        let mut parser = Parser::default();
+        let mut failures = 0;
+        while failures < MAX_RESUMES {
+            match self.get(parser.last_id.clone().as_deref()).await {
+                Ok(resp) => {
+                    failures = 0;
+                    self.pump(resp, &mut parser, None).await;
+                }
+                Err(e) if e.starts_with("GET answered HTTP") => return,
+                Err(_) => failures += 1,
+            }
+            tokio::time::sleep(retry_of(&parser)).await;
+        }
+    }
+}
+
+fn retry_of(parser: &Parser) -> Duration {
+    parser
+        .retry_ms
+        .map_or(DEFAULT_RETRY, Duration::from_millis)
+        .min(MAX_RETRY)
+}
+
+fn content_type(headers: &HeaderMap) -> String {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// Whether `data` is the response to `id`.
+fn answers(data: &str, id: &RequestId) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        id: Option<RequestId>,
+        method: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_str::<Probe>(data)
+        .is_ok_and(|p| p.method.is_none() && p.id.as_ref() == Some(id))
+}
+
+async fn read_body(resp: reqwest::Response) -> Result<String, String> {
+    let mut body = Vec::new();
+    let mut stream = resp.bytes_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| format!("reading the answer failed: {e}"))?;
+        if body.len() + chunk.len() > MAX_BODY {
+            return Err(format!("the answer is larger than {MAX_BODY} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    String::from_utf8(body).map_err(|_| "the answer is not UTF-8".to_owned())
+}

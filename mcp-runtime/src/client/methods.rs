@@ -1,0 +1,495 @@
+//! The typed requests of a [`Client`]: one method per client-to-server request, lists with
+//! automatic pagination, and the stateless era's `input_required` loop.
+
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::time::Duration;
+
+use mcp_core::jsonrpc::error_codes;
+use mcp_core::{
+    CallToolResult, CompleteRequestParams, CompleteResult, GetPromptResult, InputRequiredResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    LoggingLevel, ProgressNotificationParams, Prompt, ReadResourceResult, Resource,
+    ResourceTemplate, SubscriptionFilter, Tool,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use super::Client;
+use super::engine::{Options, ProgressFn, lock};
+use super::error::ClientError;
+use super::handler::answer;
+use super::headers::{encode, param_headers, param_values};
+use super::link::Link;
+
+/// How many `input_required` rounds one request goes through at most.
+pub(crate) const MAX_ROUNDS: usize = 8;
+/// How many pages one list reads at most.
+pub(crate) const MAX_PAGES: usize = 1000;
+
+/// A value as a JSON object (`params` must be one).
+pub(crate) fn to_map(value: &impl Serialize) -> Result<Map<String, Value>, ClientError> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(ClientError::protocol(format!(
+            "params must be an object, not {other}"
+        ))),
+        Err(e) => Err(ClientError::protocol(format!(
+            "params do not serialise: {e}"
+        ))),
+    }
+}
+
+/// One request on its way: set a progress callback or a time limit, then `.await` it.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::time::Duration;
+/// use mcp_runtime::client::Client;
+/// use mcp_runtime::prelude::*;
+///
+/// /// Waits a little, reporting progress.
+/// #[tool]
+/// async fn slow(ctx: Context) -> String {
+///     ctx.progress(1.0, Some(2.0), None).await;
+///     ctx.progress(2.0, Some(2.0), None).await;
+///     "done".into()
+/// }
+///
+/// let server = Server::builder(server_info!()).tool(slow::TOOL).build().unwrap();
+/// let client = Client::builder().connect_in_memory(&server).await.unwrap();
+/// let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+/// let log = seen.clone();
+/// let result = client
+///     .call_tool("slow", serde_json::json!({}))
+///     .progress(move |p| log.lock().unwrap().push(p.progress))
+///     .timeout(Duration::from_secs(5))
+///     .await
+///     .unwrap();
+/// assert_eq!(result.content[0].as_text(), Some("done"));
+/// assert_eq!(*seen.lock().unwrap(), vec![1.0, 2.0]);
+/// # });
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct Call<T> {
+    client: Client,
+    method: &'static str,
+    params: Result<Map<String, Value>, ClientError>,
+    options: Options,
+    /// `tools/call`, `prompts/get`, `resources/read`: answers `input_required` and retries.
+    rounds: bool,
+    _out: PhantomData<fn() -> T>,
+}
+
+impl<T> std::fmt::Debug for Call<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Call")
+            .field("method", &self.method)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> Call<T> {
+    fn new(
+        client: &Client,
+        method: &'static str,
+        params: Result<Map<String, Value>, ClientError>,
+    ) -> Self {
+        Self {
+            client: client.clone(),
+            method,
+            params,
+            options: Options::default(),
+            rounds: false,
+            _out: PhantomData,
+        }
+    }
+
+    /// Calls `f` with each progress notification of this request (a progress token is sent).
+    pub fn progress(
+        mut self,
+        f: impl Fn(ProgressNotificationParams) + Send + Sync + 'static,
+    ) -> Self {
+        let f: ProgressFn = std::sync::Arc::new(f);
+        self.options.progress = Some(f);
+        self
+    }
+
+    /// How long this request waits for its answer (each round, in the stateless era).
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.options.timeout = Some(limit);
+        self
+    }
+}
+
+impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
+    type Output = Result<T, ClientError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<T, ClientError>> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let params = self.params?;
+            let value = if self.rounds {
+                self.client
+                    .with_rounds(self.method, params, self.options)
+                    .await?
+            } else {
+                self.client.raw(self.method, params, self.options).await?
+            };
+            serde_json::from_value(value).map_err(|e| {
+                ClientError::protocol(format!("the answer to {} does not fit: {e}", self.method))
+            })
+        })
+    }
+}
+
+/// An open `subscriptions/listen` request (stateless era): the notifications it asked for
+/// arrive on [`Client::notifications`] until it is dropped, which cancels it.
+#[derive(Debug)]
+pub struct Listener {
+    task: tokio::task::JoinHandle<Result<Value, ClientError>>,
+}
+
+impl Listener {
+    /// Whether the server ended the subscription.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.task.is_finished()
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Client {
+    /// Headers of a request on stateless HTTP: `Mcp-Name`, and for `tools/call` the tool's
+    /// `Mcp-Param-*`.
+    fn headers_for(&self, name: &str, tool_args: Option<&Value>) -> Vec<(String, String)> {
+        if !matches!(self.engine.link, Link::Http(_)) {
+            return Vec::new();
+        }
+        let mut headers = vec![("Mcp-Name".to_owned(), encode(name))];
+        if let Some(args) = tool_args
+            && let Some(params) = lock(&self.engine.state).tool_headers.get(name)
+        {
+            headers.extend(param_values(params, args));
+        }
+        headers
+    }
+
+    /// A request answered through `input_required` rounds: each round's questions go to the
+    /// handler, and the request is sent again (a new id) with `inputResponses` and the
+    /// `requestState` exactly as received.
+    async fn with_rounds(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        options: Options,
+    ) -> Result<Value, ClientError> {
+        for _ in 0..MAX_ROUNDS {
+            let result = self.raw(method, params.clone(), options.clone()).await?;
+            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+                return Ok(result);
+            }
+            let round: InputRequiredResult = serde_json::from_value(result)
+                .map_err(|e| ClientError::protocol(format!("input_required: {e}")))?;
+            let mut responses = Map::new();
+            for (key, request) in round.input_requests.unwrap_or_default() {
+                let answer = answer(&*self.engine.handler(), &request.method, request.params)
+                    .await
+                    .map_err(ClientError::Rpc)?;
+                responses.insert(key, answer);
+            }
+            params.remove("inputResponses");
+            params.remove("requestState");
+            if !responses.is_empty() {
+                params.insert("inputResponses".into(), Value::Object(responses));
+            }
+            if let Some(state) = round.request_state {
+                params.insert("requestState".into(), Value::String(state));
+            }
+        }
+        Err(ClientError::protocol(format!(
+            "{method} asked for input more than {MAX_ROUNDS} times"
+        )))
+    }
+
+    /// Calls a tool.
+    pub fn call_tool(&self, name: &str, arguments: impl Serialize) -> Call<CallToolResult> {
+        let args = serde_json::to_value(arguments)
+            .map_err(|e| ClientError::protocol(format!("arguments do not serialise: {e}")));
+        let params = args.map(|args| {
+            let mut p = Map::new();
+            p.insert("name".into(), json!(name));
+            p.insert("arguments".into(), args);
+            p
+        });
+        let mut call = Call::new(self, "tools/call", params);
+        call.rounds = true;
+        if let Ok(p) = &call.params {
+            call.options.headers = self.headers_for(name, p.get("arguments"));
+        }
+        call
+    }
+
+    /// Calls a tool with typed arguments and reads back the value its declared return type
+    /// promises (see [`ToolArguments`](crate::ToolArguments), generated by
+    /// [`#[typed_tool]`](macro@crate::typed_tool)); an `isError` result is
+    /// [`ClientError::Tool`].
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_runtime::client::Client;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Adds two numbers.
+    /// #[typed_tool]
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> Json<i64> {
+    ///     Json(a + b)
+    /// }
+    ///
+    /// let server = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
+    /// let client = Client::builder().connect_in_memory(&server).await.unwrap();
+    /// let sum: i64 = client.call(AddArgs { a: 2, b: 3 }).await.unwrap();
+    /// assert_eq!(sum, 5);
+    /// # });
+    /// ```
+    pub async fn call<A>(
+        &self,
+        arguments: A,
+    ) -> Result<<A::Output as crate::ToolOutput>::Value, ClientError>
+    where
+        A: crate::ToolArguments,
+        A::Output: crate::ToolOutput,
+    {
+        let result = self.call_tool(A::NAME, &arguments).await?;
+        if result.is_error == Some(true) {
+            let texts: Vec<&str> = result.content.iter().filter_map(|c| c.as_text()).collect();
+            return Err(ClientError::Tool(texts.join("\n")));
+        }
+        <A::Output as crate::ToolOutput>::read(result)
+            .map_err(|e| ClientError::protocol(format!("{}: {e}", A::NAME)))
+    }
+
+    /// Reads a resource.
+    pub fn read_resource(&self, uri: &str) -> Call<ReadResourceResult> {
+        let mut call = Call::new(self, "resources/read", Ok(json_map(json!({"uri": uri}))));
+        call.rounds = true;
+        call.options.headers = self.headers_for(uri, None);
+        call
+    }
+
+    /// Gets a prompt with its arguments (an object of strings).
+    pub fn get_prompt(&self, name: &str, arguments: impl Serialize) -> Call<GetPromptResult> {
+        let params = serde_json::to_value(arguments)
+            .map_err(|e| ClientError::protocol(format!("arguments do not serialise: {e}")))
+            .map(|args| json_map(json!({"name": name, "arguments": args})));
+        let mut call = Call::new(self, "prompts/get", params);
+        call.rounds = true;
+        call.options.headers = self.headers_for(name, None);
+        call
+    }
+
+    /// Asks for completions of an argument.
+    pub fn complete(&self, params: &CompleteRequestParams) -> Call<CompleteResult> {
+        Call::new(self, "completion/complete", to_map(params))
+    }
+
+    /// Checks the server is alive.
+    pub fn ping(&self) -> Call<Value> {
+        Call::new(self, "ping", Ok(Map::new()))
+    }
+
+    /// Subscribes to updates of a resource (handshake era; the stateless era uses
+    /// [`listen`](Self::listen)).
+    pub fn subscribe(&self, uri: &str) -> Call<Value> {
+        Call::new(
+            self,
+            "resources/subscribe",
+            Ok(json_map(json!({"uri": uri}))),
+        )
+    }
+
+    /// Ends a subscription made with [`subscribe`](Self::subscribe).
+    pub fn unsubscribe(&self, uri: &str) -> Call<Value> {
+        Call::new(
+            self,
+            "resources/unsubscribe",
+            Ok(json_map(json!({"uri": uri}))),
+        )
+    }
+
+    /// Sets the level of the server's log messages: `logging/setLevel` in the handshake era, the
+    /// `_meta` of every later request in the stateless era.
+    pub async fn set_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
+        if self.protocol_version().is_stateless() {
+            lock(&self.engine.state).log_level = Some(level);
+            return Ok(());
+        }
+        let params = json_map(json!({"level": level}));
+        self.raw("logging/setLevel", params, Options::default())
+            .await
+            .map(drop)
+    }
+
+    /// Opens a `subscriptions/listen` request (stateless era) for the notifications `filter`
+    /// names; they arrive on [`notifications`](Self::notifications).
+    pub fn listen(&self, filter: SubscriptionFilter) -> Result<Listener, ClientError> {
+        if !self.protocol_version().is_stateless() {
+            return Err(ClientError::Unsupported(
+                "subscriptions/listen before 2026-07-28",
+            ));
+        }
+        let params = json_map(json!({"notifications": filter}));
+        let client = self.clone();
+        let options = Options {
+            timeout: Some(Duration::MAX),
+            ..Options::default()
+        };
+        let task =
+            tokio::spawn(async move { client.raw("subscriptions/listen", params, options).await });
+        Ok(Listener { task })
+    }
+
+    /// One page of `tools/list`.
+    pub fn list_tools_page(&self, cursor: Option<&str>) -> Call<ListToolsResult> {
+        Call::new(self, "tools/list", Ok(cursor_params(cursor)))
+    }
+
+    /// Every tool, page after page. On HTTP a tool whose `x-mcp-header` annotations break the
+    /// spec's rules is left out (and logged), as the spec requires of clients.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+        let tools = self
+            .pages("tools/list", |r: ListToolsResult| (r.tools, r.next_cursor))
+            .await?;
+        if !matches!(self.engine.link, Link::Http(_)) {
+            return Ok(tools);
+        }
+        let mut kept = Vec::with_capacity(tools.len());
+        let mut found = std::collections::HashMap::new();
+        for tool in tools {
+            match param_headers(&tool.input_schema) {
+                Ok(params) => {
+                    found.insert(tool.name.clone(), params);
+                    kept.push(tool);
+                }
+                Err(why) => tracing::warn!(tool = %tool.name, "mcp client: tool left out: {why}"),
+            }
+        }
+        lock(&self.engine.state).tool_headers = found;
+        Ok(kept)
+    }
+
+    /// One page of `resources/list`.
+    pub fn list_resources_page(&self, cursor: Option<&str>) -> Call<ListResourcesResult> {
+        Call::new(self, "resources/list", Ok(cursor_params(cursor)))
+    }
+
+    /// Every resource, page after page.
+    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+        self.pages("resources/list", |r: ListResourcesResult| {
+            (r.resources, r.next_cursor)
+        })
+        .await
+    }
+
+    /// One page of `resources/templates/list`.
+    pub fn list_resource_templates_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Call<ListResourceTemplatesResult> {
+        Call::new(self, "resources/templates/list", Ok(cursor_params(cursor)))
+    }
+
+    /// Every resource template, page after page.
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+        self.pages(
+            "resources/templates/list",
+            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
+        )
+        .await
+    }
+
+    /// One page of `prompts/list`.
+    pub fn list_prompts_page(&self, cursor: Option<&str>) -> Call<ListPromptsResult> {
+        Call::new(self, "prompts/list", Ok(cursor_params(cursor)))
+    }
+
+    /// Every prompt, page after page.
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+        self.pages("prompts/list", |r: ListPromptsResult| {
+            (r.prompts, r.next_cursor)
+        })
+        .await
+    }
+
+    /// Reads every page of a list; a cursor seen twice, or more than [`MAX_PAGES`] pages, is an
+    /// error rather than a loop.
+    async fn pages<R, I>(
+        &self,
+        method: &'static str,
+        split: impl Fn(R) -> (Vec<I>, Option<String>),
+    ) -> Result<Vec<I>, ClientError>
+    where
+        R: DeserializeOwned + Send + 'static,
+    {
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..MAX_PAGES {
+            let page: R = Call::new(self, method, Ok(cursor_params(cursor.as_deref()))).await?;
+            let (mut page_items, next) = split(page);
+            items.append(&mut page_items);
+            match next {
+                None => return Ok(items),
+                Some(next) if !seen.insert(next.clone()) => {
+                    return Err(ClientError::protocol(format!(
+                        "{method} gave cursor {next:?} twice"
+                    )));
+                }
+                Some(next) => cursor = Some(next),
+            }
+        }
+        Err(ClientError::protocol(format!(
+            "{method} has more than {MAX_PAGES} pages"
+        )))
+    }
+
+    /// Calls a tool on stateless HTTP, listing the tools once and retrying when the server
+    /// says the `Mcp-Param-*` headers do not match (the tool's schema may have changed).
+    #[doc(hidden)]
+    pub async fn call_tool_relisting(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallToolResult, ClientError> {
+        match self.call_tool(name, &arguments).await {
+            Err(ClientError::Rpc(e)) if e.code == error_codes::HEADER_MISMATCH => {
+                self.list_tools().await?;
+                self.call_tool(name, &arguments).await
+            }
+            other => other,
+        }
+    }
+}
+
+fn json_map(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+fn cursor_params(cursor: Option<&str>) -> Map<String, Value> {
+    let mut p = Map::new();
+    if let Some(c) = cursor {
+        p.insert("cursor".into(), json!(c));
+    }
+    p
+}

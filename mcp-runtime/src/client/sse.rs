@@ -1,0 +1,150 @@
+//! An incremental reader of `text/event-stream` bodies (the WHATWG event-stream format), with a
+//! bound on the size of one event.
+
+/// The largest event accepted: 16 MiB of data lines.
+pub(crate) const MAX_EVENT: usize = 16 * 1024 * 1024;
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Event {
+    /// The `data` lines joined with `\n`.
+    pub(crate) data: String,
+    /// The `event` field (`message` when absent).
+    pub(crate) name: Option<String>,
+}
+
+/// What the parser learnt from a chunk.
+#[derive(Debug, Default)]
+pub(crate) struct Parser {
+    line: Vec<u8>,
+    data: Vec<u8>,
+    has_data: bool,
+    name: Option<String>,
+    /// The last `id` field seen (the stream's `Last-Event-ID`).
+    pub(crate) last_id: Option<String>,
+    /// The last `retry` field, in milliseconds.
+    pub(crate) retry_ms: Option<u64>,
+    skipped_cr: bool,
+}
+
+impl Parser {
+    /// Feeds one chunk, pushing complete events to `out`; `Err` when an event or a line passes
+    /// [`MAX_EVENT`].
+    pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<Event>) -> Result<(), String> {
+        for &b in chunk {
+            if self.skipped_cr {
+                self.skipped_cr = false;
+                if b == b'\n' {
+                    continue;
+                }
+            }
+            match b {
+                b'\n' | b'\r' => {
+                    self.skipped_cr = b == b'\r';
+                    let line = std::mem::take(&mut self.line);
+                    self.line_done(&line, out);
+                }
+                _ => {
+                    if self.line.len() >= MAX_EVENT {
+                        return Err(format!("an SSE line is longer than {MAX_EVENT} bytes"));
+                    }
+                    self.line.push(b);
+                }
+            }
+            if self.data.len() > MAX_EVENT {
+                return Err(format!("an SSE event is larger than {MAX_EVENT} bytes"));
+            }
+        }
+        Ok(())
+    }
+
+    fn line_done(&mut self, line: &[u8], out: &mut Vec<Event>) {
+        if line.is_empty() {
+            if self.has_data {
+                let data = String::from_utf8_lossy(&self.data).into_owned();
+                out.push(Event {
+                    data,
+                    name: self.name.take(),
+                });
+            }
+            self.data.clear();
+            self.has_data = false;
+            self.name = None;
+            return;
+        }
+        if line[0] == b':' {
+            return;
+        }
+        let (field, value) = match line.iter().position(|&b| b == b':') {
+            Some(i) => {
+                let v = &line[i + 1..];
+                (&line[..i], v.strip_prefix(b" ").unwrap_or(v))
+            }
+            None => (line, &[][..]),
+        };
+        match field {
+            b"data" => {
+                if self.has_data {
+                    self.data.push(b'\n');
+                }
+                self.data.extend_from_slice(value);
+                self.has_data = true;
+            }
+            b"event" => self.name = Some(String::from_utf8_lossy(value).into_owned()),
+            b"id" if !value.contains(&0) => {
+                self.last_id = Some(String::from_utf8_lossy(value).into_owned());
+            }
+            b"retry" => {
+                if let Some(ms) = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok()) {
+                    self.retry_ms = Some(ms);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_ids_and_retry_across_chunks() {
+        let mut p = Parser::default();
+        let mut out = Vec::new();
+        p.feed(b"id: e-1\nretry: 500\ndata: \n\nevent: mess", &mut out)
+            .unwrap();
+        assert_eq!(
+            out,
+            vec![Event {
+                data: String::new(),
+                name: None
+            }]
+        );
+        assert_eq!(p.last_id.as_deref(), Some("e-1"));
+        assert_eq!(p.retry_ms, Some(500));
+        out.clear();
+        p.feed(
+            b"age\r\nid: e-2\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\n: comment\n",
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            vec![Event {
+                data: "{\"a\":\n1}".into(),
+                name: Some("message".into())
+            }]
+        );
+        assert_eq!(p.last_id.as_deref(), Some("e-2"));
+    }
+
+    #[test]
+    fn an_event_without_data_is_not_dispatched() {
+        let mut p = Parser::default();
+        let mut out = Vec::new();
+        p.feed(b"id: 7\n\n", &mut out).unwrap();
+        assert!(out.is_empty());
+        assert_eq!(p.last_id.as_deref(), Some("7"));
+    }
+}
