@@ -3,6 +3,7 @@
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
@@ -89,6 +90,7 @@ impl Server {
             .name("mcp-stdin".into())
             .spawn(move || {
                 let mut failure = Ok(());
+                let mut answers = Vec::new();
                 stdio::read_batches(std::io::stdin().lock(), max, |batch| {
                     let Some(reader_conn) = reader
                         .upgrade()
@@ -96,24 +98,14 @@ impl Server {
                     else {
                         return false;
                     };
-                    for item in batch {
-                        match item {
-                            Ok(Inbound::Message(text)) => {
-                                runtime.block_on(reader_conn.handle_text(&text));
-                            }
-                            Ok(Inbound::TooLarge { limit }) => {
-                                runtime.block_on(reader_conn.reject_oversized(limit));
-                            }
-                            Ok(Inbound::InvalidUtf8 { offset }) => {
-                                runtime.block_on(reader_conn.reject_invalid_utf8(offset));
-                            }
-                            Err(e) => {
-                                failure = Err(e);
-                                return false;
-                            }
+                    let answered = Box::pin(answer_batch(&reader_conn, batch, &mut answers));
+                    match runtime.block_on(answered) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            failure = Err(e);
+                            false
                         }
                     }
-                    true
                 });
                 let _ = done_tx.send(failure);
             })?;
@@ -142,4 +134,44 @@ impl Server {
         });
         TestClient::new(client_end)
     }
+}
+
+/// The most answers held back for one write, in bytes and in time since the first of them.
+const HOLD_BYTES: usize = 64 * 1024;
+const HOLD_TIME: Duration = Duration::from_millis(1);
+
+/// Handles the messages of one stdin batch in order. What answers them at once is collected and
+/// queued for the stdout thread as one item, so that a burst of pipelined requests costs one
+/// wake-up of that thread and one `write`, not one of each per reply; the replies of handlers
+/// that wait, and every notification, are queued as they come. Answers are held back at most
+/// [`HOLD_BYTES`] and [`HOLD_TIME`] (a handler that is slow in its first poll does not delay the
+/// replies before it for long). An I/O error ends the batch after what was read before it.
+async fn answer_batch(
+    conn: &Arc<Connection>,
+    batch: stdio::Batch,
+    answers: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    let mut since: Option<Instant> = None;
+    let mut result = Ok(());
+    for item in batch {
+        match item {
+            Ok(Inbound::Message(text)) => conn.answer_into(&text, answers).await,
+            Ok(Inbound::TooLarge { limit }) => conn.oversized_into(limit, answers),
+            Ok(Inbound::InvalidUtf8 { offset }) => conn.invalid_utf8_into(offset, answers),
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        }
+        if answers.is_empty() {
+            continue;
+        }
+        let first = *since.get_or_insert_with(Instant::now);
+        if answers.len() >= HOLD_BYTES || first.elapsed() >= HOLD_TIME {
+            conn.flush_answers(answers).await;
+            since = None;
+        }
+    }
+    conn.flush_answers(answers).await;
+    result
 }
