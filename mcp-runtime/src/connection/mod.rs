@@ -263,7 +263,7 @@ impl Connection {
     pub(crate) async fn dispatch(
         self: &Arc<Self>,
         msg: Message<'_>,
-        meta: Option<RequestMeta>,
+        meta: Option<Box<RequestMeta>>,
         headers: RequestHeaders,
         sink: &Sink,
     ) -> Option<Reply> {
@@ -281,7 +281,7 @@ impl Connection {
     async fn route(
         self: &Arc<Self>,
         msg: Message<'_>,
-        meta: Option<RequestMeta>,
+        meta: Option<Box<RequestMeta>>,
         headers: RequestHeaders,
         wait: bool,
         sink: &Sink,

@@ -1,6 +1,8 @@
 //! `POST`: one JSON-RPC message (or a 2025-03-26 batch), classified by era and served.
 
 use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -18,6 +20,7 @@ use crate::connection::Connection;
 use crate::dispatch::headers as mirror;
 use crate::dispatch::route::{Route, Target};
 use crate::dispatch::scope;
+use crate::handler::invoke::CatchUnwind;
 use crate::http::endpoint::{
     Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
     too_large, unsupported_media_type,
@@ -65,45 +68,49 @@ pub(crate) async fn handle_post(
     let Ok(text) = String::from_utf8(Vec::from(bytes)) else {
         return rpc_error(StatusCode::BAD_REQUEST, None, ErrorObject::parse_error());
     };
-    let (head_tx, head_rx) = oneshot::channel();
+    let (head_tx, mut head_rx) = oneshot::channel();
     let armed = Arc::new(AtomicBool::new(false));
-    let task = tokio::spawn(post_task(
+    // The request runs here, in the connection's task, until its head is known: most requests
+    // are answered by then (plain JSON, 202), and no task is spawned for them. A request that
+    // answers with an SSE stream continues in a task of its own (the body reads its queue), as
+    // does whatever a request still does after its JSON head. A panic ends the request like an
+    // aborted task would: 500 when no head was sent.
+    let mut task: Option<Pin<Box<dyn Future<Output = ()> + Send>>> = Some(Box::pin(post_task(
         Arc::clone(&h),
         Arc::new(headers),
         text,
         HeadTx(Some(head_tx)),
         Arc::clone(&armed),
-    ));
-    let mut guard = AbortOnDrop(Some(task.abort_handle()));
-    let head = head_rx.await;
-    if !armed.load(Ordering::Acquire) {
-        guard.0 = None;
-    }
+    )));
+    let head = std::future::poll_fn(|cx| {
+        if let Some(running) = task.as_mut()
+            && Pin::new(&mut CatchUnwind(running)).poll(cx).is_ready()
+        {
+            task = None;
+        }
+        Pin::new(&mut head_rx).poll(cx)
+    })
+    .await;
+    // The stateless era's stream ends its request when the client goes away.
+    let abort = task
+        .map(|rest| tokio::spawn(rest).abort_handle())
+        .filter(|_| armed.load(Ordering::Acquire));
     match head {
         Ok(Head::Json {
             status,
             body,
             session,
-        }) => {
-            guard.0 = None;
-            json_response(status, body, session.as_deref())
-        }
-        Ok(Head::Accepted) => {
-            guard.0 = None;
-            StatusCode::ACCEPTED.into_response()
-        }
+        }) => json_response(status, body, session.as_deref()),
+        Ok(Head::Accepted) => StatusCode::ACCEPTED.into_response(),
         Ok(Head::Sse(rx)) => {
-            let guard = guard.0.is_some().then_some(guard);
+            let guard = abort.map(|a| AbortOnDrop(Some(a)));
             sse_response(SseBody::new(rx, guard))
         }
-        Err(_) => {
-            guard.0 = None;
-            rpc_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                None,
-                ErrorObject::internal("internal error"),
-            )
-        }
+        Err(_) => rpc_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            None,
+            ErrorObject::internal("internal error"),
+        ),
     }
 }
 
@@ -135,7 +142,7 @@ async fn post_task(
     };
     let msg = match parsed {
         Parsed::Single(m) => m,
-        Parsed::Batch(_) => return batch(&h, &headers, &text, head).await,
+        Parsed::Batch(_) => return Box::pin(batch(&h, &headers, &text, head)).await,
     };
     let sid = session_id(&headers);
     let hv = match mirror::text(&headers, "mcp-protocol-version") {
@@ -147,7 +154,11 @@ async fn post_task(
         Message::Notification(n) => (Some(Route::parse(&n.method)), n.params),
         Message::Response(_) => (None, None),
     };
-    let meta = RequestMeta::from_params(params).ok();
+    // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
+    let meta = params
+        .filter(|p| p.get().contains("\"_meta\""))
+        .and_then(|p| RequestMeta::from_params(Some(p)).ok())
+        .map(Box::new);
     let meta_version = meta.as_ref().and_then(|m| m.protocol_version.as_deref());
     if h.raw_log {
         eprintln!("--> {text}");
@@ -200,10 +211,12 @@ struct Post<'a> {
     hv: Option<&'a str>,
 }
 
+/// Requests without a response stream (`initialize`, notifications) are dispatched in a box of
+/// their own, so that this future stays small.
 async fn handshake_post(
     post: Post<'_>,
     msg: Message<'_>,
-    meta: Option<RequestMeta>,
+    meta: Option<Box<RequestMeta>>,
     route: Option<Route>,
     mut head: HeadTx,
 ) {
@@ -217,13 +230,13 @@ async fn handshake_post(
     if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
         if !h.opts.sessions {
             let conn = Connection::new(Arc::clone(server), nowhere());
-            let reply = conn.dispatch(msg, meta, None, &nowhere()).await;
+            let reply = Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
             return head.reply(reply, false);
         }
         let queue = server.options.outbound_queue.min(SESSION_QUEUE);
         let (out_tx, out_rx) = mpsc::channel(queue);
         let conn = Connection::new(Arc::clone(server), out_tx);
-        let Some(reply) = conn.dispatch(msg, meta, None, &nowhere()).await else {
+        let Some(reply) = Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await else {
             return head.send(Head::Accepted);
         };
         if reply.error_code().is_some() {
@@ -299,7 +312,7 @@ async fn handshake_post(
             run_request(h, req, head).await;
         }
         _ => {
-            conn.dispatch(msg, meta, None, &nowhere()).await;
+            Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
             head.send(Head::Accepted);
         }
     }
@@ -309,7 +322,7 @@ async fn stateless_post(
     h: &Arc<Http>,
     headers: &Arc<HeaderMap>,
     msg: Message<'_>,
-    meta: Option<RequestMeta>,
+    meta: Option<Box<RequestMeta>>,
     hv: Option<&str>,
     mut head: HeadTx,
 ) {
@@ -330,7 +343,7 @@ async fn stateless_post(
         return head.error(StatusCode::BAD_REQUEST, id, err);
     };
     // 2. `_meta` with the version and the client's capabilities.
-    let Some(meta) = meta.filter(scope::has_stateless_meta) else {
+    let Some(meta) = meta.filter(|m| scope::has_stateless_meta(m)) else {
         return head.error(StatusCode::BAD_REQUEST, id, scope::missing_stateless_meta());
     };
     let requested = meta.protocol_version.as_deref().unwrap_or_default();
@@ -355,7 +368,7 @@ async fn stateless_post(
     }
     let conn = Connection::new(Arc::clone(&h.server), nowhere());
     if id.is_none() {
-        conn.dispatch(msg, Some(meta), None, &nowhere()).await;
+        Box::pin(conn.dispatch(msg, Some(meta), None, &nowhere())).await;
         return head.send(Head::Accepted);
     }
     let (_, sse_ok) = accepts(headers);
