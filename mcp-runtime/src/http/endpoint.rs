@@ -167,7 +167,7 @@ pub(crate) fn accepts(headers: &HeaderMap) -> (bool, bool) {
         .flat_map(|v| v.split(','))
     {
         let mut parts = range.split(';');
-        let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let media = parts.next().unwrap_or_default().trim();
         let refused = parts.any(|p| {
             p.trim()
                 .strip_prefix("q=")
@@ -177,11 +177,13 @@ pub(crate) fn accepts(headers: &HeaderMap) -> (bool, bool) {
         if refused {
             continue;
         }
-        match media.as_str() {
-            "*/*" => (json, sse) = (true, true),
-            "application/*" | "application/json" => json = true,
-            "text/*" | "text/event-stream" => sse = true,
-            _ => {}
+        let is = |name: &str| media.eq_ignore_ascii_case(name);
+        if is("*/*") {
+            (json, sse) = (true, true);
+        } else if is("application/*") || is("application/json") {
+            json = true;
+        } else if is("text/*") || is("text/event-stream") {
+            sse = true;
         }
     }
     (json, sse)
