@@ -7,7 +7,7 @@ use mcp_core::{CallToolResult, ErrorObject, ForVersion, ProtocolVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::dispatch::call::{Call, Ran, mark_complete};
+use crate::dispatch::call::{Call, Ran, framed_complete};
 use crate::dispatch::reply::Payload;
 use crate::error::{HandlerError, IntoHandlerError};
 use crate::handler::invoke::{Limits, mask};
@@ -103,8 +103,9 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
         Err(HandlerError::Internal(err)) => CallToolResult::error_text(mask(name, &err)),
     };
     result.for_version(v);
-    mark_complete(server, &mut result.result_type, &mut result.meta, v);
-    Payload::framed(id, &result)
+    framed_complete(server, id, &mut result, v, |r| {
+        (&mut r.result_type, &mut r.meta)
+    })
 }
 
 /// `arguments` is an object by the `CallToolRequest` schema: anything else is a malformed
