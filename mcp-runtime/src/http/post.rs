@@ -46,10 +46,11 @@ pub(crate) async fn handle_post(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
+    let accepted = accepts(&headers);
     if let Some(r) = h
         .admit(&headers)
         .or_else(|| unsupported_media_type(&headers))
-        .or_else(|| not_acceptable(&headers))
+        .or_else(|| not_acceptable(accepted))
     {
         return r;
     }
@@ -81,6 +82,7 @@ pub(crate) async fn handle_post(
         text,
         HeadTx(Some(head_tx)),
         Arc::clone(&armed),
+        accepted.1,
     )));
     let head = std::future::poll_fn(|cx| {
         if let Some(running) = task.as_mut()
@@ -133,6 +135,7 @@ async fn post_task(
     text: String,
     mut head: HeadTx,
     armed: Arc<AtomicBool>,
+    sse_ok: bool,
 ) {
     let parsed = match mcp_core::jsonrpc::parse_batch_or_message(&text) {
         Ok(p) => p,
@@ -180,15 +183,15 @@ async fn post_task(
         Some(Era::Handshake) => {
             let post = Post {
                 h: &h,
-                headers: &headers,
                 sid,
                 hv,
+                sse_ok,
             };
             handshake_post(post, msg, meta, route, head).await;
         }
         Some(_) => {
             armed.store(true, Ordering::Release);
-            stateless_post(&h, &headers, msg, meta, hv, head).await;
+            stateless_post(&h, &headers, msg, meta, hv, sse_ok, head).await;
         }
         None => {
             let id = match &msg {
@@ -206,9 +209,10 @@ async fn post_task(
 /// What a handshake-era POST is read with.
 struct Post<'a> {
     h: &'a Arc<Http>,
-    headers: &'a HeaderMap,
     sid: Option<&'a str>,
     hv: Option<&'a str>,
+    /// Whether the client accepts SSE.
+    sse_ok: bool,
 }
 
 /// Requests without a response stream (`initialize`, notifications) are dispatched in a box of
@@ -220,12 +224,7 @@ async fn handshake_post(
     route: Option<Route>,
     mut head: HeadTx,
 ) {
-    let Post {
-        h,
-        headers,
-        sid,
-        hv,
-    } = post;
+    let Post { h, sid, hv, sse_ok } = post;
     let server = &h.server;
     if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
         if !h.opts.sessions {
@@ -299,7 +298,6 @@ async fn handshake_post(
     };
     match msg {
         Message::Request(_) => {
-            let (_, sse_ok) = accepts(headers);
             let req = Request {
                 conn,
                 msg,
@@ -324,6 +322,7 @@ async fn stateless_post(
     msg: Message<'_>,
     meta: Option<Box<RequestMeta>>,
     hv: Option<&str>,
+    sse_ok: bool,
     mut head: HeadTx,
 ) {
     let (id, method, params) = match &msg {
@@ -371,7 +370,6 @@ async fn stateless_post(
         Box::pin(conn.dispatch(msg, Some(meta), None, &nowhere())).await;
         return head.send(Head::Accepted);
     }
-    let (_, sse_ok) = accepts(headers);
     let req = Request {
         conn,
         msg,
