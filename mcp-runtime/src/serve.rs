@@ -77,7 +77,9 @@ impl Server {
     ) -> Result<(), Error> {
         let max = self.inner.options.max_message_bytes;
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
-        let writer = tokio::task::spawn_blocking(move || stdio::write_loop(out_rx));
+        let stdout = Arc::new(stdio::SharedOut::new(out_rx, std::io::stdout()));
+        let writer_out = Arc::clone(&stdout);
+        let writer = tokio::task::spawn_blocking(move || writer_out.write_loop());
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
         // The stdin thread may stay blocked in a read after serving ends: it holds the
         // connection weakly, so the writer still sees the outbound queue close.
@@ -98,7 +100,8 @@ impl Server {
                     else {
                         return false;
                     };
-                    let answered = Box::pin(answer_batch(&reader_conn, batch, &mut answers));
+                    let answered =
+                        Box::pin(answer_batch(&reader_conn, batch, &stdout, &mut answers));
                     match runtime.block_on(answered) {
                         Ok(()) => true,
                         Err(e) => {
@@ -141,14 +144,16 @@ const HOLD_BYTES: usize = 64 * 1024;
 const HOLD_TIME: Duration = Duration::from_millis(1);
 
 /// Handles the messages of one stdin batch in order. What answers them at once is collected and
-/// queued for the stdout thread as one item, so that a burst of pipelined requests costs one
-/// wake-up of that thread and one `write`, not one of each per reply; the replies of handlers
-/// that wait, and every notification, are queued as they come. Answers are held back at most
-/// [`HOLD_BYTES`] and [`HOLD_TIME`] (a handler that is slow in its first poll does not delay the
-/// replies before it for long). An I/O error ends the batch after what was read before it.
+/// written by this (the stdin) thread, after whatever is queued, in one `write`: a burst of
+/// pipelined requests costs one write and no hand-over to another thread. The replies of
+/// handlers that wait, and every notification, are queued for the writer thread as they come.
+/// Answers are held back at most [`HOLD_BYTES`] and [`HOLD_TIME`] (a handler that is slow in its
+/// first poll does not delay the replies before it for long). An I/O error ends the batch after
+/// what was read before it.
 async fn answer_batch(
     conn: &Arc<Connection>,
     batch: stdio::Batch,
+    stdout: &stdio::SharedOut<std::io::Stdout>,
     answers: &mut Vec<u8>,
 ) -> std::io::Result<()> {
     let mut since: Option<Instant> = None;
@@ -168,10 +173,12 @@ async fn answer_batch(
         }
         let first = *since.get_or_insert_with(Instant::now);
         if answers.len() >= HOLD_BYTES || first.elapsed() >= HOLD_TIME {
-            conn.flush_answers(answers).await;
+            stdout.write_after_queued(answers);
+            answers.clear();
             since = None;
         }
     }
-    conn.flush_answers(answers).await;
+    stdout.write_after_queued(answers);
+    answers.clear();
     result
 }

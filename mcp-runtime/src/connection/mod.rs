@@ -151,7 +151,7 @@ impl Connection {
 
     /// Handles one inbound message like [`handle_text`](Self::handle_text), but appends what
     /// answers it now to `buf` (newline-terminated) instead of queueing it: a stream transport
-    /// collects the answers of every message it read at once and sends them as one write.
+    /// collects the answers of every message it read at once and writes them in one piece.
     /// Notifications and replies that come later still go to the outbound queue.
     pub(crate) async fn answer_into(self: &Arc<Self>, text: &str, buf: &mut Vec<u8>) {
         let out = self.out.clone();
@@ -167,15 +167,6 @@ impl Connection {
         }
         buf.extend_from_slice(msg);
         buf.push(b'\n');
-    }
-
-    /// Queues the messages collected in `buf` (by [`answer_into`](Self::answer_into)) as one
-    /// outbound item and empties `buf`; the stdio writer ends it with the last newline.
-    pub(crate) async fn flush_answers(&self, buf: &mut Vec<u8>) {
-        if buf.pop().is_some() {
-            let msg = std::mem::take(buf);
-            let _ = self.out.send(Outbound::Message(msg)).await;
-        }
     }
 
     /// Handles one inbound message and returns what answers it now, if anything; the
