@@ -384,7 +384,7 @@ impl ForVersion for InitializeResult {
 /// assert!(meta.progress_token.is_some());
 /// assert_eq!(meta.rest["vendor.example/trace"], "abc");
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct RequestMeta {
     /// `progressToken`: send progress notifications tagged with this token.
@@ -425,6 +425,112 @@ pub struct RequestMeta {
     /// Every other key, untouched.
     #[serde(flatten)]
     pub rest: Meta,
+}
+
+/// Read in one pass: the reserved keys into their fields, every other key into `rest` (what
+/// `#[serde(flatten)]` would do, without buffering the whole object first).
+impl<'de> Deserialize<'de> for RequestMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(RequestMetaVisitor)
+    }
+}
+
+struct RequestMetaVisitor;
+
+/// A map key, borrowed from the input when it can be.
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// Reads one reserved key's value; a key given twice is an error, as for a derived struct.
+fn reserved<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    seen: &mut bool,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+    T: Deserialize<'de>,
+{
+    if std::mem::replace(seen, true) {
+        return Err(serde::de::Error::duplicate_field(key));
+    }
+    *slot = map.next_value()?;
+    Ok(())
+}
+
+impl<'de> serde::de::Visitor<'de> for RequestMetaVisitor {
+    type Value = RequestMeta;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("struct RequestMeta")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RequestMeta, A::Error> {
+        use crate::meta::{
+            CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
+            PROTOCOL_VERSION_KEY,
+        };
+        let mut meta = RequestMeta::default();
+        let mut seen = [false; 5];
+        while let Some(Key(key)) = map.next_key()? {
+            match &*key {
+                PROGRESS_TOKEN_KEY => reserved(
+                    &mut map,
+                    &mut meta.progress_token,
+                    &mut seen[0],
+                    PROGRESS_TOKEN_KEY,
+                )?,
+                PROTOCOL_VERSION_KEY => reserved(
+                    &mut map,
+                    &mut meta.protocol_version,
+                    &mut seen[1],
+                    PROTOCOL_VERSION_KEY,
+                )?,
+                CLIENT_CAPABILITIES_KEY => reserved(
+                    &mut map,
+                    &mut meta.client_capabilities,
+                    &mut seen[2],
+                    CLIENT_CAPABILITIES_KEY,
+                )?,
+                CLIENT_INFO_KEY => reserved(
+                    &mut map,
+                    &mut meta.client_info,
+                    &mut seen[3],
+                    CLIENT_INFO_KEY,
+                )?,
+                LOG_LEVEL_KEY => {
+                    reserved(&mut map, &mut meta.log_level, &mut seen[4], LOG_LEVEL_KEY)?
+                }
+                _ => {
+                    let value: serde_json::Value = map.next_value()?;
+                    meta.rest.insert(key.into_owned(), value);
+                }
+            }
+        }
+        Ok(meta)
+    }
 }
 
 #[derive(Deserialize)]

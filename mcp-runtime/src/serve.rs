@@ -3,6 +3,7 @@
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
@@ -76,7 +77,9 @@ impl Server {
     ) -> Result<(), Error> {
         let max = self.inner.options.max_message_bytes;
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
-        let writer = tokio::task::spawn_blocking(move || stdio::write_loop(out_rx));
+        let stdout = Arc::new(stdio::SharedOut::new(out_rx, std::io::stdout()));
+        let writer_out = Arc::clone(&stdout);
+        let writer = tokio::task::spawn_blocking(move || writer_out.write_loop());
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
         // The stdin thread may stay blocked in a read after serving ends: it holds the
         // connection weakly, so the writer still sees the outbound queue close.
@@ -89,6 +92,7 @@ impl Server {
             .name("mcp-stdin".into())
             .spawn(move || {
                 let mut failure = Ok(());
+                let mut answers = Vec::new();
                 stdio::read_batches(std::io::stdin().lock(), max, |batch| {
                     let Some(reader_conn) = reader
                         .upgrade()
@@ -96,24 +100,15 @@ impl Server {
                     else {
                         return false;
                     };
-                    for item in batch {
-                        match item {
-                            Ok(Inbound::Message(text)) => {
-                                runtime.block_on(reader_conn.handle_text(&text));
-                            }
-                            Ok(Inbound::TooLarge { limit }) => {
-                                runtime.block_on(reader_conn.reject_oversized(limit));
-                            }
-                            Ok(Inbound::InvalidUtf8 { offset }) => {
-                                runtime.block_on(reader_conn.reject_invalid_utf8(offset));
-                            }
-                            Err(e) => {
-                                failure = Err(e);
-                                return false;
-                            }
+                    let answered =
+                        Box::pin(answer_batch(&reader_conn, batch, &stdout, &mut answers));
+                    match runtime.block_on(answered) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            failure = Err(e);
+                            false
                         }
                     }
-                    true
                 });
                 let _ = done_tx.send(failure);
             })?;
@@ -142,4 +137,48 @@ impl Server {
         });
         TestClient::new(client_end)
     }
+}
+
+/// The most answers held back for one write, in bytes and in time since the first of them.
+const HOLD_BYTES: usize = 64 * 1024;
+const HOLD_TIME: Duration = Duration::from_millis(1);
+
+/// Handles the messages of one stdin batch in order. What answers them at once is collected and
+/// written by this (the stdin) thread, after whatever is queued, in one `write`: a burst of
+/// pipelined requests costs one write and no hand-over to another thread. The replies of
+/// handlers that wait, and every notification, are queued for the writer thread as they come.
+/// Answers are held back at most [`HOLD_BYTES`] and [`HOLD_TIME`] (a handler that is slow in its
+/// first poll does not delay the replies before it for long). An I/O error ends the batch after
+/// what was read before it.
+async fn answer_batch(
+    conn: &Arc<Connection>,
+    batch: stdio::Batch,
+    stdout: &stdio::SharedOut<std::io::Stdout>,
+    answers: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    let mut since: Option<Instant> = None;
+    let mut result = Ok(());
+    for item in batch {
+        match item {
+            Ok(Inbound::Message(text)) => conn.answer_into(&text, answers).await,
+            Ok(Inbound::TooLarge { limit }) => conn.oversized_into(limit, answers),
+            Ok(Inbound::InvalidUtf8 { offset }) => conn.invalid_utf8_into(offset, answers),
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        }
+        if answers.is_empty() {
+            continue;
+        }
+        let first = *since.get_or_insert_with(Instant::now);
+        if answers.len() >= HOLD_BYTES || first.elapsed() >= HOLD_TIME {
+            stdout.write_after_queued(answers);
+            answers.clear();
+            since = None;
+        }
+    }
+    stdout.write_after_queued(answers);
+    answers.clear();
+    result
 }

@@ -150,6 +150,26 @@ impl Connection {
         }
     }
 
+    /// Handles one inbound message like [`handle_text`](Self::handle_text), but appends what
+    /// answers it now to `buf` (newline-terminated) instead of queueing it: a stream transport
+    /// collects the answers of every message it read at once and writes them in one piece.
+    /// Notifications and replies that come later still go to the outbound queue.
+    pub(crate) async fn answer_into(self: &Arc<Self>, text: &str, buf: &mut Vec<u8>) {
+        let out = self.out.clone();
+        if let Some(answer) = self.receive(text, &out).await {
+            self.append(buf, &answer.into_bytes());
+        }
+    }
+
+    /// Appends one message to `buf` (newline-terminated), logging it if asked.
+    pub(crate) fn append(&self, buf: &mut Vec<u8>, msg: &[u8]) {
+        if self.raw_log {
+            eprintln!("<-- {}", String::from_utf8_lossy(msg));
+        }
+        buf.extend_from_slice(msg);
+        buf.push(b'\n');
+    }
+
     /// Handles one inbound message and returns what answers it now, if anything; the
     /// notifications of the requests it carries, and replies that come later, go to `sink`.
     pub(crate) async fn receive(self: &Arc<Self>, text: &str, sink: &Sink) -> Option<Answer> {
@@ -169,20 +189,25 @@ impl Connection {
     /// Reports a message that is not UTF-8: -32700 with a `null` id (its id cannot be trusted:
     /// any id read from it would be a guess).
     pub(crate) async fn reject_invalid_utf8(&self, offset: usize) {
-        let err = ErrorObject::new(
-            mcp_core::jsonrpc::error_codes::PARSE_ERROR,
-            format!("Parse error: the message is not valid UTF-8 (byte {offset})"),
-        );
-        self.send(&self.out, Reply::error(None, err).into_bytes())
+        self.send(&self.out, invalid_utf8(offset).into_bytes())
             .await;
     }
 
     /// Reports a message that was too large to read.
     pub(crate) async fn reject_oversized(&self, limit: usize) {
-        let err =
-            ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
-        self.send(&self.out, Reply::error(None, err).into_bytes())
-            .await;
+        self.send(&self.out, oversized(limit).into_bytes()).await;
+    }
+
+    /// [`reject_invalid_utf8`](Self::reject_invalid_utf8), appended to `buf` like
+    /// [`answer_into`](Self::answer_into).
+    pub(crate) fn invalid_utf8_into(&self, offset: usize, buf: &mut Vec<u8>) {
+        self.append(buf, &invalid_utf8(offset).into_bytes());
+    }
+
+    /// [`reject_oversized`](Self::reject_oversized), appended to `buf` like
+    /// [`answer_into`](Self::answer_into).
+    pub(crate) fn oversized_into(&self, limit: usize, buf: &mut Vec<u8>) {
+        self.append(buf, &oversized(limit).into_bytes());
     }
 
     async fn batch(
@@ -230,7 +255,7 @@ impl Connection {
     pub(crate) async fn dispatch(
         self: &Arc<Self>,
         msg: Message<'_>,
-        meta: Option<RequestMeta>,
+        meta: Option<Box<RequestMeta>>,
         headers: RequestHeaders,
         sink: &Sink,
     ) -> Option<Reply> {
@@ -248,7 +273,7 @@ impl Connection {
     async fn route(
         self: &Arc<Self>,
         msg: Message<'_>,
-        meta: Option<RequestMeta>,
+        meta: Option<Box<RequestMeta>>,
         headers: RequestHeaders,
         wait: bool,
         sink: &Sink,
@@ -505,4 +530,19 @@ impl Connection {
 fn duplicate(id: RequestId) -> Reply {
     let err = ErrorObject::invalid_request("a request with this id is already in flight");
     Reply::error(Some(id), err)
+}
+
+/// The error of a message that is not UTF-8.
+fn invalid_utf8(offset: usize) -> Reply {
+    let err = ErrorObject::new(
+        mcp_core::jsonrpc::error_codes::PARSE_ERROR,
+        format!("Parse error: the message is not valid UTF-8 (byte {offset})"),
+    );
+    Reply::error(None, err)
+}
+
+/// The error of a message too large to read.
+fn oversized(limit: usize) -> Reply {
+    let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+    Reply::error(None, err)
 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use mcp_core::jsonrpc::echo;
 use mcp_core::{ErrorObject, InputRequiredResult, Meta, ProtocolVersion, RequestId, ResultType};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::dispatch::link::Link;
@@ -183,6 +183,40 @@ pub(crate) fn mark_complete(
             }
         }
     }
+}
+
+/// [`mark_complete`], then the response to request `id` with `result`. A stateless-era result
+/// without `_meta` of its own gets the server's identity without a copy of it in the result: its
+/// JSON, serialised once with the server, is written into the response as the result's last
+/// member.
+pub(crate) fn framed_complete<T: Serialize>(
+    server: &ServerInner,
+    id: &RequestId,
+    result: &mut T,
+    v: ProtocolVersion,
+    fields: impl FnOnce(&mut T) -> (&mut Option<ResultType>, &mut Option<Meta>),
+) -> Result<Payload, ErrorObject> {
+    let (result_type, meta) = fields(result);
+    let append = v.has_result_type() && meta.is_none();
+    if !append {
+        mark_complete(server, result_type, meta, v);
+        return Payload::framed(id, result);
+    }
+    // `resultType` makes the result a non-empty object.
+    *result_type = Some(ResultType::Complete);
+    let Payload::Framed(mut message) = Payload::framed(id, result)? else {
+        return Err(ErrorObject::internal("failed to serialise the result"));
+    };
+    // The message ends with the result's closing brace, then its own.
+    if !message.ends_with(b"}}") {
+        return Err(ErrorObject::internal("failed to serialise the result"));
+    }
+    message.truncate(message.len() - 2);
+    message.reserve(server.server_info_json.len() + 12);
+    message.extend_from_slice(b",\"_meta\":");
+    message.extend_from_slice(server.server_info_json.as_bytes());
+    message.extend_from_slice(b"}}");
+    Ok(Payload::Framed(message))
 }
 
 /// The error of an item that ran past its `timeout_ms` (resources and prompts have no error

@@ -113,10 +113,10 @@ pub(crate) fn missing_stateless_meta() -> ErrorObject {
 /// Reads a request's `_meta` (unless the transport already did); `None` when it has none.
 fn read_meta(
     params: Option<&RawValue>,
-    pre: Option<RequestMeta>,
+    pre: Option<Box<RequestMeta>>,
 ) -> Result<Option<RequestMeta>, ErrorObject> {
     match pre {
-        Some(meta) => Ok(Some(meta)),
+        Some(meta) => Ok(Some(*meta)),
         // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
         None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => Ok(None),
         None => RequestMeta::from_params(params).map(Some).map_err(|e| {
@@ -141,7 +141,7 @@ impl Resolver<'_> {
         self,
         route: Route,
         params: Option<&RawValue>,
-        pre: Option<RequestMeta>,
+        pre: Option<Box<RequestMeta>>,
     ) -> Result<Scope, ErrorObject> {
         let meta_version = pre.as_ref().and_then(|m| m.protocol_version.as_deref());
         if announced_era(Some(route), meta_version) == Some(Era::Handshake) {

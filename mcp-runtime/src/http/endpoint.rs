@@ -166,30 +166,34 @@ pub(crate) fn accepts(headers: &HeaderMap) -> (bool, bool) {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
     {
-        let mut parts = range.split(';');
-        let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-        let refused = parts.any(|p| {
-            p.trim()
-                .strip_prefix("q=")
-                .and_then(|q| q.trim().parse::<f32>().ok())
-                .is_some_and(|q| q <= 0.0)
-        });
+        let (media, params) = range.split_once(';').unwrap_or((range, ""));
+        let media = media.trim();
+        let refused = !params.is_empty()
+            && params.split(';').any(|p| {
+                p.trim()
+                    .strip_prefix("q=")
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
         if refused {
             continue;
         }
-        match media.as_str() {
-            "*/*" => (json, sse) = (true, true),
-            "application/*" | "application/json" => json = true,
-            "text/*" | "text/event-stream" => sse = true,
-            _ => {}
+        let is = |name: &str| media.eq_ignore_ascii_case(name);
+        if is("*/*") {
+            (json, sse) = (true, true);
+        } else if is("application/*") || is("application/json") {
+            json = true;
+        } else if is("text/*") || is("text/event-stream") {
+            sse = true;
         }
     }
     (json, sse)
 }
 
-/// 406 when an `Accept` header admits neither JSON nor SSE (a missing one admits both).
-pub(crate) fn not_acceptable(headers: &HeaderMap) -> Option<Response> {
-    (accepts(headers) == (false, false)).then(|| {
+/// 406 when an `Accept` header admits neither JSON nor SSE (a missing one admits both), from
+/// what [`accepts`] found.
+pub(crate) fn not_acceptable(accepted: (bool, bool)) -> Option<Response> {
+    (accepted == (false, false)).then(|| {
         transport_error(
             StatusCode::NOT_ACCEPTABLE,
             "Not Acceptable: the client must accept application/json and text/event-stream",
@@ -317,7 +321,10 @@ mod tests {
         ] {
             h.insert(header::ACCEPT, HeaderValue::from_static(value));
             assert_eq!(accepts(&h), expected, "{value:?}");
-            assert_eq!(not_acceptable(&h).is_some(), expected == (false, false));
+            assert_eq!(
+                not_acceptable(accepts(&h)).is_some(),
+                expected == (false, false)
+            );
         }
     }
 

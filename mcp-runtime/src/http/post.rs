@@ -1,6 +1,8 @@
 //! `POST`: one JSON-RPC message (or a 2025-03-26 batch), classified by era and served.
 
 use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -18,6 +20,7 @@ use crate::connection::Connection;
 use crate::dispatch::headers as mirror;
 use crate::dispatch::route::{Route, Target};
 use crate::dispatch::scope;
+use crate::handler::invoke::CatchUnwind;
 use crate::http::endpoint::{
     Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
     too_large, unsupported_media_type,
@@ -43,10 +46,11 @@ pub(crate) async fn handle_post(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
+    let accepted = accepts(&headers);
     if let Some(r) = h
         .admit(&headers)
         .or_else(|| unsupported_media_type(&headers))
-        .or_else(|| not_acceptable(&headers))
+        .or_else(|| not_acceptable(accepted))
     {
         return r;
     }
@@ -65,49 +69,54 @@ pub(crate) async fn handle_post(
     let Ok(text) = String::from_utf8(Vec::from(bytes)) else {
         return rpc_error(StatusCode::BAD_REQUEST, None, ErrorObject::parse_error());
     };
-    let (head_tx, head_rx) = oneshot::channel();
+    let (head_tx, mut head_rx) = oneshot::channel();
     let armed = Arc::new(AtomicBool::new(false));
+    // The request runs here, in the connection's task, until its head is known: most requests
+    // are answered by then (plain JSON, 202), and no task is spawned for them. A request that
+    // answers with an SSE stream continues in a task of its own (the body reads its queue), as
+    // does whatever a request still does after its JSON head. A panic ends the request like an
+    // aborted task would: 500 when no head was sent.
     let work = post_task(
         Arc::clone(&h),
         Arc::new(headers),
         text,
         HeadTx(Some(head_tx)),
         Arc::clone(&armed),
+        accepted.1,
     );
-    // The caller the auth gate verified goes along into the task.
+    // The caller the auth gate verified goes along, also into the task the rest may move to.
     #[cfg(feature = "auth")]
     let work = crate::caller::carry(work);
-    let task = tokio::spawn(work);
-    let mut guard = AbortOnDrop(Some(task.abort_handle()));
-    let head = head_rx.await;
-    if !armed.load(Ordering::Acquire) {
-        guard.0 = None;
-    }
+    let mut task: Option<Pin<Box<dyn Future<Output = ()> + Send>>> = Some(Box::pin(work));
+    let head = std::future::poll_fn(|cx| {
+        if let Some(running) = task.as_mut()
+            && Pin::new(&mut CatchUnwind(running)).poll(cx).is_ready()
+        {
+            task = None;
+        }
+        Pin::new(&mut head_rx).poll(cx)
+    })
+    .await;
+    // The stateless era's stream ends its request when the client goes away.
+    let abort = task
+        .map(|rest| tokio::spawn(rest).abort_handle())
+        .filter(|_| armed.load(Ordering::Acquire));
     match head {
         Ok(Head::Json {
             status,
             body,
             session,
-        }) => {
-            guard.0 = None;
-            json_response(status, body, session.as_deref())
-        }
-        Ok(Head::Accepted) => {
-            guard.0 = None;
-            StatusCode::ACCEPTED.into_response()
-        }
+        }) => json_response(status, body, session.as_deref()),
+        Ok(Head::Accepted) => StatusCode::ACCEPTED.into_response(),
         Ok(Head::Sse(rx)) => {
-            let guard = guard.0.is_some().then_some(guard);
+            let guard = abort.map(|a| AbortOnDrop(Some(a)));
             sse_response(SseBody::new(rx, guard))
         }
-        Err(_) => {
-            guard.0 = None;
-            rpc_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                None,
-                ErrorObject::internal("internal error"),
-            )
-        }
+        Err(_) => rpc_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            None,
+            ErrorObject::internal("internal error"),
+        ),
     }
 }
 
@@ -130,6 +139,7 @@ async fn post_task(
     text: String,
     mut head: HeadTx,
     armed: Arc<AtomicBool>,
+    sse_ok: bool,
 ) {
     let parsed = match mcp_core::jsonrpc::parse_batch_or_message(&text) {
         Ok(p) => p,
@@ -139,7 +149,7 @@ async fn post_task(
     };
     let msg = match parsed {
         Parsed::Single(m) => m,
-        Parsed::Batch(_) => return batch(&h, &headers, &text, head).await,
+        Parsed::Batch(_) => return Box::pin(batch(&h, &headers, &text, head)).await,
     };
     let sid = session_id(&headers);
     let hv = match mirror::text(&headers, "mcp-protocol-version") {
@@ -151,7 +161,11 @@ async fn post_task(
         Message::Notification(n) => (Some(Route::parse(&n.method)), n.params),
         Message::Response(_) => (None, None),
     };
-    let meta = RequestMeta::from_params(params).ok();
+    // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
+    let meta = params
+        .filter(|p| p.get().contains("\"_meta\""))
+        .and_then(|p| RequestMeta::from_params(Some(p)).ok())
+        .map(Box::new);
     let meta_version = meta.as_ref().and_then(|m| m.protocol_version.as_deref());
     if h.raw_log {
         eprintln!("--> {text}");
@@ -173,15 +187,15 @@ async fn post_task(
         Some(Era::Handshake) => {
             let post = Post {
                 h: &h,
-                headers: &headers,
                 sid,
                 hv,
+                sse_ok,
             };
             handshake_post(post, msg, meta, route, head).await;
         }
         Some(_) => {
             armed.store(true, Ordering::Release);
-            stateless_post(&h, &headers, msg, meta, hv, head).await;
+            stateless_post(&h, &headers, msg, meta, hv, sse_ok, head).await;
         }
         None => {
             let id = match &msg {
@@ -199,35 +213,33 @@ async fn post_task(
 /// What a handshake-era POST is read with.
 struct Post<'a> {
     h: &'a Arc<Http>,
-    headers: &'a HeaderMap,
     sid: Option<&'a str>,
     hv: Option<&'a str>,
+    /// Whether the client accepts SSE.
+    sse_ok: bool,
 }
 
+/// Requests without a response stream (`initialize`, notifications) are dispatched in a box of
+/// their own, so that this future stays small.
 async fn handshake_post(
     post: Post<'_>,
     msg: Message<'_>,
-    meta: Option<RequestMeta>,
+    meta: Option<Box<RequestMeta>>,
     route: Option<Route>,
     mut head: HeadTx,
 ) {
-    let Post {
-        h,
-        headers,
-        sid,
-        hv,
-    } = post;
+    let Post { h, sid, hv, sse_ok } = post;
     let server = &h.server;
     if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
         if !h.opts.sessions {
             let conn = Connection::new(Arc::clone(server), nowhere());
-            let reply = conn.dispatch(msg, meta, None, &nowhere()).await;
+            let reply = Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
             return head.reply(reply, false);
         }
         let queue = server.options.outbound_queue.min(SESSION_QUEUE);
         let (out_tx, out_rx) = mpsc::channel(queue);
         let conn = Connection::new(Arc::clone(server), out_tx);
-        let Some(reply) = conn.dispatch(msg, meta, None, &nowhere()).await else {
+        let Some(reply) = Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await else {
             return head.send(Head::Accepted);
         };
         if reply.error_code().is_some() {
@@ -290,7 +302,6 @@ async fn handshake_post(
     };
     match msg {
         Message::Request(_) => {
-            let (_, sse_ok) = accepts(headers);
             let req = Request {
                 conn,
                 msg,
@@ -303,7 +314,7 @@ async fn handshake_post(
             run_request(h, req, head).await;
         }
         _ => {
-            conn.dispatch(msg, meta, None, &nowhere()).await;
+            Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
             head.send(Head::Accepted);
         }
     }
@@ -313,8 +324,9 @@ async fn stateless_post(
     h: &Arc<Http>,
     headers: &Arc<HeaderMap>,
     msg: Message<'_>,
-    meta: Option<RequestMeta>,
+    meta: Option<Box<RequestMeta>>,
     hv: Option<&str>,
+    sse_ok: bool,
     mut head: HeadTx,
 ) {
     let (id, method, params) = match &msg {
@@ -334,7 +346,7 @@ async fn stateless_post(
         return head.error(StatusCode::BAD_REQUEST, id, err);
     };
     // 2. `_meta` with the version and the client's capabilities.
-    let Some(meta) = meta.filter(scope::has_stateless_meta) else {
+    let Some(meta) = meta.filter(|m| scope::has_stateless_meta(m)) else {
         return head.error(StatusCode::BAD_REQUEST, id, scope::missing_stateless_meta());
     };
     let requested = meta.protocol_version.as_deref().unwrap_or_default();
@@ -359,10 +371,9 @@ async fn stateless_post(
     }
     let conn = Connection::new(Arc::clone(&h.server), nowhere());
     if id.is_none() {
-        conn.dispatch(msg, Some(meta), None, &nowhere()).await;
+        Box::pin(conn.dispatch(msg, Some(meta), None, &nowhere())).await;
         return head.send(Head::Accepted);
     }
-    let (_, sse_ok) = accepts(headers);
     let req = Request {
         conn,
         msg,

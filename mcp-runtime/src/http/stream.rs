@@ -2,6 +2,7 @@
 //! and the stream that carries a request's notifications, requests to the client and reply.
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -127,7 +128,7 @@ impl Out {
 pub(crate) struct Request<'a> {
     pub(crate) conn: Arc<Connection>,
     pub(crate) msg: Message<'a>,
-    pub(crate) meta: Option<RequestMeta>,
+    pub(crate) meta: Option<Box<RequestMeta>>,
     pub(crate) headers: RequestHeaders,
     /// The handshake-era session the request belongs to, if any.
     pub(crate) session: Option<Arc<Session>>,
@@ -143,9 +144,8 @@ pub(crate) struct Request<'a> {
 async fn closing_on_stop(
     h: &Http,
     conn: &Connection,
-    dispatch: impl Future<Output = Option<Reply>>,
+    mut dispatch: Pin<&mut (dyn Future<Output = Option<Reply>> + Send + '_)>,
 ) -> Option<Reply> {
-    tokio::pin!(dispatch);
     tokio::select! {
         biased;
         reply = &mut dispatch => return reply,
@@ -177,7 +177,11 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
         (None, false) => nowhere(),
         _ => tx.clone(),
     };
-    let dispatch = closing_on_stop(h, &conn, conn.dispatch(msg, meta, headers, &sink));
+    // The dispatch goes to the heap once: every future around it (the POST's, the
+    // connection's task) stays small and cheap to move.
+    let mut work: Pin<Box<dyn Future<Output = Option<Reply>> + Send + '_>> =
+        Box::pin(conn.dispatch(msg, meta, headers, &sink));
+    let dispatch = closing_on_stop(h, &conn, work.as_mut());
     tokio::pin!(dispatch);
     if !sse_ok {
         let reply = dispatch.await;

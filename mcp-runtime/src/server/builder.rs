@@ -424,6 +424,9 @@ impl ServerBuilder {
             mcp_core::meta::SERVER_INFO_KEY.to_owned(),
             serde_json::to_value(&self.info).unwrap_or(Value::Null),
         );
+        let server_info_json = serde_json::to_string(&server_info_meta)
+            .unwrap_or_else(|_| "{}".to_owned())
+            .into_boxed_str();
         let records = self.records;
         let live = Live::build(&records, &self.options, &server_info_meta, &self.state)?;
         let mut extensions = self.extensions;
@@ -456,6 +459,7 @@ impl ServerBuilder {
                 extensions,
                 client_requests,
                 shutdown: crate::handler::context::CancellationToken::new(),
+                server_info_json,
             }),
         })
     }

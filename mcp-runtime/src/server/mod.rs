@@ -142,6 +142,9 @@ pub(crate) struct ServerInner {
     pub(crate) client_requests: Arc<tokio::sync::Semaphore>,
     /// Cancelled when the server is asked to shut down ([`shutdown::ShutdownHandle`]).
     pub(crate) shutdown: CancellationToken,
+    /// `server_info_meta` as JSON, serialised once: the stateless era writes it into every
+    /// finished result that has no `_meta` of its own.
+    pub(crate) server_info_json: Box<str>,
 }
 
 impl ServerInner {

@@ -75,6 +75,125 @@ pub(crate) fn write_loop(mut queue: mpsc::Receiver<Outbound>) {
     }
 }
 
+/// An output shared by two threads: the one that reads stdin writes the answers of each batch it
+/// read itself, after whatever is queued (so a reply never overtakes a notification its handler
+/// queued first), and a writer thread writes messages queued while the reader waits (replies of
+/// handlers that run in tasks, notifications). Each write goes out whole, under one lock, in
+/// queue order.
+pub(crate) struct SharedOut<W> {
+    inner: std::sync::Mutex<Shared<W>>,
+}
+
+struct Shared<W> {
+    queue: mpsc::Receiver<Outbound>,
+    out: W,
+    buf: Vec<u8>,
+    /// The output failed: nothing more is written, the queue is closed.
+    broken: bool,
+}
+
+impl<W: Write> Shared<W> {
+    /// Moves every queued message into `buf`.
+    fn take_queued(&mut self) {
+        while let Ok(msg) = self.queue.try_recv() {
+            // Stream control signals are for transports with response streams.
+            if let Outbound::Message(msg) = msg {
+                self.buf.extend_from_slice(&msg);
+                self.buf.push(b'\n');
+            }
+        }
+    }
+
+    /// Writes `buf`, then `extra`, and flushes; on failure closes the queue (senders learn that
+    /// the output is gone) and drops what is queued.
+    fn write(&mut self, extra: &[u8]) {
+        if self.broken {
+            self.buf.clear();
+            return;
+        }
+        let written = if self.buf.is_empty() {
+            self.out.write_all(extra)
+        } else {
+            self.buf.extend_from_slice(extra);
+            self.out.write_all(&self.buf)
+        };
+        self.buf.clear();
+        if self.buf.capacity() > 64 * 1024 {
+            self.buf = Vec::new();
+        }
+        if written.and_then(|()| self.out.flush()).is_err() {
+            self.broken = true;
+            self.queue.close();
+            while self.queue.try_recv().is_ok() {}
+        }
+    }
+}
+
+/// Wakes the writer thread parked in [`SharedOut::write_loop`].
+struct Unpark(std::thread::Thread);
+
+impl std::task::Wake for Unpark {
+    fn wake(self: std::sync::Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+impl<W: Write> SharedOut<W> {
+    /// An output writing to `out` what comes through `queue`.
+    pub(crate) fn new(queue: mpsc::Receiver<Outbound>, out: W) -> Self {
+        Self {
+            inner: std::sync::Mutex::new(Shared {
+                queue,
+                out,
+                buf: Vec::new(),
+                broken: false,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared<W>> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes whatever is queued, then `answers` (whole newline-terminated messages), in one
+    /// write.
+    pub(crate) fn write_after_queued(&self, answers: &[u8]) {
+        let mut shared = self.lock();
+        shared.take_queued();
+        if !shared.buf.is_empty() || !answers.is_empty() {
+            shared.write(answers);
+        }
+    }
+
+    /// The writer thread: writes queued messages as they come, each burst in one write, until
+    /// the queue is closed and empty.
+    pub(crate) fn write_loop(&self) {
+        let waker = std::task::Waker::from(std::sync::Arc::new(Unpark(std::thread::current())));
+        let mut cx = std::task::Context::from_waker(&waker);
+        loop {
+            {
+                let mut shared = self.lock();
+                match shared.queue.poll_recv(&mut cx) {
+                    std::task::Poll::Ready(Some(first)) => {
+                        if let Outbound::Message(msg) = first {
+                            shared.buf.extend_from_slice(&msg);
+                            shared.buf.push(b'\n');
+                        }
+                        shared.take_queued();
+                        if !shared.buf.is_empty() {
+                            shared.write(&[]);
+                        }
+                        continue;
+                    }
+                    std::task::Poll::Ready(None) => return,
+                    std::task::Poll::Pending => {}
+                }
+            }
+            std::thread::park();
+        }
+    }
+}
+
 impl Transport for Stdio {
     type Rx = StdinRx;
     type Tx = StdoutTx;
@@ -253,6 +372,83 @@ mod tests {
             }
         }
         out
+    }
+
+    impl<W> SharedOut<W> {
+        fn into_out(self) -> W {
+            self.inner.into_inner().unwrap().out
+        }
+    }
+
+    #[test]
+    fn answers_go_out_after_what_was_queued_before_them() {
+        let (tx, rx) = mpsc::channel(8);
+        let out = SharedOut::new(rx, Vec::new());
+        tx.try_send(Outbound::Message(b"note 1".to_vec())).unwrap();
+        tx.try_send(Outbound::CloseStream).unwrap();
+        tx.try_send(Outbound::Message(b"note 2".to_vec())).unwrap();
+        out.write_after_queued(b"reply 1\nreply 2\n");
+        out.write_after_queued(b"");
+        tx.try_send(Outbound::Message(b"note 3".to_vec())).unwrap();
+        out.write_after_queued(b"reply 3\n");
+        assert_eq!(
+            String::from_utf8(out.into_out()).unwrap(),
+            "note 1\nnote 2\nreply 1\nreply 2\nnote 3\nreply 3\n"
+        );
+    }
+
+    #[test]
+    fn the_writer_thread_writes_what_is_queued_until_the_queue_closes() {
+        let (tx, rx) = mpsc::channel(2);
+        let out = std::sync::Arc::new(SharedOut::new(rx, Vec::new()));
+        let writer = {
+            let out = std::sync::Arc::clone(&out);
+            std::thread::spawn(move || out.write_loop())
+        };
+        for i in 0..100 {
+            // A bounded queue of 2: the writer has to drain it for this to go on.
+            tx.blocking_send(Outbound::Message(format!("m{i}").into_bytes()))
+                .unwrap();
+            if i % 10 == 0 {
+                out.write_after_queued(format!("a{i}\n").as_bytes());
+            }
+        }
+        drop(tx);
+        writer.join().unwrap();
+        let text = String::from_utf8(std::sync::Arc::into_inner(out).unwrap().into_out()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let queued: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| l.starts_with('m'))
+            .collect();
+        let expected: Vec<String> = (0..100).map(|i| format!("m{i}")).collect();
+        assert_eq!(queued, expected);
+        // Each answer comes after the message queued just before it.
+        for i in (0..100).step_by(10) {
+            let a = lines.iter().position(|l| *l == format!("a{i}")).unwrap();
+            let m = lines.iter().position(|l| *l == format!("m{i}")).unwrap();
+            assert!(m < a, "a{i} before m{i}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_failed_output_closes_the_queue() {
+        struct Broken;
+        impl Write for Broken {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let (tx, rx) = mpsc::channel(8);
+        let out = SharedOut::new(rx, Broken);
+        tx.try_send(Outbound::Message(b"x".to_vec())).unwrap();
+        out.write_after_queued(b"y\n");
+        assert!(tx.try_send(Outbound::Message(b"z".to_vec())).is_err());
+        out.write_after_queued(b"w\n");
     }
 
     #[test]

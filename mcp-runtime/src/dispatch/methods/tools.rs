@@ -8,7 +8,7 @@ use mcp_core::{ErrorObject, ForVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::dispatch::call::{Call, Ran, mark_complete};
+use crate::dispatch::call::{Call, Ran, framed_complete};
 use crate::dispatch::reply::Payload;
 use crate::error::HandlerError;
 use crate::handler::invoke::Limits;
@@ -90,8 +90,9 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
     };
     let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
-    mark_complete(server, &mut result.result_type, &mut result.meta, v);
-    Payload::framed(id, &result)
+    framed_complete(server, id, &mut result, v, |r| {
+        (&mut r.result_type, &mut r.meta)
+    })
 }
 
 /// `arguments` is an object by the `CallToolRequest` schema: anything else is a malformed
