@@ -499,6 +499,9 @@ fn expand(args: &WidgetArgs, konst: &ItemConst) -> TokenStream {
                 timeout_ms: ::core::option::Option::None,
                 max_concurrency: ::core::option::Option::None,
                 location: #p::Location { file: ::core::file!(), line: ::core::line!(), column: ::core::column!() },
+                // A widget's HTML is a template, not anybody's data: readable with any token
+                // the server accepts (the server-wide scope still applies).
+                scopes: &[],
             }
         }}
     };
