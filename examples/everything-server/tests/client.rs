@@ -128,7 +128,7 @@ async fn exercise(client: &Client) {
     let tools = client.list_tools().await.unwrap();
     assert_eq!(
         tools.len(),
-        29,
+        36,
         "{:?}",
         tools.iter().map(|t| &t.name).collect::<Vec<_>>()
     );
