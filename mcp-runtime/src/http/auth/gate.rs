@@ -198,7 +198,7 @@ fn bind_legacy(g: &Arc<Gate>, resp: Response, subject: &str) -> Response {
             if let Some(rest) = text.split("sessionId=").nth(1) {
                 let id: String = rest
                     .chars()
-                    .take_while(char::is_ascii_alphanumeric)
+                    .take_while(|c| !c.is_whitespace() && *c != '&')
                     .collect();
                 g.bindings.bind(&id, &subject);
                 bound = true;

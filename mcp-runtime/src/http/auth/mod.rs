@@ -1,7 +1,7 @@
 //! Authorization (feature `auth`): the HTTP endpoint as an OAuth 2.1 resource server, as the
 //! MCP specification's `basic/authorization` describes it.
 //!
-//! ```no_run
+//! ```standalone_crate,no_run
 //! use mcp_runtime::auth::{Auth, Authorization};
 //! use mcp_runtime::prelude::*;
 //!

@@ -5,7 +5,16 @@ use std::pin::Pin;
 
 use crate::caller::Claims;
 
-/// The future a [`TokenVerifier`] returns.
+/// The future a [`TokenVerifier`] returns: boxed, `Send`, borrowing the token and the request.
+///
+/// ```
+/// use mcp_runtime::auth::{AuthError, Claims, VerifyFuture};
+///
+/// fn refuse_all<'a>(_token: &'a str) -> VerifyFuture<'a> {
+///     Box::pin(async { Err::<Claims, _>(AuthError::invalid("no tokens accepted")) })
+/// }
+/// # let _ = refuse_all;
+/// ```
 pub type VerifyFuture<'a> = Pin<Box<dyn Future<Output = Result<Claims, AuthError>> + Send + 'a>>;
 
 /// Why a token was not accepted.
