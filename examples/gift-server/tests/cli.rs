@@ -454,3 +454,38 @@ fn stdio_on_a_terminal_prints_a_hint_on_stderr() {
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn apps_preview_checks_its_arguments_before_serving() {
+    assert_eq!(
+        run(&["apps"]),
+        (
+            2,
+            String::new(),
+            "gift-server: usage: gift-server apps preview [ADDR] [TOOL [JSON]]\n".into()
+        )
+    );
+    assert_eq!(
+        run(&["apps", "preview", "127.0.0.1:0", "gift_congrats_style"]),
+        (
+            3,
+            String::new(),
+            "gift-server: `gift_congrats_style` is not a tool linked to a widget (`#[tool(ui = ..)]`)\n"
+                .into()
+        )
+    );
+    assert_eq!(
+        run(&["apps", "preview", "127.0.0.1:0", "suggest_gifts", "[1]"]),
+        (
+            2,
+            String::new(),
+            "gift-server: the arguments must be a JSON object\n".into()
+        )
+    );
+    let (code, _, err) = run(&["apps", "preview", "127.0.0.1:0", "suggest_gifts", "{"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("gift-server: the arguments are not JSON: "),
+        "{err}"
+    );
+}
