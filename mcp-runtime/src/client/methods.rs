@@ -44,7 +44,7 @@ pub(crate) fn to_map(value: &impl Serialize) -> Result<Map<String, Value>, Clien
 
 /// One request on its way: set a progress callback or a time limit, then `.await` it.
 ///
-/// ```
+/// ```standalone_crate
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use std::time::Duration;
 /// use mcp_runtime::client::Client;
@@ -242,7 +242,7 @@ impl Client {
     /// [`#[typed_tool]`](macro@crate::typed_tool)); an `isError` result is
     /// [`ClientError::Tool`].
     ///
-    /// ```
+    /// ```standalone_crate
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// use mcp_runtime::client::Client;
     /// use mcp_runtime::prelude::*;
