@@ -518,11 +518,20 @@ mod in_memory {
 #[tokio::test]
 async fn a_header_mismatch_lists_the_tools_and_retries_once() {
     let server = http_server();
-    let client = builder(Some(ProtocolVersion::V2026_07_28)).connect_http(&server.url).await.unwrap();
-    let r = client.call_tool("test_custom_header", json!({"region": "eu-west-1"})).await.unwrap();
+    let client = builder(Some(ProtocolVersion::V2026_07_28))
+        .connect_http(&server.url)
+        .await
+        .unwrap();
+    let r = client
+        .call_tool("test_custom_header", json!({"region": "eu-west-1"}))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "Region: eu-west-1");
     // Now that the tools are known, the header goes with the first request.
-    let r = client.call_tool("test_custom_header", json!({"region": " padded "})).await.unwrap();
+    let r = client
+        .call_tool("test_custom_header", json!({"region": " padded "}))
+        .await
+        .unwrap();
     assert_eq!(text(&r), "Region:  padded ");
     client.close().await;
 }
