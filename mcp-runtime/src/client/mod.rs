@@ -295,7 +295,7 @@ impl Client {
             .notify("notifications/initialized", Value::Object(Map::new()))
             .await?;
         if let (true, Link::Http(h)) = (listen, &self.engine.link) {
-            h.listen();
+            h.listen().await;
         }
         Ok(())
     }
