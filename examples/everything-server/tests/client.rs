@@ -511,3 +511,27 @@ mod in_memory {
         client.close().await;
     }
 }
+
+/// On stateless HTTP a tool whose parameter is mirrored in `Mcp-Param-Region` is called before
+/// the tools were listed: the server refuses the missing header (-32020), the client lists the
+/// tools and sends the call again with the header.
+#[tokio::test]
+async fn a_header_mismatch_lists_the_tools_and_retries_once() {
+    let server = http_server();
+    let client = builder(Some(ProtocolVersion::V2026_07_28))
+        .connect_http(&server.url)
+        .await
+        .unwrap();
+    let r = client
+        .call_tool("test_custom_header", json!({"region": "eu-west-1"}))
+        .await
+        .unwrap();
+    assert_eq!(text(&r), "Region: eu-west-1");
+    // Now that the tools are known, the header goes with the first request.
+    let r = client
+        .call_tool("test_custom_header", json!({"region": " padded "}))
+        .await
+        .unwrap();
+    assert_eq!(text(&r), "Region:  padded ");
+    client.close().await;
+}

@@ -110,9 +110,24 @@ impl HttpLink {
 
     /// Opens the standalone `GET` stream of a session, for requests and notifications the
     /// server sends on its own; a server without one (405) is left alone.
-    pub(crate) fn listen(&self) {
+    ///
+    /// The stream is open (or known to be refused) when this returns, so that whatever the
+    /// server sends on it after the handshake has somewhere to go, in order.
+    pub(crate) async fn listen(&self) {
+        let first = tokio::time::timeout(Duration::from_secs(10), self.shared.get(None)).await;
+        let first = match first {
+            Ok(Ok(resp)) => resp,
+            Ok(Err(e)) => {
+                tracing::debug!("mcp client: no standalone stream: {e}");
+                return;
+            }
+            Err(_) => {
+                tracing::debug!("mcp client: no standalone stream within 10 s");
+                return;
+            }
+        };
         let shared = self.shared.clone();
-        let task = tokio::spawn(async move { shared.standalone().await });
+        let task = tokio::spawn(async move { shared.standalone(first).await });
         if let Some(old) = lock(&self.shared.listener).replace(task) {
             old.abort();
         }
@@ -347,10 +362,13 @@ impl Shared {
         Ok(resp)
     }
 
-    /// The standalone stream: reopened after `retry` when it ends, five failures in a row at
-    /// most; a server without one (any error status) is not asked again.
-    async fn standalone(&self) {
+    /// The standalone stream from its first response on: reopened after `retry` when it ends,
+    /// five failures in a row at most; a server that refuses it (an error status) is not asked
+    /// again.
+    async fn standalone(&self, first: reqwest::Response) {
         let mut parser = Parser::default();
+        self.pump(first, &mut parser, None).await;
+        tokio::time::sleep(retry_of(&parser)).await;
         let mut failures = 0;
         while failures < MAX_RESUMES {
             match self.get(parser.last_id.clone().as_deref()).await {

@@ -44,7 +44,7 @@ pub(crate) fn to_map(value: &impl Serialize) -> Result<Map<String, Value>, Clien
 
 /// One request on its way: set a progress callback or a time limit, then `.await` it.
 ///
-/// ```
+/// ```standalone_crate
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use std::time::Duration;
 /// use mcp_runtime::client::Client;
@@ -132,9 +132,30 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
         Box::pin(async move {
             let params = self.params?;
             let value = if self.rounds {
-                self.client
-                    .with_rounds(self.method, params, self.options)
-                    .await?
+                let first = self
+                    .client
+                    .with_rounds(self.method, params.clone(), self.options.clone())
+                    .await;
+                match first {
+                    // The tool's `Mcp-Param-*` headers did not match (it was never listed, or
+                    // its schema changed): list the tools once and send it again.
+                    Err(ClientError::Rpc(e))
+                        if e.code == error_codes::HEADER_MISMATCH
+                            && self.method == "tools/call" =>
+                    {
+                        self.client.list_tools().await?;
+                        let mut options = self.options;
+                        let name = params
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
+                        options.headers = self.client.headers_for(name, params.get("arguments"));
+                        self.client
+                            .with_rounds(self.method, params, options)
+                            .await?
+                    }
+                    other => other?,
+                }
             } else {
                 self.client.raw(self.method, params, self.options).await?
             };
@@ -242,7 +263,7 @@ impl Client {
     /// [`#[typed_tool]`](macro@crate::typed_tool)); an `isError` result is
     /// [`ClientError::Tool`].
     ///
-    /// ```
+    /// ```standalone_crate
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// use mcp_runtime::client::Client;
     /// use mcp_runtime::prelude::*;
@@ -459,23 +480,6 @@ impl Client {
         Err(ClientError::protocol(format!(
             "{method} has more than {MAX_PAGES} pages"
         )))
-    }
-
-    /// Calls a tool on stateless HTTP, listing the tools once and retrying when the server
-    /// says the `Mcp-Param-*` headers do not match (the tool's schema may have changed).
-    #[doc(hidden)]
-    pub async fn call_tool_relisting(
-        &self,
-        name: &str,
-        arguments: Value,
-    ) -> Result<CallToolResult, ClientError> {
-        match self.call_tool(name, &arguments).await {
-            Err(ClientError::Rpc(e)) if e.code == error_codes::HEADER_MISMATCH => {
-                self.list_tools().await?;
-                self.call_tool(name, &arguments).await
-            }
-            other => other,
-        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! endpoint of either era, or a [`Server`](crate::Server) in the same process), call its tools,
 //! read its resources, get its prompts, and answer its questions.
 //!
-//! ```
+//! ```standalone_crate
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! use mcp_runtime::client::Client;
 //! use mcp_runtime::prelude::*;
@@ -295,7 +295,7 @@ impl Client {
             .notify("notifications/initialized", Value::Object(Map::new()))
             .await?;
         if let (true, Link::Http(h)) = (listen, &self.engine.link) {
-            h.listen();
+            h.listen().await;
         }
         Ok(())
     }
