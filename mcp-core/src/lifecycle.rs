@@ -416,6 +416,7 @@ pub struct RequestMeta {
     )]
     pub log_level: Option<LoggingLevel>,
     /// Every other key, untouched.
+    // Read by the hand-written `Deserialize` below: a new reserved key needs an arm there too.
     #[serde(flatten)]
     pub rest: Meta,
 }
