@@ -423,6 +423,7 @@ pub struct RequestMeta {
     )]
     pub log_level: Option<LoggingLevel>,
     /// Every other key, untouched.
+    // Read by the hand-written `Deserialize` below: a new reserved key needs an arm there too.
     #[serde(flatten)]
     pub rest: Meta,
 }
@@ -553,5 +554,59 @@ impl RequestMeta {
         };
         let only: MetaOnly = serde_json::from_str(params.get())?;
         Ok(only.meta.unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(params: &str) -> Result<RequestMeta, String> {
+        let raw = RawValue::from_string(params.to_owned()).unwrap();
+        RequestMeta::from_params(Some(&raw)).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn request_meta_reads_reserved_keys_and_keeps_the_rest() {
+        let meta = read(
+            r#"{"name":"x","_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"debug",
+            "io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},
+            "vendor\u002fkey":{"a":[1,2]},"io.modelcontextprotocol/logLevelX":null},"arguments":{}}"#,
+        )
+        .unwrap();
+        assert_eq!(meta.progress_token, Some(ProgressToken::Number(7)));
+        assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
+        assert_eq!(
+            meta.client_capabilities,
+            Some(ClientCapabilities::default())
+        );
+        assert_eq!(meta.log_level, Some(LoggingLevel::Debug));
+        assert_eq!(meta.client_info, Some(Implementation::new("c", "1")));
+        assert_eq!(
+            serde_json::Value::Object(meta.rest.clone()),
+            serde_json::json!({"vendor/key": {"a": [1, 2]}, "io.modelcontextprotocol/logLevelX": null})
+        );
+        // Written back, every key is there once.
+        let back = serde_json::to_value(&meta).unwrap();
+        assert_eq!(back.as_object().unwrap().len(), 7);
+    }
+
+    #[test]
+    fn request_meta_errors_name_what_is_wrong() {
+        assert_eq!(read(r#"{"_meta":null}"#).unwrap(), RequestMeta::default());
+        assert_eq!(read(r#"{}"#).unwrap(), RequestMeta::default());
+        let err = read(r#"{"_meta":5}"#).unwrap_err();
+        assert!(
+            err.starts_with("invalid type: integer `5`, expected struct RequestMeta"),
+            "{err}"
+        );
+        let err = read(r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":5}}"#).unwrap_err();
+        assert!(
+            err.starts_with("invalid type: integer `5`, expected a string"),
+            "{err}"
+        );
+        let err = read(r#"{"_meta":{"progressToken":1,"progressToken":2}}"#).unwrap_err();
+        assert!(err.starts_with("duplicate field `progressToken`"), "{err}");
     }
 }

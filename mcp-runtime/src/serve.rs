@@ -59,8 +59,10 @@ impl Server {
     /// and send their replies.
     ///
     /// The stdin thread runs the dispatcher itself: a request whose handler finishes at once is
-    /// read, answered and queued for the stdout thread without waking a runtime thread; handlers
-    /// that wait continue as tasks on the runtime. ([`serve`](Self::serve) with
+    /// read and answered without waking another thread, and the answers of everything read at
+    /// once go out in one write from that thread (after any notification queued before them);
+    /// handlers that wait continue as tasks on the runtime, and a writer thread writes their
+    /// replies and notifications. ([`serve`](Self::serve) with
     /// [`Stdio`](crate::transport::stdio::Stdio) is the same protocol
     /// through the general transport loop.)
     pub async fn serve_stdio(&self) -> Result<(), Error> {

@@ -4,7 +4,8 @@
 //! Handler methods (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`,
 //! `subscriptions/listen`) get their first poll in place and, if they wait, a task of their own
 //! on stream transports, so a slow tool never blocks `ping`, cancellation or other calls; on HTTP
-//! each POST runs its handler in its own task already, and closing the response stream drops it
+//! each POST runs its handler in the task serving that POST (one per HTTP connection, or one of
+//! its own once it answers with a stream), and closing the response stream drops it
 //! ([`Connection::dispatch`]). Responses from the client (to elicitation, sampling and roots
 //! requests) are routed to the handler waiting for them.
 
