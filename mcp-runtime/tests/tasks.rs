@@ -628,4 +628,79 @@ mod over_http {
         .await;
         assert_eq!(r["error"]["code"], -32602);
     }
+
+    /// With the `auth` feature the verified subject owns a stateless task: the same subject
+    /// with a refreshed token reaches it, another subject does not.
+    #[cfg(feature = "auth")]
+    #[tokio::test]
+    async fn a_stateless_task_belongs_to_its_verified_subject() {
+        use mcp_runtime::auth::{AuthError, Authorization, Claims, TokenVerifier, VerifyFuture};
+
+        /// Two tokens of ada (before and after a refresh) and one of bob.
+        struct Tokens;
+        impl TokenVerifier for Tokens {
+            fn verify<'a>(
+                &'a self,
+                token: &'a str,
+                _request: &'a http::request::Parts,
+            ) -> VerifyFuture<'a> {
+                Box::pin(async move {
+                    match token {
+                        "ada-1" | "ada-2" => Ok(Claims::new("ada")),
+                        "bob-1" => Ok(Claims::new("bob")),
+                        _ => Err(AuthError::invalid("unknown token")),
+                    }
+                })
+            }
+        }
+
+        let server = Server::builder(server_info!())
+            .tool(wait::TOOL)
+            .tasks(TaskOptions::default().with_poll_interval(Duration::from_millis(20)))
+            .auth(Authorization::new("http://127.0.0.1/mcp", Tokens))
+            .build()
+            .unwrap();
+        let url = serve(&server).await;
+        let created = post(
+            &url,
+            None,
+            Some("Bearer ada-1"),
+            stateless(
+                1,
+                "tools/call",
+                json!({"name": "wait", "arguments": {"ms": 200}}),
+            ),
+        )
+        .await;
+        assert_eq!(created["result"]["resultType"], "task", "{created}");
+        let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+
+        let r = post(
+            &url,
+            None,
+            Some("Bearer bob-1"),
+            stateless(2, "tasks/get", json!({"taskId": id})),
+        )
+        .await;
+        assert_eq!(r["error"]["code"], -32602, "another subject: {r}");
+
+        let mut last = Value::Null;
+        for n in 0..100 {
+            last = post(
+                &url,
+                None,
+                Some("Bearer ada-2"),
+                stateless(10 + n, "tasks/get", json!({"taskId": id})),
+            )
+            .await;
+            if last["result"]["status"] == "completed" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(
+            last["result"]["result"]["content"][0]["text"], "waited 200 ms in a task",
+            "the same subject with a refreshed token: {last}"
+        );
+    }
 }

@@ -99,8 +99,16 @@ fn needs_extension(tool: &str) -> ErrorObject {
     err
 }
 
-/// The owner of the tasks this request creates or touches.
+/// The owner of the tasks this request creates or touches: in the stateless era the subject
+/// the auth gate verified (a refreshed token still reaches its tasks), else a digest of the
+/// request's credentials; in the handshake era the session (which the gate binds to a subject).
 fn owner(call: &Call<'_>) -> String {
+    #[cfg(feature = "auth")]
+    if call.scope.version.is_stateless()
+        && let Some(caller) = &call.scope.caller
+    {
+        return format!("verified:{}", caller.subject);
+    }
     #[cfg(feature = "http")]
     if call.scope.version.is_stateless()
         && let Some(headers) = &call.scope.headers
