@@ -55,9 +55,11 @@ pub(super) fn plan(
     let support = tool.task_support;
     let v = call.scope.version;
     if v.is_stateless() {
-        let declared = declares_extension(call);
-        return match (support, declared) {
-            (TaskSupport::Forbidden, _) => Ok(None),
+        // Most tools are never tasks: no look at the client's capabilities for them.
+        if support == TaskSupport::Forbidden {
+            return Ok(None);
+        }
+        return match (support, declares_extension(call)) {
             (_, true) => Ok(Some(Plan::Server)),
             (TaskSupport::Required, false) => Err(needs_extension(tool.name)),
             (_, false) => Ok(None),
