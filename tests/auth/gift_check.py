@@ -72,7 +72,7 @@ def main(url: str, issuer: str) -> None:
     token = json.loads(send(urllib.request.Request(f"{issuer}/token", data=form.encode()))[2])["access_token"]
     status, _, body = post(url, listing, token)
     names = [t["name"] for t in json.loads(body)["result"]["tools"]] if status == 200 else body
-    check("with a token: the tools", names, ["suggest_gifts"])
+    check("with a token: the tools", names, ["more_like_this", "suggest_gifts"])
     status, _, _ = post(url, listing, token + "x")
     check("a tampered token: 401", status, 401)
 
