@@ -55,6 +55,22 @@ impl Fetcher {
         }
         read_object(url, req).await
     }
+
+    /// POST a JSON object (RFC 7591 registration); the answer as a JSON object.
+    #[cfg(feature = "client")]
+    pub(crate) async fn post_json(
+        &self,
+        url: &str,
+        body: &Value,
+    ) -> Result<Map<String, Value>, AuthError> {
+        let req = self
+            .client
+            .post(url)
+            .header(http::header::ACCEPT, "application/json")
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .body(body.to_string());
+        read_object(url, req).await
+    }
 }
 
 async fn read_object(
