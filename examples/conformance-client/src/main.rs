@@ -87,6 +87,12 @@ fn oauth(scenario: &str, context: &Value) -> OAuth {
     if let Some(pem) = text("private_key_pem") {
         builder = builder.private_key_jwt(pem, Algorithm::ES256);
     }
+    if let Some(jwt) = text("valid_jwt") {
+        builder = builder.jwt_bearer(jwt);
+    }
+    if let (Some(endpoint), Some(id_token)) = (text("idp_token_endpoint"), text("idp_id_token")) {
+        builder = builder.enterprise(endpoint, id_token, text("idp_client_id"));
+    }
     if scenario.starts_with("auth/client-credentials") {
         builder = builder.client_credentials();
     }

@@ -263,7 +263,9 @@ impl Shared {
             let status = resp.status().as_u16();
             let refused = status == 401
                 || (status == 403
-                    && www.as_deref().is_some_and(|w| w.contains("insufficient_scope")));
+                    && www
+                        .as_deref()
+                        .is_some_and(|w| w.contains("insufficient_scope")));
             if !refused || authorizations >= MAX_AUTHORIZATIONS {
                 break resp;
             }

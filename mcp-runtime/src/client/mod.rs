@@ -396,7 +396,8 @@ impl ClientBuilder {
             headers.append(name, value);
         }
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
-        let link = http::HttpLink::new(url, headers, tx, self.authorizer.clone()).map_err(ClientError::Transport)?;
+        let link = http::HttpLink::new(url, headers, tx, self.authorizer.clone())
+            .map_err(ClientError::Transport)?;
         self.finish(Link::Http(link), rx).await
     }
 

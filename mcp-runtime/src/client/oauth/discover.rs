@@ -103,7 +103,9 @@ pub(crate) async fn resource_metadata(
         candidates.push(advertised.clone());
     }
     if !path.is_empty() {
-        candidates.push(format!("{origin}/.well-known/oauth-protected-resource{path}"));
+        candidates.push(format!(
+            "{origin}/.well-known/oauth-protected-resource{path}"
+        ));
     }
     candidates.push(format!("{origin}/.well-known/oauth-protected-resource"));
     for candidate in candidates {

@@ -10,8 +10,58 @@ use sha2::{Digest as _, Sha256};
 
 use super::discover::{self, Challenge, strings};
 use super::store::{Registrations, Tokens};
-use super::{Config, Grant};
+use super::{Assertion, Config, Grant};
 use crate::http::auth::discovery::Fetcher;
+
+/// The JWT bearer grant type (RFC 7523).
+const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/// The RFC 8693 token exchange at the enterprise identity provider: the user's ID token for an
+/// identity assertion grant (ID-JAG) aimed at `audience` for `resource`.
+async fn exchange(
+    fetcher: &Fetcher,
+    endpoint: &str,
+    id_token: &str,
+    client_id: Option<&str>,
+    audience: &str,
+    resource: Option<&str>,
+    scope: Option<&str>,
+) -> Result<String, String> {
+    let mut form = vec![
+        (
+            "grant_type",
+            "urn:ietf:params:oauth:grant-type:token-exchange",
+        ),
+        (
+            "requested_token_type",
+            "urn:ietf:params:oauth:token-type:id-jag",
+        ),
+        ("subject_token", id_token),
+        (
+            "subject_token_type",
+            "urn:ietf:params:oauth:token-type:id_token",
+        ),
+        ("audience", audience),
+    ];
+    if let Some(r) = resource {
+        form.push(("resource", r));
+    }
+    if let Some(s) = scope {
+        form.push(("scope", s));
+    }
+    if let Some(c) = client_id {
+        form.push(("client_id", c));
+    }
+    let answer = fetcher
+        .post_form(endpoint, &form, None)
+        .await
+        .map_err(|e| format!("token exchange at the identity provider: {e}"))?;
+    answer
+        .get("access_token")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| "the token exchange answer has no access_token".into())
+}
 
 /// How the client authenticates at the token endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +115,13 @@ pub(crate) async fn authorize(
         if let Some(refresh) = state.refresh.take() {
             match refreshed(config, &fetcher, &refresh).await {
                 Ok(tokens) => {
-                    remember(state, &tokens, refresh.token_endpoint, refresh.resource, refresh.client);
+                    remember(
+                        state,
+                        &tokens,
+                        refresh.token_endpoint,
+                        refresh.resource,
+                        refresh.client,
+                    );
                     return Ok(tokens);
                 }
                 Err(e) => tracing::debug!("mcp client: refresh refused ({e}); authorizing anew"),
@@ -86,7 +142,11 @@ pub(crate) async fn authorize(
             let issuer = strings(doc, "authorization_servers")
                 .and_then(|a| a.into_iter().next())
                 .ok_or("the protected resource metadata names no authorization server")?;
-            (issuer, resource.map(str::to_owned), strings(doc, "scopes_supported"))
+            (
+                issuer,
+                resource.map(str::to_owned),
+                strings(doc, "scopes_supported"),
+            )
         }
         None => (url.origin().ascii_serialization(), None, None),
     };
@@ -105,8 +165,8 @@ pub(crate) async fn authorize(
         (_, Some(s)) => s,
         (_, None) => Vec::new(),
     };
-    let offers_offline = strings(&meta, "scopes_supported")
-        .is_some_and(|s| s.iter().any(|s| s == "offline_access"));
+    let offers_offline =
+        strings(&meta, "scopes_supported").is_some_and(|s| s.iter().any(|s| s == "offline_access"));
     if config.grant == Grant::AuthorizationCode
         && config.offline_access
         && offers_offline
@@ -121,6 +181,30 @@ pub(crate) async fn authorize(
     let mut form: Vec<(&str, String)> = Vec::new();
     match config.grant {
         Grant::ClientCredentials => form.push(("grant_type", "client_credentials".into())),
+        Grant::JwtBearer => {
+            let assertion = match &config.assertion {
+                Some(Assertion::Given(jwt)) => jwt.clone(),
+                Some(Assertion::Exchanged {
+                    endpoint,
+                    id_token,
+                    client_id,
+                }) => {
+                    exchange(
+                        &fetcher,
+                        endpoint,
+                        id_token,
+                        client_id.as_deref(),
+                        &issuer,
+                        resource.as_deref(),
+                        scope.as_deref(),
+                    )
+                    .await?
+                }
+                None => return Err("the JWT bearer grant needs an assertion".into()),
+            };
+            form.push(("grant_type", JWT_BEARER.into()));
+            form.push(("assertion", assertion));
+        }
         Grant::AuthorizationCode => {
             let authorization_endpoint = endpoint("authorization_endpoint")?;
             let verifier = URL_SAFE_NO_PAD.encode(crate::random::bytes());
@@ -229,10 +313,11 @@ async fn identity(
         }
         _ => "none",
     };
-    let mut grants = vec!["authorization_code", "refresh_token"];
-    if config.grant == Grant::ClientCredentials {
-        grants = vec!["client_credentials"];
-    }
+    let grants = match config.grant {
+        Grant::AuthorizationCode => vec!["authorization_code", "refresh_token"],
+        Grant::ClientCredentials => vec!["client_credentials"],
+        Grant::JwtBearer => vec![JWT_BEARER],
+    };
     let body = json!({
         "client_name": config.client_name,
         "redirect_uris": [config.redirect_uri],
@@ -333,8 +418,8 @@ async fn code(
     }
     // RFC 9207: compared as strings, no normalization, against the metadata's issuer.
     let recorded = meta.get("issuer").and_then(Value::as_str).unwrap_or(issuer);
-    let advertised = meta.get("authorization_response_iss_parameter_supported")
-        == Some(&Value::Bool(true));
+    let advertised =
+        meta.get("authorization_response_iss_parameter_supported") == Some(&Value::Bool(true));
     match param("iss") {
         Some(iss) if iss != recorded => {
             return Err(format!(
@@ -342,7 +427,9 @@ async fn code(
             ));
         }
         None if advertised => {
-            return Err("the authorization server promised an iss and the redirect has none".into());
+            return Err(
+                "the authorization server promised an iss and the redirect has none".into(),
+            );
         }
         _ => {}
     }
@@ -381,7 +468,10 @@ async fn token_request(
                 "client_assertion_type",
                 "urn:ietf:params:oauth:client-assertion-type:jwt-bearer".into(),
             ));
-            form.push(("client_assertion", assertion(pem, *alg, &client.client_id, issuer)?));
+            form.push((
+                "client_assertion",
+                assertion(pem, *alg, &client.client_id, issuer)?,
+            ));
         }
     }
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -434,7 +524,11 @@ fn pem_body(pem: &str) -> Result<Vec<u8>, String> {
 }
 
 /// Uses a refresh token at the authorization server that issued it.
-async fn refreshed(config: &Config, fetcher: &Fetcher, refresh: &Refresh) -> Result<Tokens, String> {
+async fn refreshed(
+    config: &Config,
+    fetcher: &Fetcher,
+    refresh: &Refresh,
+) -> Result<Tokens, String> {
     let mut form = vec![
         ("grant_type", "refresh_token".to_owned()),
         ("refresh_token", refresh.token.clone()),
@@ -475,7 +569,10 @@ fn tokens_of(answer: &Map<String, Value>, issuer: &str) -> Result<Tokens, String
         .get("expires_in")
         .and_then(Value::as_u64)
         .map(|s| SystemTime::now() + Duration::from_secs(s));
-    tokens.scope = answer.get("scope").and_then(Value::as_str).map(str::to_owned);
+    tokens.scope = answer
+        .get("scope")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     Ok(tokens)
 }
 
@@ -488,12 +585,15 @@ mod tests {
         let s = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         assert_eq!(choose(false, None, None), Method::None);
         assert_eq!(choose(true, None, None), Method::Basic);
-        assert_eq!(choose(true, Some(&s(&["client_secret_post"])), None), Method::Post);
-        assert_eq!(choose(true, Some(&s(&["none"])), Some("client_secret_post")), Method::Post);
-        assert_eq!(choose(true, None, Some("none")), Method::None);
         assert_eq!(
-            union(&s(&["a", "b"]), &s(&["b", "c"])),
-            s(&["a", "b", "c"])
+            choose(true, Some(&s(&["client_secret_post"])), None),
+            Method::Post
         );
+        assert_eq!(
+            choose(true, Some(&s(&["none"])), Some("client_secret_post")),
+            Method::Post
+        );
+        assert_eq!(choose(true, None, Some("none")), Method::None);
+        assert_eq!(union(&s(&["a", "b"]), &s(&["b", "c"])), s(&["a", "b", "c"]));
     }
 }

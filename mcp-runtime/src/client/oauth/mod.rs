@@ -140,6 +140,21 @@ impl RedirectHandler for FollowRedirect {
 enum Grant {
     AuthorizationCode,
     ClientCredentials,
+    JwtBearer,
+}
+
+/// Where the assertion of the JWT bearer grant comes from.
+#[derive(Debug, Clone)]
+enum Assertion {
+    /// Given: a workload identity token.
+    Given(String),
+    /// Exchanged (RFC 8693) at the enterprise identity provider's token endpoint for an
+    /// identity assertion grant (ID-JAG) aimed at the authorization server.
+    Exchanged {
+        endpoint: String,
+        id_token: String,
+        client_id: Option<String>,
+    },
 }
 
 /// The client's configuration, shared by its flows.
@@ -154,6 +169,7 @@ struct Config {
     grant: Grant,
     offline_access: bool,
     store: Arc<dyn TokenStore>,
+    assertion: Option<Assertion>,
 }
 
 /// An OAuth client for one MCP server; see the [module docs](self). Cheap to clone.
@@ -202,6 +218,7 @@ impl OAuth {
                 grant: Grant::AuthorizationCode,
                 offline_access: true,
                 store: Arc::new(MemoryTokenStore::default()),
+                assertion: None,
             },
         }
     }
@@ -285,6 +302,34 @@ impl OAuthBuilder {
         self
     }
 
+    /// Uses the JWT bearer grant (RFC 7523) with this assertion: workload identity federation,
+    /// the token of the platform the client runs on presented for an access token. A refused
+    /// assertion is final (no other grant is tried).
+    pub fn jwt_bearer(mut self, assertion: impl Into<String>) -> Self {
+        self.config.grant = Grant::JwtBearer;
+        self.config.assertion = Some(Assertion::Given(assertion.into()));
+        self
+    }
+
+    /// Enterprise-managed authorization: the user's ID token from the enterprise identity
+    /// provider is exchanged (RFC 8693) at `idp_token_endpoint` for an identity assertion
+    /// grant aimed at the MCP server's authorization server, which the JWT bearer grant then
+    /// presents there (with the pre-registered client's credentials).
+    pub fn enterprise(
+        mut self,
+        idp_token_endpoint: impl Into<String>,
+        id_token: impl Into<String>,
+        idp_client_id: Option<&str>,
+    ) -> Self {
+        self.config.grant = Grant::JwtBearer;
+        self.config.assertion = Some(Assertion::Exchanged {
+            endpoint: idp_token_endpoint.into(),
+            id_token: id_token.into(),
+            client_id: idp_client_id.map(str::to_owned),
+        });
+        self
+    }
+
     /// Whether `offline_access` is asked for when the authorization server supports it (a
     /// refresh token); on unless turned off.
     pub fn offline_access(mut self, on: bool) -> Self {
@@ -316,11 +361,7 @@ impl Authorizer for OAuth {
     fn bearer(&self, url: &reqwest::Url) -> Option<String> {
         let mut current = lock(&self.current);
         if current.is_none() {
-            *current = self
-                .config
-                .store
-                .load(url.as_str())
-                .map(|t| t.access_token);
+            *current = self.config.store.load(url.as_str()).map(|t| t.access_token);
         }
         current.clone()
     }
