@@ -34,8 +34,9 @@ const MAX_AUTHORIZATIONS: u32 = 3;
 /// What puts a token on the link's requests and gets a new one when the server refuses it
 /// (the OAuth client of the `auth` feature).
 pub(crate) trait Authorizer: Send + Sync + std::fmt::Debug {
-    /// The access token to send, if one is held.
-    fn bearer(&self, url: &reqwest::Url) -> Option<String>;
+    /// The `Authorization` header for a `method` request to `url` (and its `DPoP` proof when
+    /// the token is DPoP-bound), if a token is held.
+    fn authorization(&self, method: &str, url: &reqwest::Url) -> Option<(String, Option<String>)>;
     /// Obtains a token after the server at `url` answered `status` (401, or 403 with
     /// `insufficient_scope`) with this `WWW-Authenticate` header.
     fn challenge<'a>(
@@ -43,6 +44,7 @@ pub(crate) trait Authorizer: Send + Sync + std::fmt::Debug {
         url: &'a reqwest::Url,
         status: u16,
         www_authenticate: Option<&'a str>,
+        dpop_nonce: Option<&'a str>,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), String>> + Send + 'a>>;
 }
 
@@ -176,9 +178,7 @@ impl HttpLink {
             .headers(self.shared.headers.clone())
             .header("mcp-session-id", session)
             .timeout(Duration::from_secs(5));
-        if let Some(token) = self.shared.bearer() {
-            req = req.bearer_auth(token);
-        }
+        req = self.shared.authorize("DELETE", req);
         if let Some(v) = *lock(&self.shared.version) {
             req = req.header("mcp-protocol-version", v.as_str());
         }
@@ -204,8 +204,19 @@ impl Shared {
         }
     }
 
-    fn bearer(&self) -> Option<String> {
-        self.auth.as_ref().and_then(|a| a.bearer(&self.url))
+    /// `req` with the authorizer's `Authorization` (and `DPoP`) headers, when it holds a token.
+    fn authorize(&self, method: &str, mut req: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        if let Some((authorization, proof)) = self
+            .auth
+            .as_ref()
+            .and_then(|a| a.authorization(method, &self.url))
+        {
+            req = req.header(reqwest::header::AUTHORIZATION, authorization);
+            if let Some(proof) = proof {
+                req = req.header("dpop", proof);
+            }
+        }
+        req
     }
 
     fn request(&self, out: &Outgoing) -> reqwest::RequestBuilder {
@@ -229,10 +240,7 @@ impl Shared {
         if let Some(s) = lock(&self.session).clone() {
             req = req.header("mcp-session-id", s);
         }
-        if let Some(token) = self.bearer() {
-            req = req.bearer_auth(token);
-        }
-        req
+        self.authorize("POST", req)
     }
 
     /// Sends `out`; a refusal for want of a token (401, or 403 `insufficient_scope`) is
@@ -260,6 +268,11 @@ impl Shared {
                 .get(reqwest::header::WWW_AUTHENTICATE)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned);
+            let nonce = resp
+                .headers()
+                .get("dpop-nonce")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
             let status = resp.status().as_u16();
             let refused = status == 401
                 || (status == 403
@@ -271,7 +284,10 @@ impl Shared {
             }
             authorizations += 1;
             drop(resp);
-            if let Err(e) = auth.challenge(&self.url, status, www.as_deref()).await {
+            if let Err(e) = auth
+                .challenge(&self.url, status, www.as_deref(), nonce.as_deref())
+                .await
+            {
                 let why = format!("HTTP {status}, and authorization failed: {e}");
                 return self.deliver(self.fail(&out.id, why)).await;
             }
@@ -418,9 +434,7 @@ impl Shared {
         if let Some(last) = last_event_id {
             req = req.header("last-event-id", last);
         }
-        if let Some(token) = self.bearer() {
-            req = req.bearer_auth(token);
-        }
+        let req = self.authorize("GET", req);
         let resp = req.send().await.map_err(|e| e.to_string())?;
         if !resp.status().is_success() {
             return Err(format!("GET answered HTTP {}", resp.status()));

@@ -63,7 +63,8 @@ impl Challenge {
                 rest = tail.trim_start().trim_start_matches(',').trim_start();
             } else {
                 if !token.is_empty() {
-                    bearer = token.eq_ignore_ascii_case("bearer");
+                    bearer =
+                        token.eq_ignore_ascii_case("bearer") || token.eq_ignore_ascii_case("dpop");
                 }
                 rest = after.trim_start_matches(',').trim_start();
                 if token.is_empty() && after.is_empty() {

@@ -11,7 +11,7 @@ use sha2::{Digest as _, Sha256};
 use super::discover::{self, Challenge, strings};
 use super::store::{Registrations, Tokens};
 use super::{Assertion, Config, Grant};
-use crate::http::auth::discovery::Fetcher;
+use crate::http::auth::discovery::{Fetcher, form_encode, read_json};
 
 /// The JWT bearer grant type (RFC 7523).
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -88,6 +88,7 @@ struct Refresh {
     token_endpoint: String,
     resource: Option<String>,
     client: Registered,
+    dpop: bool,
 }
 
 /// What the flows learn, kept between them.
@@ -121,6 +122,7 @@ pub(crate) async fn authorize(
                         refresh.token_endpoint,
                         refresh.resource,
                         refresh.client,
+                        refresh.dpop,
                     );
                     return Ok(tokens);
                 }
@@ -231,9 +233,20 @@ pub(crate) async fn authorize(
     if let Some(r) = &resource {
         form.push(("resource", r.clone()));
     }
-    let answer = token_request(config, &fetcher, &token_endpoint, &issuer, &client, form).await?;
+    let dpop = strings(&meta, "dpop_signing_alg_values_supported")
+        .is_some_and(|algs| algs.iter().any(|a| a == "ES256"));
+    let answer = token_request(
+        config,
+        &fetcher,
+        &token_endpoint,
+        &issuer,
+        &client,
+        form,
+        dpop,
+    )
+    .await?;
     let tokens = tokens_of(&answer, &issuer)?;
-    remember(state, &tokens, token_endpoint, resource, client);
+    remember(state, &tokens, token_endpoint, resource, client, dpop);
     Ok(tokens)
 }
 
@@ -243,6 +256,7 @@ fn remember(
     token_endpoint: String,
     resource: Option<String>,
     client: Registered,
+    dpop: bool,
 ) {
     state.refresh = tokens.refresh_token.clone().map(|token| Refresh {
         token,
@@ -250,6 +264,7 @@ fn remember(
         token_endpoint,
         resource,
         client,
+        dpop,
     });
 }
 
@@ -436,7 +451,8 @@ async fn code(
     param("code").ok_or_else(|| "the redirect has no code".into())
 }
 
-/// A token endpoint request, the client authenticated as registered.
+/// A token endpoint request, the client authenticated as registered, with a DPoP proof when
+/// `dpop` (sent again once with the server's nonce when it asks for one).
 async fn token_request(
     config: &Config,
     fetcher: &Fetcher,
@@ -444,6 +460,7 @@ async fn token_request(
     issuer: &str,
     client: &Registered,
     mut form: Vec<(&str, String)>,
+    dpop: bool,
 ) -> Result<Map<String, Value>, String> {
     let mut basic = None;
     match client.method {
@@ -454,8 +471,8 @@ async fn token_request(
         }
         Method::Basic => {
             basic = Some((
-                client.client_id.as_str(),
-                client.secret.as_deref().unwrap_or_default(),
+                form_encode(&client.client_id),
+                form_encode(client.secret.as_deref().unwrap_or_default()),
             ));
         }
         Method::PrivateKeyJwt => {
@@ -474,11 +491,54 @@ async fn token_request(
             ));
         }
     }
-    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    fetcher
-        .post_form(endpoint, &pairs, basic)
-        .await
-        .map_err(|e| format!("token request: {e}"))
+    let mut nonce: Option<String> = None;
+    for _ in 0..2 {
+        let mut req = fetcher
+            .client()
+            .post(endpoint)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .form(&form);
+        if let Some((id, secret)) = &basic {
+            req = req.basic_auth(id, Some(secret));
+        }
+        if dpop {
+            req = req.header(
+                "dpop",
+                config.dpop.proof("POST", endpoint, None, nonce.as_deref()),
+            );
+        }
+        let resp = req
+            .send()
+            .await
+            .map_err(|e| format!("token request to {endpoint}: {e}"))?;
+        let status = resp.status();
+        let asked = resp
+            .headers()
+            .get("dpop-nonce")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let body = read_json(endpoint, resp).await.unwrap_or_default();
+        if status.is_success() {
+            if body.is_empty() {
+                return Err(format!("token request to {endpoint}: no JSON answer"));
+            }
+            return Ok(body);
+        }
+        let error = body.get("error").and_then(Value::as_str).unwrap_or("");
+        if dpop && nonce.is_none() && error == "use_dpop_nonce" && asked.is_some() {
+            nonce = asked;
+            continue;
+        }
+        let why = body
+            .get("error_description")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        return Err(format!(
+            "the token endpoint answered HTTP {}: {error} {why}",
+            status.as_u16()
+        ));
+    }
+    Err("the token endpoint asked for a DPoP nonce twice".into())
 }
 
 /// An RFC 7523 client assertion: issued by and about the client, for the authorization server.
@@ -543,6 +603,7 @@ async fn refreshed(
         &refresh.issuer,
         &refresh.client,
         form,
+        refresh.dpop,
     )
     .await?;
     let mut tokens = tokens_of(&answer, &refresh.issuer)?;
@@ -569,6 +630,9 @@ fn tokens_of(answer: &Map<String, Value>, issuer: &str) -> Result<Tokens, String
         .get("expires_in")
         .and_then(Value::as_u64)
         .map(|s| SystemTime::now() + Duration::from_secs(s));
+    if let Some(t) = answer.get("token_type").and_then(Value::as_str) {
+        t.clone_into(&mut tokens.token_type);
+    }
     tokens.scope = answer
         .get("scope")
         .and_then(Value::as_str)

@@ -40,6 +40,7 @@
 //! ```
 
 mod discover;
+mod dpop;
 mod flow;
 mod store;
 
@@ -170,6 +171,7 @@ struct Config {
     offline_access: bool,
     store: Arc<dyn TokenStore>,
     assertion: Option<Assertion>,
+    dpop: dpop::DpopKey,
 }
 
 /// An OAuth client for one MCP server; see the [module docs](self). Cheap to clone.
@@ -185,8 +187,10 @@ pub struct OAuth {
     config: Arc<Config>,
     /// One flow at a time; what the flows learn.
     state: Arc<tokio::sync::Mutex<flow::State>>,
-    /// The access token in use (read on every request).
-    current: Arc<Mutex<Option<String>>>,
+    /// The tokens in use (read on every request).
+    current: Arc<Mutex<Option<Tokens>>>,
+    /// The resource server's last DPoP nonce.
+    nonce: Arc<Mutex<Option<String>>>,
 }
 
 impl std::fmt::Debug for OAuth {
@@ -219,6 +223,7 @@ impl OAuth {
                 offline_access: true,
                 store: Arc::new(MemoryTokenStore::default()),
                 assertion: None,
+                dpop: dpop::DpopKey::generate(),
             },
         }
     }
@@ -349,6 +354,7 @@ impl OAuthBuilder {
             config: Arc::new(self.config),
             state: Arc::new(tokio::sync::Mutex::new(flow::State::default())),
             current: Arc::new(Mutex::new(None)),
+            nonce: Arc::new(Mutex::new(None)),
         }
     }
 }
@@ -358,12 +364,24 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Authorizer for OAuth {
-    fn bearer(&self, url: &reqwest::Url) -> Option<String> {
+    fn authorization(&self, method: &str, url: &reqwest::Url) -> Option<(String, Option<String>)> {
         let mut current = lock(&self.current);
         if current.is_none() {
-            *current = self.config.store.load(url.as_str()).map(|t| t.access_token);
+            *current = self.config.store.load(url.as_str());
         }
-        current.clone()
+        let tokens = current.as_ref()?;
+        if tokens.token_type.eq_ignore_ascii_case("dpop") {
+            let nonce = lock(&self.nonce).clone();
+            let proof = self.config.dpop.proof(
+                method,
+                url.as_str(),
+                Some(&tokens.access_token),
+                nonce.as_deref(),
+            );
+            Some((format!("DPoP {}", tokens.access_token), Some(proof)))
+        } else {
+            Some((format!("Bearer {}", tokens.access_token), None))
+        }
     }
 
     fn challenge<'a>(
@@ -371,19 +389,28 @@ impl Authorizer for OAuth {
         url: &'a reqwest::Url,
         status: u16,
         www_authenticate: Option<&'a str>,
+        dpop_nonce: Option<&'a str>,
     ) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>> {
         Box::pin(async move {
-            let refused = lock(&self.current).clone();
+            let challenge = discover::Challenge::parse(www_authenticate.unwrap_or(""));
+            if let Some(nonce) = dpop_nonce
+                && challenge.error.as_deref() == Some("use_dpop_nonce")
+            {
+                // RFC 9449 §9: the same token again, with a proof carrying the nonce.
+                *lock(&self.nonce) = Some(nonce.to_owned());
+                return Ok(());
+            }
+            let access = |c: &Option<Tokens>| c.as_ref().map(|t| t.access_token.clone());
+            let refused = access(&lock(&self.current));
             let mut state = self.state.lock().await;
             // Another request's flow may have replaced the refused token meanwhile.
-            let now = lock(&self.current).clone();
+            let now = access(&lock(&self.current));
             if now.is_some() && now != refused {
                 return Ok(());
             }
-            let challenge = discover::Challenge::parse(www_authenticate.unwrap_or(""));
             let tokens = flow::authorize(&self.config, &mut state, url, status, &challenge).await?;
             self.config.store.save(url.as_str(), &tokens);
-            *lock(&self.current) = Some(tokens.access_token);
+            *lock(&self.current) = Some(tokens);
             Ok(())
         })
     }

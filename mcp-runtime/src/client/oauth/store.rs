@@ -26,6 +26,8 @@ pub struct Tokens {
     pub scope: Option<String>,
     /// The issuer of the authorization server that issued them: a refresh goes there only.
     pub issuer: String,
+    /// The token type: `Bearer`, or `DPoP` for a token bound to the client's DPoP key.
+    pub token_type: String,
 }
 
 impl Tokens {
@@ -43,6 +45,7 @@ impl Tokens {
             expires_at: None,
             scope: None,
             issuer: issuer.into(),
+            token_type: "Bearer".into(),
         }
     }
 }
