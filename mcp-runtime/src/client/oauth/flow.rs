@@ -112,22 +112,22 @@ pub(crate) async fn authorize(
         .fetcher
         .get_or_insert_with(|| Fetcher::new(Duration::from_secs(10)))
         .clone();
-    if status == 401 {
-        if let Some(refresh) = state.refresh.take() {
-            match refreshed(config, &fetcher, &refresh).await {
-                Ok(tokens) => {
-                    remember(
-                        state,
-                        &tokens,
-                        refresh.token_endpoint,
-                        refresh.resource,
-                        refresh.client,
-                        refresh.dpop,
-                    );
-                    return Ok(tokens);
-                }
-                Err(e) => tracing::debug!("mcp client: refresh refused ({e}); authorizing anew"),
+    if status == 401
+        && let Some(refresh) = state.refresh.take()
+    {
+        match refreshed(config, &fetcher, &refresh).await {
+            Ok(tokens) => {
+                remember(
+                    state,
+                    &tokens,
+                    refresh.token_endpoint,
+                    refresh.resource,
+                    refresh.client,
+                    refresh.dpop,
+                );
+                return Ok(tokens);
             }
+            Err(e) => tracing::debug!("mcp client: refresh refused ({e}); authorizing anew"),
         }
     }
     let prm = discover::resource_metadata(&fetcher, url, challenge).await;
