@@ -43,6 +43,7 @@ mod discover;
 mod dpop;
 mod flow;
 mod store;
+mod token;
 
 use std::future::Future;
 use std::pin::Pin;
