@@ -9,38 +9,11 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest as _, Sha256};
 
 use super::discover::{self, Challenge, strings};
-use super::store::{Registrations, Tokens};
+use super::ident::{Method, Refresh, Registered, Registrations};
+use super::store::Tokens;
 use super::token::{JWT_BEARER, exchange, refreshed, token_request, tokens_of};
 use super::{Assertion, Config, Grant};
 use crate::http::auth::discovery::Fetcher;
-
-/// How the client authenticates at the token endpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Method {
-    None,
-    Basic,
-    Post,
-    PrivateKeyJwt,
-}
-
-/// A client identity at one authorization server.
-#[derive(Debug, Clone)]
-pub(crate) struct Registered {
-    pub(crate) client_id: String,
-    pub(crate) secret: Option<String>,
-    pub(crate) method: Method,
-}
-
-/// What a refresh needs.
-#[derive(Debug, Clone)]
-pub(crate) struct Refresh {
-    pub(crate) token: String,
-    pub(crate) issuer: String,
-    pub(crate) token_endpoint: String,
-    pub(crate) resource: Option<String>,
-    pub(crate) client: Registered,
-    pub(crate) dpop: bool,
-}
 
 /// What the flows learn, kept between them.
 #[derive(Debug, Default)]

@@ -42,6 +42,7 @@
 mod discover;
 mod dpop;
 mod flow;
+mod ident;
 mod store;
 mod token;
 

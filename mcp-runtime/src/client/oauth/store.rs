@@ -1,6 +1,5 @@
 //! Where the OAuth client keeps its tokens.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
@@ -54,8 +53,7 @@ impl Tokens {
 /// by the MCP endpoint's URL. Called on the request path: it must not block for long.
 ///
 /// ```
-/// use std::collections::HashMap;
-/// use std::sync::Mutex;
+/// /// use std::sync::Mutex;
 /// use mcp_runtime::client::oauth::{TokenStore, Tokens};
 ///
 /// #[derive(Default)]
@@ -113,22 +111,5 @@ impl TokenStore for MemoryTokenStore {
             entries.remove(0);
         }
         entries.push((resource.to_owned(), tokens.clone()));
-    }
-}
-
-/// Registrations per authorization server issuer, bounded like the token store.
-#[derive(Debug, Default)]
-pub(crate) struct Registrations(HashMap<String, super::flow::Registered>);
-
-impl Registrations {
-    pub(crate) fn get(&self, issuer: &str) -> Option<&super::flow::Registered> {
-        self.0.get(issuer)
-    }
-
-    pub(crate) fn insert(&mut self, issuer: &str, registered: super::flow::Registered) {
-        if self.0.len() >= MAX_ENTRIES && !self.0.contains_key(issuer) {
-            self.0.clear();
-        }
-        self.0.insert(issuer.to_owned(), registered);
     }
 }

@@ -7,7 +7,7 @@ use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
 use super::Config;
-use super::flow::{Method, Refresh, Registered};
+use super::ident::{Method, Refresh, Registered};
 use super::store::Tokens;
 use crate::http::auth::discovery::{Fetcher, form_encode, read_json};
 
