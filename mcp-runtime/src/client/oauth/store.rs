@@ -53,7 +53,8 @@ impl Tokens {
 /// by the MCP endpoint's URL. Called on the request path: it must not block for long.
 ///
 /// ```
-/// /// use std::sync::Mutex;
+/// use std::collections::HashMap;
+/// use std::sync::Mutex;
 /// use mcp_runtime::client::oauth::{TokenStore, Tokens};
 ///
 /// #[derive(Default)]
