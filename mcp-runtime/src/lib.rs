@@ -255,6 +255,11 @@ struct ReadmeDoctests;
 #[doc = include_str!("../../docs/client.md")]
 struct ClientDoctests;
 
+// And its authorization page, when the client is built with `auth`.
+#[cfg(all(doctest, feature = "client", feature = "auth"))]
+#[doc = include_str!("../../docs/client-auth.md")]
+struct ClientAuthDoctests;
+
 // So does every snippet of the guide (outside the package: only this repository tests it).
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/guide.md")]

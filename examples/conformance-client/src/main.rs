@@ -10,6 +10,7 @@
 //! MCP_CONFORMANCE_SCENARIO=tools_call conformance-client http://localhost:3000/mcp
 //! ```
 
+use mcp_runtime::client::oauth::{Algorithm, FollowRedirect, OAuth};
 use mcp_runtime::client::{Client, ClientError, ClientHandler, HandlerFuture};
 use mcp_runtime::protocol::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitAction,
@@ -68,7 +69,44 @@ async fn main() {
     }
 }
 
-async fn connect(url: &str, version: Option<ProtocolVersion>) -> Result<Client, ClientError> {
+/// The OAuth client of an `auth/` scenario: the suite's authorization servers approve at once
+/// ([`FollowRedirect`]); credentials come from the scenario's context when it has some.
+fn oauth(scenario: &str, context: &Value) -> OAuth {
+    let text = |key: &str| context.get(key).and_then(Value::as_str);
+    let mut builder = OAuth::builder()
+        .client_name("mcp-runtime-conformance-client")
+        .redirect_uri("http://localhost:3000/callback")
+        .redirect_handler(FollowRedirect::new())
+        .client_metadata_url(CLIENT_METADATA_URL);
+    if let Some(id) = text("client_id") {
+        builder = builder.preregistered(id, text("client_secret"));
+    }
+    if let Some(issuer) = text("issuer") {
+        builder = builder.preregistered_issuer(issuer);
+    }
+    if let Some(pem) = text("private_key_pem") {
+        builder = builder.private_key_jwt(pem, Algorithm::ES256);
+    }
+    if let Some(jwt) = text("valid_jwt") {
+        builder = builder.jwt_bearer(jwt);
+    }
+    if let (Some(endpoint), Some(id_token)) = (text("idp_token_endpoint"), text("idp_id_token")) {
+        builder = builder.enterprise(endpoint, id_token, text("idp_client_id"));
+    }
+    if scenario.starts_with("auth/client-credentials") {
+        builder = builder.client_credentials();
+    }
+    builder.build()
+}
+
+/// The client ID metadata document URL the suite expects (`auth/basic-cimd`).
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+async fn connect(
+    url: &str,
+    version: Option<ProtocolVersion>,
+    oauth: Option<OAuth>,
+) -> Result<Client, ClientError> {
     let capabilities: ClientCapabilities = serde_json::from_value(json!({
         "roots": {"listChanged": false},
         "sampling": {},
@@ -83,6 +121,9 @@ async fn connect(url: &str, version: Option<ProtocolVersion>) -> Result<Client, 
         ))
         .capabilities(capabilities)
         .handler(Cooperative);
+    if let Some(oauth) = oauth {
+        builder = builder.oauth(oauth);
+    }
     if let Some(v) = version {
         builder = builder.protocol_version(v);
     }
@@ -95,7 +136,10 @@ async fn run(
     version: Option<ProtocolVersion>,
     context: &Value,
 ) -> Result<(), ClientError> {
-    let client = connect(url, version).await?;
+    let auth = scenario
+        .starts_with("auth/")
+        .then(|| oauth(scenario, context));
+    let client = connect(url, version, auth).await?;
     let outcome = steps(&client, scenario, context).await;
     client.close().await;
     outcome
@@ -189,6 +233,12 @@ async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), C
                     }
                     Err(e) => eprintln!("conformance-client: skill {} rejected: {e}", entry.uri),
                 }
+            }
+        }
+        s if s.starts_with("auth/") => {
+            // Calling a tool is what asks for more scope in the step-up scenarios.
+            if let Some(tool) = tools.first() {
+                client.call_tool(&tool.name, json!({})).await?;
             }
         }
         _ => {}

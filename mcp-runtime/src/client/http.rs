@@ -28,6 +28,25 @@ const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 const MAX_RETRY: Duration = Duration::from_secs(30);
 /// How many times one stream is resumed at most.
 const MAX_RESUMES: u32 = 5;
+/// How many times one request (re)authorizes at most before its refusal is final.
+const MAX_AUTHORIZATIONS: u32 = 3;
+
+/// What puts a token on the link's requests and gets a new one when the server refuses it
+/// (the OAuth client of the `auth` feature).
+pub(crate) trait Authorizer: Send + Sync + std::fmt::Debug {
+    /// The `Authorization` header for a `method` request to `url` (and its `DPoP` proof when
+    /// the token is DPoP-bound), if a token is held.
+    fn authorization(&self, method: &str, url: &reqwest::Url) -> Option<(String, Option<String>)>;
+    /// Obtains a token after the server at `url` answered `status` (401, or 403 with
+    /// `insufficient_scope`) with this `WWW-Authenticate` header.
+    fn challenge<'a>(
+        &'a self,
+        url: &'a reqwest::Url,
+        status: u16,
+        www_authenticate: Option<&'a str>,
+        dpop_nonce: Option<&'a str>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), String>> + Send + 'a>>;
+}
 
 /// The HTTP half of a client connection.
 #[derive(Debug, Clone)]
@@ -45,6 +64,7 @@ struct Shared {
     inbound: mpsc::Sender<Incoming>,
     posts: Mutex<HashMap<RequestId, AbortHandle>>,
     listener: Mutex<Option<JoinHandle<()>>>,
+    auth: Option<Arc<dyn Authorizer>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -56,6 +76,7 @@ impl HttpLink {
         url: reqwest::Url,
         headers: HeaderMap,
         inbound: mpsc::Sender<Incoming>,
+        auth: Option<Arc<dyn Authorizer>>,
     ) -> Result<Self, String> {
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
@@ -71,6 +92,7 @@ impl HttpLink {
                 inbound,
                 posts: Mutex::new(HashMap::new()),
                 listener: Mutex::new(None),
+                auth,
             }),
         })
     }
@@ -156,6 +178,7 @@ impl HttpLink {
             .headers(self.shared.headers.clone())
             .header("mcp-session-id", session)
             .timeout(Duration::from_secs(5));
+        req = self.shared.authorize("DELETE", req);
         if let Some(v) = *lock(&self.shared.version) {
             req = req.header("mcp-protocol-version", v.as_str());
         }
@@ -181,7 +204,22 @@ impl Shared {
         }
     }
 
-    async fn post(&self, out: Outgoing) {
+    /// `req` with the authorizer's `Authorization` (and `DPoP`) headers, when it holds a token.
+    fn authorize(&self, method: &str, mut req: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        if let Some((authorization, proof)) = self
+            .auth
+            .as_ref()
+            .and_then(|a| a.authorization(method, &self.url))
+        {
+            req = req.header(reqwest::header::AUTHORIZATION, authorization);
+            if let Some(proof) = proof {
+                req = req.header("dpop", proof);
+            }
+        }
+        req
+    }
+
+    fn request(&self, out: &Outgoing) -> reqwest::RequestBuilder {
         let mut req = self
             .http
             .post(self.url.clone())
@@ -202,12 +240,56 @@ impl Shared {
         if let Some(s) = lock(&self.session).clone() {
             req = req.header("mcp-session-id", s);
         }
-        let resp = match req.body(out.bytes).send().await {
-            Ok(r) => r,
-            Err(e) => {
-                return self
-                    .deliver(self.fail(&out.id, format!("POST failed: {e}")))
-                    .await;
+        self.authorize("POST", req)
+    }
+
+    /// Sends `out`; a refusal for want of a token (401, or 403 `insufficient_scope`) is
+    /// answered by the authorizer, and the request sent again, [`MAX_AUTHORIZATIONS`] times
+    /// at most.
+    async fn post(&self, mut out: Outgoing) {
+        let mut authorizations = 0;
+        let resp = loop {
+            let body = if self.auth.is_some() {
+                out.bytes.clone()
+            } else {
+                std::mem::take(&mut out.bytes)
+            };
+            let resp = match self.request(&out).body(body).send().await {
+                Ok(r) => r,
+                Err(e) => {
+                    return self
+                        .deliver(self.fail(&out.id, format!("POST failed: {e}")))
+                        .await;
+                }
+            };
+            let Some(auth) = &self.auth else { break resp };
+            let www = resp
+                .headers()
+                .get(reqwest::header::WWW_AUTHENTICATE)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            let nonce = resp
+                .headers()
+                .get("dpop-nonce")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            let status = resp.status().as_u16();
+            let refused = status == 401
+                || (status == 403
+                    && www
+                        .as_deref()
+                        .is_some_and(|w| w.contains("insufficient_scope")));
+            if !refused || authorizations >= MAX_AUTHORIZATIONS {
+                break resp;
+            }
+            authorizations += 1;
+            drop(resp);
+            if let Err(e) = auth
+                .challenge(&self.url, status, www.as_deref(), nonce.as_deref())
+                .await
+            {
+                let why = format!("HTTP {status}, and authorization failed: {e}");
+                return self.deliver(self.fail(&out.id, why)).await;
             }
         };
         self.remember_session(resp.headers());
@@ -352,6 +434,7 @@ impl Shared {
         if let Some(last) = last_event_id {
             req = req.header("last-event-id", last);
         }
+        let req = self.authorize("GET", req);
         let resp = req.send().await.map_err(|e| e.to_string())?;
         if !resp.status().is_success() {
             return Err(format!("GET answered HTTP {}", resp.status()));

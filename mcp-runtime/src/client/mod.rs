@@ -53,6 +53,8 @@ mod http;
 mod link;
 mod methods;
 mod notification;
+#[cfg(feature = "auth")]
+pub mod oauth;
 mod outgoing;
 mod skills;
 mod sse;
@@ -110,6 +112,7 @@ pub struct ClientBuilder {
     max_in_flight: usize,
     headers: Vec<(String, String)>,
     listen: bool,
+    authorizer: Option<Arc<dyn http::Authorizer>>,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -138,6 +141,7 @@ impl Client {
             max_in_flight: 1024,
             headers: Vec::new(),
             listen: true,
+            authorizer: None,
         }
     }
 
@@ -362,6 +366,23 @@ impl ClientBuilder {
         self
     }
 
+    /// Authorizes HTTP requests with OAuth 2.1 (feature `auth`): a token is obtained when the
+    /// server first refuses a request (401) and again when it asks for more scope (403), then
+    /// sent as `Authorization: Bearer` on every request. See [`oauth`].
+    ///
+    /// ```
+    /// use mcp_runtime::client::Client;
+    /// use mcp_runtime::client::oauth::OAuth;
+    ///
+    /// let builder = Client::builder().oauth(OAuth::builder().client_name("my-agent").build());
+    /// # let _ = builder;
+    /// ```
+    #[cfg(feature = "auth")]
+    pub fn oauth(mut self, oauth: oauth::OAuth) -> Self {
+        self.authorizer = Some(Arc::new(oauth));
+        self
+    }
+
     /// Connects to a Streamable HTTP endpoint (`http://host:port/mcp`).
     pub async fn connect_http(self, url: &str) -> Result<Client, ClientError> {
         let url = reqwest::Url::parse(url)
@@ -375,7 +396,8 @@ impl ClientBuilder {
             headers.append(name, value);
         }
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
-        let link = http::HttpLink::new(url, headers, tx).map_err(ClientError::Transport)?;
+        let link = http::HttpLink::new(url, headers, tx, self.authorizer.clone())
+            .map_err(ClientError::Transport)?;
         self.finish(Link::Http(link), rx).await
     }
 

@@ -55,6 +55,28 @@ impl Fetcher {
         }
         read_object(url, req).await
     }
+
+    /// The HTTP client (redirects not followed, bounded in time).
+    #[cfg(feature = "client")]
+    pub(crate) fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// POST a JSON object (RFC 7591 registration); the answer as a JSON object.
+    #[cfg(feature = "client")]
+    pub(crate) async fn post_json(
+        &self,
+        url: &str,
+        body: &Value,
+    ) -> Result<Map<String, Value>, AuthError> {
+        let req = self
+            .client
+            .post(url)
+            .header(http::header::ACCEPT, "application/json")
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .body(body.to_string());
+        read_object(url, req).await
+    }
 }
 
 async fn read_object(
@@ -62,10 +84,19 @@ async fn read_object(
     req: reqwest::RequestBuilder,
 ) -> Result<Map<String, Value>, AuthError> {
     let unavailable = |why: String| AuthError::unavailable(format!("{url}: {why}"));
-    let mut resp = req.send().await.map_err(|e| unavailable(e.to_string()))?;
+    let resp = req.send().await.map_err(|e| unavailable(e.to_string()))?;
     if !resp.status().is_success() {
         return Err(unavailable(format!("status {}", resp.status().as_u16())));
     }
+    read_json(url, resp).await
+}
+
+/// The body of `resp` (of any status) as a JSON object, [`MAX_ANSWER`] bytes at most.
+pub(crate) async fn read_json(
+    url: &str,
+    mut resp: reqwest::Response,
+) -> Result<Map<String, Value>, AuthError> {
+    let unavailable = |why: String| AuthError::unavailable(format!("{url}: {why}"));
     let mut body = Vec::new();
     while let Some(chunk) = resp.chunk().await.map_err(|e| unavailable(e.to_string()))? {
         if body.len() + chunk.len() > MAX_ANSWER {
@@ -80,7 +111,7 @@ async fn read_object(
 }
 
 /// RFC 6749 §2.3.1: client credentials are form-encoded before Basic authentication.
-fn form_encode(s: &str) -> String {
+pub(crate) fn form_encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {

@@ -61,7 +61,7 @@
 mod bind;
 mod challenge;
 mod claims;
-mod discovery;
+pub(crate) mod discovery;
 mod gate;
 mod introspect;
 mod jwt;
