@@ -160,9 +160,9 @@
 #[allow(unused_extern_crates)]
 extern crate self as mcp_runtime;
 
+pub mod apps;
 #[cfg(feature = "auth")]
 mod caller;
-pub mod apps;
 pub mod cli;
 #[cfg(feature = "client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
