@@ -114,16 +114,19 @@ pub(crate) fn missing_stateless_meta() -> ErrorObject {
 fn read_meta(
     params: Option<&RawValue>,
     pre: Option<Box<RequestMeta>>,
-) -> Result<Option<RequestMeta>, ErrorObject> {
+) -> Result<Option<Box<RequestMeta>>, ErrorObject> {
+    // Boxed all the way to the scope: the 448-byte value is not copied at every step.
     match pre {
-        Some(meta) => Ok(Some(*meta)),
+        Some(meta) => Ok(Some(meta)),
         // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
         None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => Ok(None),
-        None => RequestMeta::from_params(params).map(Some).map_err(|e| {
-            let msg = e.to_string();
-            let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
-            ErrorObject::invalid_params(format!("invalid `_meta`: {}", echo(msg)))
-        }),
+        None => RequestMeta::from_params(params)
+            .map(|m| Some(Box::new(m)))
+            .map_err(|e| {
+                let msg = e.to_string();
+                let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+                ErrorObject::invalid_params(format!("invalid `_meta`: {}", echo(msg)))
+            }),
     }
 }
 
@@ -175,7 +178,7 @@ impl Resolver<'_> {
         &self,
         version: ProtocolVersion,
         session: Option<&Session>,
-        meta: Option<RequestMeta>,
+        meta: Option<Box<RequestMeta>>,
     ) -> Scope {
         let (meta, progress_token) = match meta {
             None => (None, None),
@@ -199,7 +202,7 @@ impl Resolver<'_> {
         self,
         route: Route,
         requested: &str,
-        meta: RequestMeta,
+        meta: Box<RequestMeta>,
     ) -> Result<Scope, ErrorObject> {
         let version = stateless_version(requested)?;
         if meta.client_capabilities.is_none() {
