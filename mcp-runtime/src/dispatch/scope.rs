@@ -11,13 +11,14 @@ use std::sync::atomic::AtomicU8;
 use mcp_core::jsonrpc::{echo, error_codes};
 use mcp_core::meta::{CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
 use mcp_core::{
-    ClientCapabilities, Era, ErrorObject, Implementation, Meta, ProgressToken, ProtocolVersion,
+    ClientCapabilities, Era, ErrorObject, Implementation, ProgressToken, ProtocolVersion,
     RequestMeta,
 };
 use serde_json::value::RawValue;
 
 use crate::dispatch::route::Route;
 use crate::handler::context::LogGate;
+use crate::handler::sent_meta::SentMeta;
 use crate::outbound::Sink;
 
 /// A handshake-era session, opened by `initialize`.
@@ -48,8 +49,8 @@ pub(crate) struct Scope {
     pub(crate) client_caps: Option<Arc<ClientCapabilities>>,
     pub(crate) log_gate: LogGate,
     pub(crate) progress_token: Option<ProgressToken>,
-    /// `_meta` as the handler sees it.
-    pub(crate) meta: Option<Meta>,
+    /// `_meta` as the handler sees it, made into a map when the handler asks.
+    pub(crate) meta: SentMeta,
     /// Where this request's notifications, requests to the client and reply go.
     pub(crate) peer: Sink,
     /// The HTTP request's headers (the stateless era mirrors tool arguments in them).
@@ -114,16 +115,19 @@ pub(crate) fn missing_stateless_meta() -> ErrorObject {
 fn read_meta(
     params: Option<&RawValue>,
     pre: Option<Box<RequestMeta>>,
-) -> Result<Option<RequestMeta>, ErrorObject> {
+) -> Result<Option<Box<RequestMeta>>, ErrorObject> {
+    // Boxed all the way to the scope: the 448-byte value is not copied at every step.
     match pre {
-        Some(meta) => Ok(Some(*meta)),
+        Some(meta) => Ok(Some(meta)),
         // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
         None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => Ok(None),
-        None => RequestMeta::from_params(params).map(Some).map_err(|e| {
-            let msg = e.to_string();
-            let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
-            ErrorObject::invalid_params(format!("invalid `_meta`: {}", echo(msg)))
-        }),
+        None => RequestMeta::from_params(params)
+            .map(|m| Some(Box::new(m)))
+            .map_err(|e| {
+                let msg = e.to_string();
+                let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+                ErrorObject::invalid_params(format!("invalid `_meta`: {}", echo(msg)))
+            }),
     }
 }
 
@@ -175,12 +179,10 @@ impl Resolver<'_> {
         &self,
         version: ProtocolVersion,
         session: Option<&Session>,
-        meta: Option<RequestMeta>,
+        meta: Option<Box<RequestMeta>>,
     ) -> Scope {
-        let (meta, progress_token) = match meta {
-            None => (None, None),
-            Some(meta) => (meta_map(&meta), meta.progress_token),
-        };
+        let progress_token = meta.as_ref().and_then(|m| m.progress_token.clone());
+        let meta = SentMeta::handshake(meta);
         Scope {
             version,
             client_info: session.map(|s| Arc::clone(&s.client_info)),
@@ -199,7 +201,7 @@ impl Resolver<'_> {
         self,
         route: Route,
         requested: &str,
-        meta: RequestMeta,
+        mut meta: Box<RequestMeta>,
     ) -> Result<Scope, ErrorObject> {
         let version = stateless_version(requested)?;
         if meta.client_capabilities.is_none() {
@@ -210,37 +212,21 @@ impl Resolver<'_> {
                 route.name().unwrap_or_default(),
             ));
         }
-        // The handler sees `_meta` as sent, version included; the typed fields move into the scope.
-        let mut map = meta_map(&meta);
-        if let Some(m) = &mut map {
-            m.insert(
-                PROTOCOL_VERSION_KEY.to_owned(),
-                serde_json::Value::String(requested.to_owned()),
-            );
-        }
+        // The typed fields move into the scope; the handler still sees `_meta` as sent, version
+        // included, when it asks (`SentMeta` puts them back).
+        let client_info = meta.client_info.take().map(Arc::new);
+        let client_caps = meta.client_capabilities.take().map(Arc::new);
         Ok(Scope {
             version,
-            client_info: meta.client_info.map(Arc::new),
-            client_caps: meta.client_capabilities.map(Arc::new),
             log_gate: LogGate::Request(meta.log_level),
-            progress_token: meta.progress_token,
-            meta: map,
+            progress_token: meta.progress_token.clone(),
+            client_info: client_info.clone(),
+            client_caps: client_caps.clone(),
+            meta: SentMeta::stateless(meta, requested.to_owned(), client_info, client_caps),
             peer: self.peer.clone(),
             headers: None,
             #[cfg(feature = "auth")]
             caller: crate::caller::current(),
         })
-    }
-}
-
-/// `_meta` as the handler sees it: every key the request sent (`None` when it sent none).
-fn meta_map(meta: &RequestMeta) -> Option<Meta> {
-    // A transport that read `_meta` ahead hands over the default one when there is none.
-    if *meta == RequestMeta::default() {
-        return None;
-    }
-    match serde_json::to_value(meta) {
-        Ok(serde_json::Value::Object(m)) if !m.is_empty() => Some(m),
-        _ => None,
     }
 }

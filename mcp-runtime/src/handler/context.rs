@@ -35,7 +35,7 @@ pub(crate) struct ContextInner {
     pub(crate) request_id: Option<RequestId>,
     pub(crate) version: ProtocolVersion,
     pub(crate) progress_token: Option<ProgressToken>,
-    pub(crate) meta: Option<mcp_core::Meta>,
+    pub(crate) meta: crate::handler::sent_meta::SentMeta,
     pub(crate) client_info: Option<Arc<Implementation>>,
     pub(crate) client_capabilities: Option<Arc<ClientCapabilities>>,
     pub(crate) log_gate: LogGate,
@@ -105,7 +105,7 @@ impl Context {
 
     /// The request's `_meta` object, as sent.
     pub fn meta(&self) -> Option<&mcp_core::Meta> {
-        self.inner.meta.as_ref()
+        self.inner.meta.map()
     }
 
     /// The client's name and version, from `initialize` or the request's `_meta`.

@@ -7,5 +7,6 @@ pub(crate) mod invoke;
 pub(crate) mod peer;
 pub(crate) mod requests;
 pub(crate) mod rounds;
+pub(crate) mod sent_meta;
 pub(crate) mod task_context;
 pub(crate) mod task_port;

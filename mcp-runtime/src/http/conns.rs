@@ -90,6 +90,11 @@ impl Tracker {
     /// Resolves when no request has been served for `idle`, or when a request's headers have
     /// been arriving for longer than `header` (slowloris). Bodies are timed by the handlers.
     pub(crate) async fn stalled(&self, idle: Duration, header: Duration) {
+        // One timer for the connection's life: moved when the deadline comes sooner than it
+        // (or after it fired), left alone when the deadline moved later (it checks again when
+        // it fires), so that a request costs no timer of its own.
+        let timer = tokio::time::sleep(idle);
+        tokio::pin!(timer);
         loop {
             let changed = self.changed.notified();
             tokio::pin!(changed);
@@ -105,8 +110,11 @@ impl Tracker {
             if Instant::now() >= deadline {
                 return;
             }
+            if timer.is_elapsed() || timer.deadline() > deadline {
+                timer.as_mut().reset(deadline);
+            }
             tokio::select! {
-                () = tokio::time::sleep_until(deadline) => {}
+                () = &mut timer => {}
                 () = changed => {}
             }
         }

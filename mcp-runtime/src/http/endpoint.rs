@@ -226,7 +226,20 @@ pub(crate) async fn read_body(
     limit: usize,
     timeout: std::time::Duration,
 ) -> Result<bytes::Bytes, Response> {
-    match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
+    let mut read = std::pin::pin!(axum::body::to_bytes(body, limit));
+    // A body that arrived with its head (the usual small POST) is read without a timer.
+    let first = std::future::poll_fn(|cx| {
+        std::task::Poll::Ready(match read.as_mut().poll(cx) {
+            std::task::Poll::Ready(r) => Some(r),
+            std::task::Poll::Pending => None,
+        })
+    })
+    .await;
+    let read = match first {
+        Some(r) => Ok(r),
+        None => tokio::time::timeout(timeout, read).await,
+    };
+    match read {
         Ok(Ok(bytes)) => Ok(bytes),
         Ok(Err(_)) => Err(too_large(limit)),
         Err(_) => {

@@ -1,5 +1,6 @@
 //! The registry: records collected at link time (or given to the builder), checked and turned
-//! into protocol descriptors and pre-serialised list pages once, at start-up.
+//! into protocol descriptors once, at start-up; the list pages of a revision are serialised
+//! once, on its first list request.
 
 mod checks;
 mod descriptors;
@@ -8,7 +9,7 @@ pub(crate) mod mirror;
 mod record;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use mcp_core::{
     CacheScope, ForVersion, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
@@ -129,8 +130,17 @@ pub(crate) struct Catalog {
     pub(crate) templates: Vec<TemplateEntry>,
     pub(crate) prompts: Vec<PromptEntry>,
     pub(crate) prompt_index: HashMap<&'static str, usize>,
-    /// Indexed by `version_slot`.
-    pub(crate) pages: Vec<Pages>,
+    /// Indexed by `version_slot`; each revision's pages are built on its first list request.
+    pages: Vec<OnceLock<Pages>>,
+    /// What the pages are built with.
+    page_settings: PageSettings,
+}
+
+/// The settings the list pages are built with, kept for building them on first use.
+struct PageSettings {
+    page_size: usize,
+    ttl_ms: u64,
+    server_info_meta: mcp_core::Meta,
 }
 
 /// The index of a revision in per-version tables.
@@ -270,7 +280,7 @@ impl Catalog {
             });
         }
 
-        let mut catalog = Catalog {
+        Ok(Catalog {
             tool_index: tool_entries
                 .iter()
                 .enumerate()
@@ -290,16 +300,20 @@ impl Catalog {
                 .map(|(i, p)| (p.record.name, i))
                 .collect(),
             prompts: prompt_entries,
-            pages: Vec::new(),
-        };
-        catalog.pages = ProtocolVersion::ALL
-            .iter()
-            .map(|v| catalog.pages_for(*v, settings))
-            .collect();
-        Ok(catalog)
+            pages: ProtocolVersion::ALL
+                .iter()
+                .map(|_| OnceLock::new())
+                .collect(),
+            page_settings: PageSettings {
+                page_size: settings.page_size,
+                ttl_ms: settings.ttl_ms,
+                server_info_meta: settings.server_info_meta.clone(),
+            },
+        })
     }
 
-    fn pages_for(&self, v: ProtocolVersion, s: &CatalogSettings<'_>) -> Pages {
+    fn pages_for(&self, v: ProtocolVersion) -> Pages {
+        let s = &self.page_settings;
         Pages {
             tools: paginate(
                 &self.tools,
@@ -355,7 +369,7 @@ impl Catalog {
         kind: ListKind,
         cursor: Option<&str>,
     ) -> Option<Arc<str>> {
-        let pages = &self.pages[version_slot(v)];
+        let pages = self.pages[version_slot(v)].get_or_init(|| self.pages_for(v));
         let list = match kind {
             ListKind::Tools => &pages.tools,
             ListKind::Resources => &pages.resources,
@@ -393,13 +407,13 @@ impl Catalog {
 
 /// List results of the stateless era carry cache hints, `resultType` and `serverInfo`.
 trait CacheHints {
-    fn add_cache_hints(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>);
+    fn add_cache_hints(&mut self, v: ProtocolVersion, s: &PageSettings);
 }
 
 macro_rules! cache_hints {
     ($($t:ty),*) => {$(
         impl CacheHints for $t {
-            fn add_cache_hints(&mut self, v: ProtocolVersion, s: &CatalogSettings<'_>) {
+            fn add_cache_hints(&mut self, v: ProtocolVersion, s: &PageSettings) {
                 if v.has_cache_hints() {
                     self.ttl_ms = Some(s.ttl_ms);
                     self.cache_scope = Some(CacheScope::Public);
@@ -428,7 +442,7 @@ fn decode_cursor(cursor: &str) -> Option<usize> {
 
 fn paginate<E, D, R: Serialize + ForVersion + CacheHints>(
     items: &[E],
-    s: &CatalogSettings<'_>,
+    s: &PageSettings,
     v: ProtocolVersion,
     descriptor: impl Fn(&E) -> D,
     result: impl Fn(Vec<D>, Option<String>) -> R,
