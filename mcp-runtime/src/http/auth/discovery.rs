@@ -2,6 +2,7 @@
 //! its introspection endpoint. Bounded in time and size, redirects not followed, and never
 //! carrying a client's token anywhere but to introspection.
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use reqwest::Url;
@@ -16,6 +17,19 @@ const MAX_ANSWER: usize = 256 * 1024;
 #[derive(Debug, Clone)]
 pub(crate) struct Fetcher {
     client: reqwest::Client,
+}
+
+/// A verifier's [`Fetcher`], made on first use: a verifier built before the runtime starts
+/// makes no HTTP client until it fetches.
+#[derive(Debug, Default)]
+pub(crate) struct LazyFetcher(Mutex<Option<Fetcher>>);
+
+impl LazyFetcher {
+    /// The fetcher, made now with `timeout` if this is the first call.
+    pub(crate) fn get(&self, timeout: Duration) -> Fetcher {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        slot.get_or_insert_with(|| Fetcher::new(timeout)).clone()
+    }
 }
 
 impl Fetcher {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::caller::Claims;
-use crate::http::auth::discovery::{self, Fetcher};
+use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
 use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
 
 /// Most answers cached at once.
@@ -39,7 +39,7 @@ pub struct IntrospectionVerifier {
     credentials: Option<(String, String)>,
     cache_for: Duration,
     timeout: Duration,
-    fetcher: Mutex<Option<Fetcher>>,
+    fetcher: LazyFetcher,
     discovered: Mutex<Option<String>>,
     cache: Mutex<HashMap<[u8; 32], (Instant, Claims)>>,
 }
@@ -69,7 +69,7 @@ impl IntrospectionVerifier {
             credentials: None,
             cache_for: Duration::from_secs(30),
             timeout: Duration::from_secs(10),
-            fetcher: Mutex::new(None),
+            fetcher: LazyFetcher::default(),
             discovered: Mutex::new(None),
             cache: Mutex::new(HashMap::new()),
         }
@@ -113,12 +113,6 @@ impl IntrospectionVerifier {
     pub fn cache_for(mut self, ttl: Duration) -> Self {
         self.cache_for = ttl;
         self
-    }
-
-    fn fetcher(&self) -> Fetcher {
-        let mut slot = self.fetcher.lock().unwrap_or_else(|e| e.into_inner());
-        slot.get_or_insert_with(|| Fetcher::new(self.timeout))
-            .clone()
     }
 
     async fn endpoint_url(&self, fetcher: &Fetcher) -> Result<String, AuthError> {
@@ -181,7 +175,7 @@ impl IntrospectionVerifier {
         if let Some(claims) = self.cached(&key) {
             return Ok(claims);
         }
-        let fetcher = self.fetcher();
+        let fetcher = self.fetcher.get(self.timeout);
         let url = self.endpoint_url(&fetcher).await?;
         let basic = self
             .credentials

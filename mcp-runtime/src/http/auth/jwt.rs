@@ -10,7 +10,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 
 use crate::caller::Claims;
-use crate::http::auth::discovery::{self, Fetcher};
+use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
 use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
 
 /// The asymmetric algorithms accepted unless told otherwise (never `none`, never HS*: a
@@ -57,7 +57,7 @@ pub struct JwtVerifier {
     min_refresh: Duration,
     max_age: Duration,
     timeout: Duration,
-    fetcher: Mutex<Option<Fetcher>>,
+    fetcher: LazyFetcher,
     keys: Mutex<Keys>,
     /// Held while the keys are fetched, so that concurrent misses fetch once.
     refreshing: tokio::sync::Mutex<()>,
@@ -101,7 +101,7 @@ impl JwtVerifier {
             min_refresh: Duration::from_secs(30),
             max_age: Duration::from_secs(600),
             timeout: Duration::from_secs(10),
-            fetcher: Mutex::new(None),
+            fetcher: LazyFetcher::default(),
             keys: Mutex::new(Keys::default()),
             refreshing: tokio::sync::Mutex::new(()),
         }
@@ -208,12 +208,6 @@ impl JwtVerifier {
         self
     }
 
-    fn fetcher(&self) -> Fetcher {
-        let mut slot = self.fetcher.lock().unwrap_or_else(|e| e.into_inner());
-        slot.get_or_insert_with(|| Fetcher::new(self.timeout))
-            .clone()
-    }
-
     fn cached(&self) -> (Option<Arc<JwkSet>>, Option<Instant>) {
         let keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
         (keys.set.clone(), keys.fetched)
@@ -240,7 +234,7 @@ impl JwtVerifier {
             // Another request fetched meanwhile, or the last fetch is too recent.
             return Ok(set);
         }
-        let fetcher = self.fetcher();
+        let fetcher = self.fetcher.get(self.timeout);
         let url = match self.jwks_url(&fetcher).await {
             Ok(url) => url,
             Err(e) => {
