@@ -256,7 +256,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::Description, ItemValue::Str(s)) => item.description = Some(s),
             (ItemKey::Meta, ItemValue::Str(s)) => item.meta = Some(s),
             (ItemKey::Server, ItemValue::Str(s)) => item.server = Some(s),
-            (ItemKey::Scopes, ItemValue::Strs(list)) => item.scopes = list,
+            (ItemKey::Scopes, ItemValue::Strs(list, _)) => item.scopes = list,
             (ItemKey::Uri, ItemValue::Str(s)) => uri = Some(s),
             (ItemKey::Mime, ItemValue::Str(s)) => mime = Some(s),
             (ItemKey::Task, ItemValue::Str(s)) => task = Some(s),
@@ -269,9 +269,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::TimeoutMs, ItemValue::Int(i)) => timeout_ms = Some(i),
             (ItemKey::MaxConcurrency, ItemValue::Int(i)) => max_concurrency = Some(i),
             (ItemKey::Ui, ItemValue::Path(path)) => ui = Some(path),
-            (ItemKey::Visibility, ItemValue::StrList(list, span)) => {
-                visibility = Some((list, span))
-            }
+            (ItemKey::Visibility, ItemValue::Strs(list, span)) => visibility = Some((list, span)),
             // The parser gives every key the value shape it expects.
             (key, _) => cx.error_at(arg.span, format!("unexpected value for `{}`", key.as_str())),
         }

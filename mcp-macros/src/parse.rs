@@ -195,12 +195,11 @@ pub(crate) enum ItemValue {
     Flag(LitBool),
     Int(LitInt),
     Icon(IconSpec),
-    /// A list of strings: `scopes = ["notes:read"]`.
-    Strs(Vec<LitStr>),
+    /// A list of strings with the span of the value: `scopes = ["notes:read"]`,
+    /// `visibility = "app"` or `visibility = ["model", "app"]`.
+    Strs(Vec<LitStr>, Span),
     /// `ui = WIDGET`: the path of a `#[widget]` const.
     Path(syn::Path),
-    /// `visibility = "app"` or `visibility = ["model", "app"]`, with the span of the value.
-    StrList(Vec<LitStr>, Span),
 }
 
 /// An icon: `icon = "src"` or `icon(src = "..", mime = "..", sizes = [".."], theme = "..")`.
@@ -319,10 +318,11 @@ impl ItemArg {
                         "`scopes` takes a list of strings, e.g. `scopes = [\"notes:write\"]`",
                     ));
                 }
+                let span = input.span();
                 let list;
                 bracketed!(list in input);
                 let scopes = Punctuated::<LitStr, Token![,]>::parse_terminated(&list)?;
-                ItemValue::Strs(scopes.into_iter().collect())
+                ItemValue::Strs(scopes.into_iter().collect(), span)
             }
             ItemKey::Meta => ItemValue::Str(assigned(
                 input,
@@ -377,7 +377,7 @@ impl ItemArg {
                     let list;
                     bracketed!(list in input);
                     let values = Punctuated::<LitStr, Token![,]>::parse_terminated(&list)?;
-                    ItemValue::StrList(values.into_iter().collect(), span)
+                    ItemValue::Strs(values.into_iter().collect(), span)
                 } else {
                     let one: LitStr = value(
                         input,
@@ -385,7 +385,7 @@ impl ItemArg {
                         "a string or a list of strings",
                         "\"app\"",
                     )?;
-                    ItemValue::StrList(vec![one], span)
+                    ItemValue::Strs(vec![one], span)
                 }
             }
             ItemKey::Name | ItemKey::Title | ItemKey::Description | ItemKey::Server => {
