@@ -18,12 +18,14 @@
 //! | [`resources`] | static text and binary resources, the watched resource, the template |
 //! | [`prompts`] | prompts with and without arguments, embedded resource, image; completion |
 //! | [`tasks`] | tools run as tasks (both eras): sync, slow, failing, input while running, MRTR then task |
+//! | [`scale`] | the scale-out tests' replicas: who ran a call, cancellation counts, a stream cut, a tool added at runtime |
 
 mod interactive;
 mod media;
 mod mrtr;
 mod prompts;
 mod resources;
+mod scale;
 mod tasks;
 mod tools;
 
