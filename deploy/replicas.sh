@@ -92,7 +92,7 @@ pid_of() {
 
 start_redis() {
   # Append-only file on: sessions outlive a Redis restart (scenario 8 of tests/scale-out).
-  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly yes \
+  setsid redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly yes \
     --appendfsync always --dir "$dir" --maxmemory-policy noeviction \
     >>"$dir/redis.log" 2>&1 &
   echo $! >"$dir/redis.pid"
@@ -104,7 +104,7 @@ start_replica() {
   local port="${!port_var}"
   MCP_NODE_ID="$name" MCP_REDIS_URL="$MCP_REDIS_URL" \
     MCP_REQUEST_STATE_KEYS="$MCP_REQUEST_STATE_KEYS" \
-    "$BIN" http "127.0.0.1:$port" >>"$dir/$name.log" 2>&1 &
+    setsid "$BIN" http "127.0.0.1:$port" >>"$dir/$name.log" 2>&1 &
   echo $! >"$dir/$name.pid"
   wait_http "http://127.0.0.1:$port/healthz" 300 ||
     die "replica $name did not become healthy on port $port (see $dir/$name.log)"
@@ -128,7 +128,7 @@ case "$cmd" in
     command -v redis-server >/dev/null || die "redis-server missing (apt-get install redis-server)"
     command -v haproxy >/dev/null || die "haproxy missing (apt-get install haproxy)"
     read -r LB_PORT REDIS_PORT PORT_A PORT_B PORT_C <<<"$(free_ports 5)"
-    rm -f "$dir"/*.log "$dir"/appendonly* && rm -rf "$dir/appendonlydir"
+    rm -rf "$dir/appendonlydir" "$dir"/*.log
     MCP_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/"
     if [[ -z "${MCP_REQUEST_STATE_KEYS:-}" ]]; then
       MCP_REQUEST_STATE_KEYS="$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
@@ -152,7 +152,7 @@ EOF
     MCP_LB_ADDR="127.0.0.1:$LB_PORT" MCP_REPLICA_A="127.0.0.1:$PORT_A" \
       MCP_REPLICA_B="127.0.0.1:$PORT_B" MCP_REPLICA_C="127.0.0.1:$PORT_C" \
       MCP_LB_TEST_ROUTES="${MCP_LB_TEST_ROUTES:-1}" \
-      haproxy -db -f "$here/haproxy.cfg" >>"$dir/haproxy.log" 2>&1 &
+      setsid haproxy -db -f "$here/haproxy.cfg" >>"$dir/haproxy.log" 2>&1 &
     echo $! >"$dir/haproxy.pid"
     wait_http "http://127.0.0.1:$LB_PORT/healthz" 100 ||
       die "haproxy did not forward /healthz on port $LB_PORT (see $dir/haproxy.log)"
