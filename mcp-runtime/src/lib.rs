@@ -179,6 +179,7 @@ mod notify;
 mod outbound;
 mod random;
 pub mod registry;
+pub mod scale;
 mod result;
 mod schema;
 mod serve;

@@ -272,6 +272,23 @@ impl Subscriptions {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(uri);
     }
 
+    /// Every subscribed URI (to share a session with other replicas).
+    #[cfg(feature = "http")]
+    pub(crate) fn list(&self) -> Vec<String> {
+        let set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut uris: Vec<String> = set.iter().cloned().collect();
+        uris.sort_unstable();
+        uris
+    }
+
+    /// Replaces every subscription (a session changed on another replica), within the bound.
+    #[cfg(feature = "http")]
+    pub(crate) fn replace(&self, uris: &[String]) {
+        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        set.clear();
+        set.extend(uris.iter().take(MAX_SUBSCRIPTIONS).cloned());
+    }
+
     pub(crate) fn contains(&self, uri: &str) -> bool {
         self.0
             .lock()

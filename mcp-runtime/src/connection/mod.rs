@@ -11,6 +11,8 @@
 
 mod blocking;
 mod flights;
+#[cfg(feature = "http")]
+mod replica;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -97,7 +99,8 @@ impl Connection {
             Arc::clone(&server.client_requests),
             options.client_request_timeout,
         )
-        .with_out(out.clone());
+        .with_out(out.clone())
+        .with_node(options.node.clone());
         let flights = Flights::new(options.max_in_flight);
         let blocking = Arc::new(Blocking::new(options.inline_first_poll));
         Arc::new(Self {

@@ -48,6 +48,21 @@ impl Link {
         }
     }
 
+    /// The same link on replica `node`: its requests to the client say so in their ids.
+    pub(crate) fn with_node(mut self, node: Option<Arc<str>>) -> Self {
+        if let Some(pending) = Arc::get_mut(&mut self.pending) {
+            pending.node = node;
+        }
+        self
+    }
+
+    /// Takes the id of the tasks created on this connection (a session's id, so that every
+    /// replica serving the session sees the same tasks); ignored once set.
+    #[cfg(feature = "http")]
+    pub(crate) fn set_task_owner(&self, owner: &str) {
+        let _ = self.task_owner.set(owner.to_owned());
+    }
+
     /// The same link, whose tasks reach the client through `out`.
     pub(crate) fn with_out(mut self, out: Sink) -> Self {
         self.out = Some(out);

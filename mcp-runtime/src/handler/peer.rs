@@ -41,6 +41,9 @@ pub(crate) struct Pending {
     limit: usize,
     total: Arc<Semaphore>,
     pub(crate) timeout: Duration,
+    /// This replica's name, when it is one of several: the ids of its requests carry it, so
+    /// that another replica receiving the answer knows where to forward it.
+    pub(crate) node: Option<Arc<str>>,
 }
 
 #[derive(Default)]
@@ -49,16 +52,30 @@ struct Table {
     closed: bool,
 }
 
-/// The id of the `n`th request to the client (`"s-<n>"`), and back.
-fn request_id(n: u64) -> RequestId {
-    RequestId::String(format!("s-{n}"))
+/// The id of the `n`th request to the client (`"s-<n>"`, or `"s-<n>@<node>"` on a replica),
+/// and back.
+fn request_id(n: u64, node: Option<&str>) -> RequestId {
+    match node {
+        None => RequestId::String(format!("s-{n}")),
+        Some(node) => RequestId::String(format!("s-{n}@{node}")),
+    }
 }
 
-fn number_of(id: &RequestId) -> Option<u64> {
-    match id {
-        RequestId::String(s) => s.strip_prefix("s-")?.parse().ok(),
-        RequestId::Number(_) => None,
+/// The number and replica of a request id this side minted.
+fn parse_id(id: &RequestId) -> Option<(u64, Option<&str>)> {
+    let RequestId::String(s) = id else {
+        return None;
+    };
+    let rest = s.strip_prefix("s-")?;
+    match rest.split_once('@') {
+        Some((n, node)) => Some((n.parse().ok()?, Some(node))),
+        None => Some((rest.parse().ok()?, None)),
     }
+}
+
+/// The replica that sent the request a response answers, when its id names one.
+pub(crate) fn node_of(id: &RequestId) -> Option<&str> {
+    parse_id(id)?.1
 }
 
 impl Pending {
@@ -71,6 +88,7 @@ impl Pending {
             limit,
             total,
             timeout,
+            node: None,
         }
     }
 
@@ -99,11 +117,17 @@ impl Pending {
                 _permit: permit,
             },
         );
-        Ok((request_id(n), rx))
+        Ok((request_id(n, self.node.as_deref()), rx))
+    }
+
+    /// The number of one of this side's request ids (minted here, by this replica).
+    fn number_of(&self, id: &RequestId) -> Option<u64> {
+        let (n, node) = parse_id(id)?;
+        (node == self.node.as_deref()).then_some(n)
     }
 
     fn forget(&self, id: &RequestId) {
-        if let Some(n) = number_of(id) {
+        if let Some(n) = self.number_of(id) {
             let gone = self.table().waiting.remove(&n);
             drop(gone);
         }
@@ -112,7 +136,7 @@ impl Pending {
     /// Routes a response from the client to the request waiting for it.
     pub(crate) fn complete(&self, response: Response<'_>) {
         let Some(id) = response.id else { return };
-        let waiter = number_of(&id).and_then(|n| self.table().waiting.remove(&n));
+        let waiter = self.number_of(&id).and_then(|n| self.table().waiting.remove(&n));
         if let Some(w) = waiter {
             let _ = w.tx.send(response.outcome.map(RawValue::to_owned));
         } else {

@@ -30,9 +30,10 @@ use sha2::{Digest, Sha256};
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// The per-server secret that seals `requestState`.
+/// The per-server secret that seals `requestState`, and older keys of a shared ring that still
+/// open it (replicas behind a load balancer share the ring; rotation adds a key in front).
 #[derive(Clone)]
-pub(crate) struct StateKey(pub(crate) [u8; 32]);
+pub(crate) struct StateKey(pub(crate) [u8; 32], pub(crate) Vec<[u8; 32]>);
 
 impl std::fmt::Debug for StateKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -43,7 +44,7 @@ impl std::fmt::Debug for StateKey {
 impl StateKey {
     /// A fresh random key.
     pub(crate) fn random() -> Self {
-        Self(crate::random::bytes())
+        Self(crate::random::bytes(), Vec::new())
     }
 }
 
@@ -153,10 +154,14 @@ pub(crate) fn open(
     let tag = URL_SAFE_NO_PAD
         .decode(tag)
         .map_err(|_| tampered("malformed"))?;
-    let mut mac = HmacSha256::new_from_slice(&key.0).expect("HMAC takes any key length");
-    mac.update(body.as_bytes());
-    mac.verify_slice(&tag)
-        .map_err(|_| tampered("integrity check failed"))?;
+    let sealed_by = |k: &[u8; 32]| {
+        let mut mac = HmacSha256::new_from_slice(k).expect("HMAC takes any key length");
+        mac.update(body.as_bytes());
+        mac.verify_slice(&tag).is_ok()
+    };
+    if !sealed_by(&key.0) && !key.1.iter().any(sealed_by) {
+        return Err(tampered("integrity check failed"));
+    }
     let json = URL_SAFE_NO_PAD
         .decode(body)
         .map_err(|_| tampered("malformed"))?;
@@ -356,7 +361,7 @@ mod tests {
 
     #[test]
     fn sealed_state_round_trips_and_rejects_tampering() {
-        let key = StateKey([7; 32]);
+        let key = StateKey([7; 32], Vec::new());
         let mut answers = BTreeMap::new();
         answers.insert(
             "elicit-0".to_owned(),
@@ -378,7 +383,7 @@ mod tests {
             "other params"
         );
         assert!(
-            open(&StateKey([8; 32]), &token, "tools/call", "d1").is_err(),
+            open(&StateKey([8; 32], Vec::new()), &token, "tools/call", "d1").is_err(),
             "other key"
         );
         let (body, tag) = token.split_once('.').unwrap();
@@ -394,7 +399,7 @@ mod tests {
 
     #[test]
     fn expired_state_is_rejected() {
-        let key = StateKey([1; 32]);
+        let key = StateKey([1; 32], Vec::new());
         let payload = Payload {
             m: "tools/call".into(),
             d: "d".into(),
@@ -418,7 +423,7 @@ mod tests {
 
     #[test]
     fn round_keys_and_answers() {
-        let key = StateKey([2; 32]);
+        let key = StateKey([2; 32], Vec::new());
         let params =
             raw(r#"{"name":"t","inputResponses":{"elicit-0":{"action":"decline"},"junk":1}}"#);
         let round = Round::from_request(&key, "tools/call", Some(&params)).unwrap();

@@ -63,6 +63,7 @@ pub struct ServerBuilder {
     options: Options,
     state_key: Option<StateKey>,
     extensions: Extensions,
+    scale: Option<crate::scale::ScaleOut>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -90,6 +91,7 @@ impl ServerBuilder {
             options: Options::default(),
             state_key: None,
             extensions: Extensions::new(),
+            scale: None,
         }
     }
 
@@ -338,7 +340,57 @@ impl ServerBuilder {
     /// # let _ = builder;
     /// ```
     pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
-        self.state_key = Some(StateKey(key));
+        self.state_key = Some(StateKey(key, Vec::new()));
+        self
+    }
+
+    /// A key ring for stateless-era `requestState`, shared by every replica behind a load
+    /// balancer: the first key seals, every key opens (rotate by putting a new key first and
+    /// dropping the last one later). Command-line servers read it from `MCP_REQUEST_STATE_KEYS`
+    /// (see [`parse_key_ring`](crate::scale::parse_key_ring)). An empty ring changes nothing.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let builder = Server::builder(server_info!()).request_state_keys(vec![[1; 32], [2; 32]]);
+    /// # let _ = builder;
+    /// ```
+    pub fn request_state_keys(mut self, ring: Vec<[u8; 32]>) -> Self {
+        let mut ring = ring.into_iter();
+        if let Some(first) = ring.next() {
+            self.state_key = Some(StateKey(first, ring.collect()));
+        }
+        self
+    }
+
+    /// Whether a `requestState` key (or ring) was given: replicas refuse to start without one.
+    pub(crate) fn has_state_key(&self) -> bool {
+        self.state_key.is_some()
+    }
+
+    /// Makes this server one replica of several behind a load balancer: handshake-era sessions,
+    /// notifications, answers to the server's questions and cancellations go through `scale`
+    /// (see [`crate::scale`]). With feature `redis`, `ServerBuilder::redis(url)` installs the
+    /// Redis implementations of every seam at once.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::scale::{ScaleOut, memory::{MemoryBus, MemorySessionStore}};
+    ///
+    /// let bus = MemoryBus::new(256);
+    /// let sessions = Arc::new(MemorySessionStore::new(10_000));
+    /// let replica = |node: &str| {
+    ///     Server::builder(server_info!())
+    ///         .request_state_key([7; 32])
+    ///         .scale_out(ScaleOut::new(node, sessions.clone(), Arc::new(bus.node(node))))
+    ///         .build()
+    ///         .unwrap()
+    /// };
+    /// let (a, b) = (replica("a"), replica("b"));
+    /// # let _ = (a, b);
+    /// ```
+    pub fn scale_out(mut self, scale: crate::scale::ScaleOut) -> Self {
+        self.scale = Some(scale);
         self
     }
 
@@ -430,21 +482,46 @@ impl ServerBuilder {
         let records = self.records;
         let live = Live::build(&records, &self.options, &server_info_meta, &self.state)?;
         let mut extensions = self.extensions;
-        let task_options = extensions
+        let mut task_options = extensions
             .remove(&TypeId::of::<crate::tasks::TaskOptions>())
             .and_then(|o| o.downcast::<crate::tasks::TaskOptions>().ok())
             .map(|o| (*o).clone())
             .unwrap_or_default();
+        // A shared task store a scale-out backend installed, unless the options name one.
+        if task_options.store.is_none()
+            && let Some(shared) = extensions
+                .get(&TypeId::of::<Arc<dyn crate::tasks::TaskStore>>())
+                .and_then(|s| Arc::clone(s).downcast::<Arc<dyn crate::tasks::TaskStore>>().ok())
+        {
+            task_options.store = Some(Arc::clone(&shared));
+        }
+        if let Some(scale) = &self.scale {
+            if !crate::scale::valid_node_id(&scale.node) {
+                return Err(Error::Config(format!(
+                    "replica name {:?} is not 1 to 32 of A-Za-z0-9_-",
+                    &*scale.node
+                )));
+            }
+            if self.state_key.is_none() {
+                return Err(Error::Config(
+                    "a replica needs the requestState key ring every replica shares \
+                     (MCP_REQUEST_STATE_KEYS, or ServerBuilder::request_state_keys)"
+                        .into(),
+                ));
+            }
+        }
+        let mut options = self.options;
+        options.node = self.scale.as_ref().map(|s| Arc::clone(&s.node));
         extensions.insert(
             TypeId::of::<crate::tasks::TaskManager>(),
             Arc::new(crate::tasks::TaskManager::new(task_options)),
         );
         let client_requests = Arc::new(tokio::sync::Semaphore::new(
-            self.options
+            options
                 .max_client_requests_total
                 .min(tokio::sync::Semaphore::MAX_PERMITS),
         ));
-        let hub = Arc::new(Hub::new(self.options.max_listeners));
+        let hub = Arc::new(Hub::new(options.max_listeners));
         Ok(Server {
             inner: Arc::new(ServerInner {
                 info: self.info,
@@ -452,7 +529,7 @@ impl ServerBuilder {
                 live: RwLock::new(Arc::new(live)),
                 records: Mutex::new(records),
                 state: Arc::new(self.state),
-                options: self.options,
+                options,
                 server_info_meta,
                 hub,
                 state_key: self.state_key.unwrap_or_else(StateKey::random),
@@ -460,6 +537,7 @@ impl ServerBuilder {
                 client_requests,
                 shutdown: crate::handler::context::CancellationToken::new(),
                 server_info_json,
+                scale: self.scale,
             }),
         })
     }

@@ -145,12 +145,27 @@ pub(crate) struct ServerInner {
     /// `server_info_meta` as JSON, serialised once: the stateless era writes it into every
     /// finished result that has no `_meta` of its own.
     pub(crate) server_info_json: Box<str>,
+    /// The shared parts of a replica behind a load balancer, when it is one.
+    pub(crate) scale: Option<crate::scale::ScaleOut>,
 }
 
 impl ServerInner {
     /// The current catalog and capabilities.
     pub(crate) fn live(&self) -> Arc<Live> {
         Arc::clone(&self.live.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Sends a list change to this server's clients and, on a replica, to the other replicas'.
+    pub(crate) fn list_changed(&self, kind: ListKind) {
+        self.hub.list_changed(kind);
+        if let Some(scale) = &self.scale {
+            let kind = match kind {
+                ListKind::Tools => "tools",
+                ListKind::Prompts => "prompts",
+                ListKind::Resources | ListKind::Templates => "resources",
+            };
+            scale.announce(crate::scale::BusMessage::ListChanged { kind: kind.into() });
+        }
     }
 
     /// The settings of type `T` given to the builder, if any.
@@ -260,7 +275,7 @@ impl Server {
         *self.inner.live.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(live);
         *records = next;
         drop(records);
-        self.inner.hub.list_changed(kind);
+        self.inner.list_changed(kind);
         Ok(true)
     }
 
@@ -392,6 +407,9 @@ impl Server {
     /// ```
     pub fn notify_resource_updated(&self, uri: &str) {
         self.inner.hub.resource_updated(uri);
+        if let Some(scale) = &self.inner.scale {
+            scale.announce(crate::scale::BusMessage::ResourceUpdated { uri: uri.to_owned() });
+        }
     }
 
     /// Sends a `notifications/*/list_changed` without changing anything (for lists computed
@@ -404,7 +422,7 @@ impl Server {
     /// server.notify_list_changed(ListChanged::Tools);
     /// ```
     pub fn notify_list_changed(&self, list: ListChanged) {
-        self.inner.hub.list_changed(list.kind());
+        self.inner.list_changed(list.kind());
     }
 
     /// The revisions this server speaks, newest first.

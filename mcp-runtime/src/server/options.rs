@@ -47,6 +47,8 @@ pub(crate) struct Options {
     pub(crate) shutdown_on_signals: bool,
     /// How widgets (MCP Apps) are presented beyond the standard keys.
     pub(crate) apps: crate::apps::AppsOptions,
+    /// This replica's name when it is one of several (it tags requests to the client).
+    pub(crate) node: Option<std::sync::Arc<str>>,
 }
 
 impl Default for Options {
@@ -69,6 +71,7 @@ impl Default for Options {
             request_state_ttl: Duration::from_secs(600),
             shutdown_on_signals: true,
             apps: crate::apps::AppsOptions::new(),
+            node: None,
         }
     }
 }
