@@ -9,12 +9,14 @@ requests, the GET stream) and records which replica served it (haproxy's `X-Serv
 check also asserts that the hop between replicas really happened. Scenario 8 also speaks raw
 HTTP, to assert the exact status and headers of a session request while Redis is down.
 
-Scenarios (numbers as in issue 12; 4 and 6 are handshake-era only here: in 2026-07-28 a
-cancellation is the closing of the request's own stream, local by construction, and the tasks
-run by the TypeScript client):
+Scenarios (numbers as in issue 12; 2 and 4 are handshake-era only: in 2026-07-28 there is no
+resumption, and a cancellation is the closing of the request's own stream, local by
+construction; 6 is 2026-07-28 only, over raw HTTP, since the Python SDK has no tasks client and
+the TypeScript client covers 2025-11-25):
   1 session on a serves b and c; 2 resumption on b of a stream cut on a; 3 elicitation on a
   answered via b (2026-07-28: the MRTR retry goes to b); 4 cancellation via c stops a; 5
-  list_changed from a reaches listeners on b and c; 7 a killed; 8 Redis stopped and restarted.
+  list_changed from a reaches listeners on b and c; 6 a task started on a, polled and its
+  result read on b; 7 a killed; 8 Redis stopped and restarted.
 
 Usage: python py_scenarios.py LB_URL   (MCP_REPLICAS_DIR: the topology's state directory)
 Prints one line per check and `N passed, M failed`; exits 1 if any check failed.
@@ -45,6 +47,7 @@ REPLICAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", 
 ONLY = os.environ.get("SCALE_OUT_ONLY") or None
 MODERN = "2026-07-28"
 LEGACY = "legacy"
+HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 PASSED = 0
 FAILED = 0
@@ -321,6 +324,43 @@ async def s5_modern() -> None:
                 check("b's and c's listen streams got tools list_changed", events, ["ToolsListChanged", "ToolsListChanged"])
 
 
+# 6. A task started on A is polled and its result fetched on B (2026-07-28, raw HTTP: the Python
+# SDK 2.3.0 has no client for the tasks extension; the TypeScript client covers 2025-11-25).
+TASKS_META = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+}
+
+
+async def raw_modern(http: httpx2.AsyncClient, replica: str, method: str, name: str, params: dict[str, Any]) -> httpx2.Response:
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": TASKS_META}}
+    headers = {**HEADERS, "x-replica": replica, "mcp-protocol-version": MODERN, "mcp-method": method, "mcp-name": name}
+    return await http.post(URL, json=body, headers=headers)
+
+
+async def s6_modern() -> None:
+    async with httpx2.AsyncClient(timeout=10) as http:
+        r = await raw_modern(http, "a", "tools/call", "slow_compute", {"name": "slow_compute", "arguments": {"seconds": 1, "label": "s6"}})
+        created = r.json().get("result") or {}
+        task_id = created.get("taskId", "")
+        check("task created on a, working", [r.headers.get("x-served-by"), created.get("resultType"), created.get("status")], ["a", "task", "working"])
+        polls: list[str | None] = []
+
+        async def completed_on_b() -> Any:
+            r = await raw_modern(http, "b", "tasks/get", task_id, {"taskId": task_id})
+            polls.append(r.headers.get("x-served-by"))
+            got = r.json().get("result") or {}
+            return got if got.get("status") == "completed" else None
+
+        done = await until(completed_on_b, 10.0)
+        check(
+            "tasks/get on b: completed, result inlined",
+            done and [done.get("taskId"), [c.get("text") for c in (done.get("result") or {}).get("content", [])]],
+            [task_id, ["computed s6 in 1 s"]],
+        )
+        check("polled on b only", sorted(set(polls)), ["b"])
+
+
 # 7. Replica A is killed mid-session: the client continues on B and C.
 async def s7_legacy() -> None:
     r = Routed(request="a", get="a")
@@ -353,7 +393,6 @@ async def s7_modern() -> None:
 
 
 # 8. Redis stopped and restarted: stateless calls never fail; session calls fail clearly and recover.
-HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 
 async def raw_initialize(http: httpx2.AsyncClient, replica: str) -> httpx2.Response:
@@ -427,6 +466,7 @@ async def main() -> None:
     await scenario(LEGACY, "4 cancel via c stops a", s4_legacy)
     await scenario(LEGACY, "5 list_changed a -> b, c", s5_legacy)
     await scenario(MODERN, "5 listen: list_changed a -> b, c", s5_modern)
+    await scenario(MODERN, "6 task a -> b (raw HTTP)", s6_modern)
     await scenario(LEGACY, "7 a killed", s7_legacy)
     await scenario(MODERN, "7 a killed", s7_modern)
     await scenario("both", "8 redis restart", s8)
