@@ -180,6 +180,9 @@ mod outbound;
 mod random;
 pub mod registry;
 pub mod scale;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub mod scale_redis;
 mod result;
 mod schema;
 mod serve;

@@ -515,6 +515,30 @@ impl Server {
     }
 }
 
+/// What the environment asks of a command-line server: `MCP_REQUEST_STATE_KEYS` (the
+/// `requestState` key ring replicas share) and, with feature `redis`, `MCP_REDIS_URL` (this
+/// process is one replica of several; see `docs/scale-out.md`).
+fn from_env(builder: ServerBuilder) -> Result<ServerBuilder, Error> {
+    let mut builder = builder;
+    if let Some(ring) = std::env::var("MCP_REQUEST_STATE_KEYS")
+        .ok()
+        .filter(|k| !k.trim().is_empty())
+    {
+        let ring = crate::scale::parse_key_ring(&ring)
+            .map_err(|e| Error::Config(format!("MCP_REQUEST_STATE_KEYS: {e}")))?;
+        builder = builder.request_state_keys(ring);
+    }
+    #[cfg(feature = "redis")]
+    {
+        builder = crate::scale_redis::from_env(builder);
+    }
+    #[cfg(not(feature = "redis"))]
+    if std::env::var_os("MCP_REDIS_URL").is_some_and(|u| !u.is_empty()) {
+        eprintln!("warning: MCP_REDIS_URL ignored (built without the `redis` feature)");
+    }
+    Ok(builder)
+}
+
 impl ServerBuilder {
     /// Builds the server and runs its command line (see [`Server::run`]). A server that cannot
     /// be built (duplicate items, bad settings) is reported as `NAME: message` on stderr and
@@ -530,7 +554,7 @@ impl ServerBuilder {
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run(self) -> Result<(), Error> {
-        match self.build() {
+        match from_env(self).and_then(ServerBuilder::build) {
             Ok(server) => server.run().await,
             Err(err) => {
                 let name = program_name().unwrap_or_else(|| "server".to_owned());

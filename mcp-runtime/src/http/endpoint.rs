@@ -29,6 +29,8 @@ pub(crate) struct Http {
     /// Cancelled when the serve function running this endpoint stops on its own account (stdin
     /// closed under `serve_stdio_and_http`); the server-wide shutdown is the server's token.
     stop: CancellationToken,
+    /// Whether this replica listens to the scale-out bus yet.
+    pub(crate) bus_started: std::sync::atomic::AtomicBool,
 }
 
 impl Http {
@@ -36,9 +38,11 @@ impl Http {
     /// `stop` ends it along with the server's shutdown.
     pub(crate) fn new(server: Arc<ServerInner>, loopback: bool, stop: CancellationToken) -> Self {
         let opts = server.extension::<HttpOptions>().unwrap_or_default();
+        // The options' store, else one a scale-out backend installed, else memory.
         let store = opts
             .event_store
             .clone()
+            .or_else(|| server.extension::<Arc<dyn EventStore>>().map(|s| Arc::clone(&*s)))
             .unwrap_or_else(|| Arc::new(InMemoryEventStore::default()));
         Self {
             guard: Guard::new(&opts.hosts, &opts.origins, loopback),
@@ -48,6 +52,7 @@ impl Http {
             raw_log: crate::connection::raw_log_enabled(),
             opts,
             stop,
+            bus_started: std::sync::atomic::AtomicBool::new(false),
         }
     }
 

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use crate::http::endpoint::{
     Http, accepts, method_not_allowed, session_id, session_not_found, sse_response, transport_error,
 };
+use crate::http::shared::{Found, unavailable};
 use crate::http::sse::{self, SseBody};
 use crate::http::stream::SSE_QUEUE;
 
@@ -22,8 +23,10 @@ pub(crate) async fn handle_get(State(h): State<Arc<Http>>, headers: HeaderMap) -
     let Some(sid) = session_id(&headers).filter(|_| h.opts.sessions) else {
         return method_not_allowed();
     };
-    let Some(session) = h.sessions.get(sid) else {
-        return session_not_found(None);
+    let session = match h.find_session(sid).await {
+        Found::Session(s) => s,
+        Found::Gone => return session_not_found(None),
+        Found::Unavailable => return unavailable(None),
     };
     if !accepts(&headers).1 {
         return transport_error(
@@ -91,9 +94,9 @@ pub(crate) async fn handle_delete(State(h): State<Arc<Http>>, headers: HeaderMap
     let Some(sid) = session_id(&headers).filter(|_| h.opts.sessions) else {
         return method_not_allowed();
     };
-    if h.sessions.remove(sid) {
-        StatusCode::OK.into_response()
-    } else {
-        session_not_found(None)
+    match h.end_session(sid).await {
+        Ok(true) => StatusCode::OK.into_response(),
+        Ok(false) => session_not_found(None),
+        Err(()) => unavailable(None),
     }
 }

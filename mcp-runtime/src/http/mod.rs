@@ -78,6 +78,7 @@ mod legacy;
 mod options;
 mod post;
 mod session;
+mod shared;
 mod sse;
 mod stream;
 
@@ -115,6 +116,7 @@ fn build_router(
     stop: CancellationToken,
 ) -> (Router, Arc<Http>) {
     let state = Arc::new(Http::new(Arc::clone(&server.inner), loopback, stop));
+    state.start_bus();
     let router = Router::new()
         .route(
             path,

@@ -18,7 +18,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::connection::Connection;
 use crate::dispatch::headers as mirror;
-use crate::dispatch::route::{Route, Target};
+use crate::dispatch::route::{Notice, Route, Target};
 use crate::dispatch::scope;
 use crate::handler::invoke::CatchUnwind;
 use crate::http::endpoint::{
@@ -26,6 +26,7 @@ use crate::http::endpoint::{
     too_large, unsupported_media_type,
 };
 use crate::http::session::{SESSION_QUEUE, Session};
+use crate::http::shared::{Found, unavailable_error};
 use crate::http::sse::{AbortOnDrop, SseBody};
 use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_request};
 use crate::outbound::Outbound;
@@ -106,7 +107,13 @@ pub(crate) async fn handle_post(
             status,
             body,
             session,
-        }) => json_response(status, body, session.as_deref()),
+        }) => {
+            let mut r = json_response(status, body, session.as_deref());
+            if status == StatusCode::SERVICE_UNAVAILABLE {
+                crate::http::shared::retry_after(&mut r);
+            }
+            r
+        }
         Ok(Head::Accepted) => StatusCode::ACCEPTED.into_response(),
         Ok(Head::Sse(rx)) => {
             let guard = abort.map(|a| AbortOnDrop(Some(a)));
@@ -190,6 +197,7 @@ async fn post_task(
                 sid,
                 hv,
                 sse_ok,
+                text: &text,
             };
             handshake_post(post, msg, meta, route, head).await;
         }
@@ -217,6 +225,8 @@ struct Post<'a> {
     hv: Option<&'a str>,
     /// Whether the client accepts SSE.
     sse_ok: bool,
+    /// The message as the client sent it (forwarded to another replica as is).
+    text: &'a str,
 }
 
 /// Requests without a response stream (`initialize`, notifications) are dispatched in a box of
@@ -228,7 +238,13 @@ async fn handshake_post(
     route: Option<Route>,
     mut head: HeadTx,
 ) {
-    let Post { h, sid, hv, sse_ok } = post;
+    let Post {
+        h,
+        sid,
+        hv,
+        sse_ok,
+        text,
+    } = post;
     let server = &h.server;
     if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
         if !h.opts.sessions {
@@ -246,7 +262,11 @@ async fn handshake_post(
             return head.json(StatusCode::OK, reply.into_bytes());
         }
         let id: Arc<str> = crate::random::token().into();
-        let session = Session::new(Arc::clone(&id), conn, out_rx, Arc::clone(&h.store));
+        let session = h.new_session(Arc::clone(&id), conn, out_rx);
+        // A replica hands out a session only once the others can find it.
+        if h.share_session(&session, false).await.is_err() {
+            return head.error(StatusCode::SERVICE_UNAVAILABLE, None, unavailable_error());
+        }
         if h.sessions.insert(session).is_err() {
             let err = bad_request("Service Unavailable: every session is busy");
             return head.error(StatusCode::SERVICE_UNAVAILABLE, None, err);
@@ -266,11 +286,17 @@ async fn handshake_post(
             let err = bad_request("Bad Request: Mcp-Session-Id header is required");
             return head.error(StatusCode::BAD_REQUEST, request_id.as_ref(), err);
         };
-        let Some(s) = h.sessions.get(sid) else {
-            let err = ErrorObject::new(error_codes::SESSION_NOT_FOUND, "Session not found");
-            return head.error(StatusCode::NOT_FOUND, request_id.as_ref(), err);
-        };
-        Some(s)
+        match h.find_session(sid).await {
+            Found::Session(s) => Some(s),
+            Found::Gone => {
+                let err = ErrorObject::new(error_codes::SESSION_NOT_FOUND, "Session not found");
+                return head.error(StatusCode::NOT_FOUND, request_id.as_ref(), err);
+            }
+            Found::Unavailable => {
+                let err = unavailable_error();
+                return head.error(StatusCode::SERVICE_UNAVAILABLE, request_id.as_ref(), err);
+            }
+        }
     } else {
         None
     };
@@ -300,6 +326,11 @@ async fn handshake_post(
             },
         ),
     };
+    if let Some(s) = session.as_ref().filter(|_| h.server.scale.is_some()) {
+        if let Some(shared) = replica_message(h, s, &msg, route, text).await {
+            return shared(head);
+        }
+    }
     match msg {
         Message::Request(_) => {
             let req = Request {
@@ -317,6 +348,56 @@ async fn handshake_post(
             Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
             head.send(Head::Accepted);
         }
+    }
+}
+
+/// How a handshake-era message is answered once it went through the shared state.
+type Answered = Box<dyn FnOnce(HeadTx) + Send>;
+
+/// What a replica does beyond serving a message: an answer to another replica's request goes
+/// there; a cancellation goes to every replica too; a change of the session's level or
+/// subscriptions is shared before the reply. `None` when the message is served as usual.
+async fn replica_message(
+    h: &Arc<Http>,
+    session: &Arc<Session>,
+    msg: &Message<'_>,
+    route: Option<Route>,
+    text: &str,
+) -> Option<Answered> {
+    match (msg, route) {
+        (Message::Response(r), _) => {
+            let forwarded = h.forward_response(&session.id, r.id.as_ref()?, text).await?;
+            Some(match forwarded {
+                Ok(()) => Box::new(|mut head: HeadTx| head.send(Head::Accepted)),
+                Err(()) => Box::new(|mut head: HeadTx| {
+                    head.error(StatusCode::SERVICE_UNAVAILABLE, None, unavailable_error());
+                }),
+            })
+        }
+        (Message::Notification(n), _) if Notice::parse(&n.method) == Notice::Cancelled => {
+            h.share_cancel(&session.id, text);
+            None
+        }
+        (Message::Request(_), Some(Route::SetLevel | Route::Subscribe | Route::Unsubscribe)) => {
+            let again = mcp_core::jsonrpc::parse_batch_or_message(text).ok()?;
+            let Parsed::Single(msg) = again else {
+                return None;
+            };
+            let reply = Box::pin(session.conn.dispatch(msg, None, None, &nowhere())).await;
+            let changed = reply.as_ref().is_some_and(|r| r.error_code().is_none());
+            if changed && h.share_session(session, true).await.is_err() {
+                let id = reply.map(|r| r.id.clone());
+                return Some(Box::new(move |mut head: HeadTx| {
+                    head.error(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        id.flatten().as_ref(),
+                        unavailable_error(),
+                    );
+                }));
+            }
+            Some(Box::new(move |mut head: HeadTx| head.reply(reply, false)))
+        }
+        _ => None,
     }
 }
 
@@ -427,8 +508,16 @@ async fn batch(h: &Arc<Http>, headers: &HeaderMap, text: &str, mut head: HeadTx)
     // The session stays held (busy) while its batch runs.
     let mut session = None;
     let conn = if h.opts.sessions {
-        let Some(s) = session_id(headers).and_then(|s| h.sessions.get(s)) else {
-            return refuse(head);
+        let found = match session_id(headers) {
+            Some(sid) => h.find_session(sid).await,
+            None => Found::Gone,
+        };
+        let s = match found {
+            Found::Session(s) => s,
+            Found::Gone => return refuse(head),
+            Found::Unavailable => {
+                return head.error(StatusCode::SERVICE_UNAVAILABLE, None, unavailable_error());
+            }
         };
         session.insert(s).conn.clone()
     } else {

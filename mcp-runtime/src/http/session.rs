@@ -39,6 +39,8 @@ pub(crate) struct Session {
     primings: AtomicU64,
     pump: Mutex<Pump>,
     store: Arc<dyn EventStore>,
+    /// When a replica last confirmed with the shared store that the session exists.
+    checked: Mutex<Instant>,
 }
 
 /// The session's outbound queue: left alone until something needs it drained (an idle session
@@ -69,7 +71,27 @@ impl Session {
             primings: AtomicU64::new(1),
             pump: Mutex::new(Pump::Waiting(out)),
             store,
+            checked: Mutex::new(Instant::now()),
         })
+    }
+
+    /// Numbers the session's request streams from `base` on (replicas use distinct bases).
+    pub(crate) fn number_streams_from(&self, base: u64) {
+        self.next_stream.store(base.max(1), Ordering::Relaxed);
+    }
+
+    /// Whether the session was last confirmed with the shared store more than `every` ago.
+    pub(crate) fn due_check(&self, every: Duration) -> bool {
+        self.checked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+            >= every
+    }
+
+    /// Notes that the shared store confirmed the session just now.
+    pub(crate) fn checked(&self) {
+        *self.checked.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
 
     /// Starts moving the outbound queue into the `GET` stream (idempotent): when a `GET` stream
@@ -363,8 +385,10 @@ impl Sessions {
                     break;
                 }
             }
-            let room = table.index.len() < self.max;
-            if room {
+            // A session restored twice at once: the first one stays.
+            let held = table.index.contains_key(&session.id);
+            let room = held || table.index.len() < self.max;
+            if room && !held {
                 table.insert(session, now);
             }
             room
@@ -373,6 +397,17 @@ impl Sessions {
             s.close();
         }
         if admitted { Ok(()) } else { Err(Full) }
+    }
+
+    /// Adds a session restored from the shared store, or returns the one already here (two
+    /// requests of a session restored at once); `Err(Full)` when every session is busy.
+    pub(crate) fn insert_or_get(&self, session: Arc<Session>) -> Result<Arc<Session>, Full> {
+        if let Some(held) = self.get(&session.id) {
+            return Ok(held);
+        }
+        let id = Arc::clone(&session.id);
+        self.insert(Arc::clone(&session))?;
+        Ok(self.get(&id).unwrap_or(session))
     }
 
     /// Ends a session; `false` when unknown.

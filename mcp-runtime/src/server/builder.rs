@@ -64,6 +64,8 @@ pub struct ServerBuilder {
     state_key: Option<StateKey>,
     extensions: Extensions,
     scale: Option<crate::scale::ScaleOut>,
+    /// A setting that could not be taken (reported by `build`).
+    config_error: Option<String>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -92,6 +94,7 @@ impl ServerBuilder {
             state_key: None,
             extensions: Extensions::new(),
             scale: None,
+            config_error: None,
         }
     }
 
@@ -362,9 +365,11 @@ impl ServerBuilder {
         self
     }
 
-    /// Whether a `requestState` key (or ring) was given: replicas refuse to start without one.
-    pub(crate) fn has_state_key(&self) -> bool {
-        self.state_key.is_some()
+    /// Makes `build` fail with `message` (a setting given in a call that cannot fail).
+    #[cfg(feature = "redis")]
+    pub(crate) fn config_error(mut self, message: String) -> Self {
+        self.config_error.get_or_insert(message);
+        self
     }
 
     /// Makes this server one replica of several behind a load balancer: handshake-era sessions,
@@ -463,6 +468,9 @@ impl ServerBuilder {
     /// ```
     pub fn build(self) -> Result<Server, Error> {
         crate::random::check()?;
+        if let Some(message) = self.config_error {
+            return Err(Error::Config(message));
+        }
         if self.options.page_size == 0 {
             return Err(Error::Config("page size must be at least 1".into()));
         }

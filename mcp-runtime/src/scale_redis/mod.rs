@@ -1,0 +1,258 @@
+//! Feature `redis`: every scale-out seam on Redis (the `redis` crate, one multiplexed connection
+//! that reconnects by itself, plus one pub/sub connection per replica).
+//!
+//! [`ServerBuilder::redis`](crate::ServerBuilder::redis) installs them all: handshake-era
+//! sessions ([`SessionStore`](crate::scale::SessionStore)), the bus
+//! ([`Bus`](crate::scale::Bus): list changes, resource updates, session changes,
+//! cancellations, answers to another replica's requests), the SSE event log
+//! ([`EventStore`](crate::http::EventStore)) and the task store
+//! ([`TaskStore`](crate::tasks::TaskStore)). Every command waits at most
+//! [`RedisOptions::timeout`]; keys carry TTLs and streams a `MAXLEN`. See `docs/scale-out.md`.
+
+mod bus;
+mod events;
+mod sessions;
+mod tasks;
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use redis::aio::ConnectionManager;
+use redis::{Client, FromRedisValue};
+
+use crate::error::Error;
+use crate::scale::{ScaleError, ScaleOut};
+use crate::server::ServerBuilder;
+
+pub use bus::RedisBus;
+pub use events::RedisEventStore;
+pub use sessions::RedisSessionStore;
+pub use tasks::RedisTaskStore;
+
+/// Where and how a replica reaches Redis.
+///
+/// ```
+/// use mcp_runtime::scale_redis::RedisOptions;
+/// let options = RedisOptions::new("redis://127.0.0.1:6379").node("a").namespace("shop");
+/// assert_eq!(options.node.as_deref(), Some("a"));
+/// assert_eq!(options.namespace, "shop");
+/// ```
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RedisOptions {
+    /// `redis://HOST:PORT[/DB]`.
+    pub url: String,
+    /// This replica's name; random (8 hex digits) when `None`.
+    pub node: Option<String>,
+    /// Prefix of every key and channel (default `mcp`).
+    pub namespace: String,
+    /// The longest wait for one command (default 1 s); past it a request gets 503.
+    pub timeout: Duration,
+}
+
+impl RedisOptions {
+    /// Redis at `url`, the other settings by default.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            node: None,
+            namespace: "mcp".into(),
+            timeout: Duration::from_secs(1),
+        }
+    }
+
+    /// The settings of a command-line replica: `MCP_REDIS_URL` (`None` when unset or empty),
+    /// `MCP_NODE_ID` and `MCP_REDIS_NAMESPACE`.
+    ///
+    /// ```
+    /// // Without MCP_REDIS_URL in the environment, a server is a single process.
+    /// # if std::env::var_os("MCP_REDIS_URL").is_none() {
+    /// assert!(mcp_runtime::scale_redis::RedisOptions::from_env().is_none());
+    /// # }
+    /// ```
+    pub fn from_env() -> Option<Self> {
+        let url = std::env::var("MCP_REDIS_URL").ok().filter(|u| !u.is_empty())?;
+        let mut options = Self::new(url);
+        options.node = std::env::var("MCP_NODE_ID").ok().filter(|n| !n.is_empty());
+        if let Some(ns) = std::env::var("MCP_REDIS_NAMESPACE")
+            .ok()
+            .filter(|n| !n.is_empty())
+        {
+            options.namespace = ns;
+        }
+        Some(options)
+    }
+
+    /// Sets [`node`](Self::node).
+    #[must_use]
+    pub fn node(mut self, node: impl Into<String>) -> Self {
+        self.node = Some(node.into());
+        self
+    }
+
+    /// Sets [`namespace`](Self::namespace).
+    #[must_use]
+    pub fn namespace(mut self, namespace: impl Into<String>) -> Self {
+        self.namespace = namespace.into();
+        self
+    }
+
+    /// Sets [`timeout`](Self::timeout).
+    ///
+    /// ```
+    /// let o = mcp_runtime::scale_redis::RedisOptions::new("redis://127.0.0.1").timeout(std::time::Duration::from_millis(250));
+    /// assert_eq!(o.timeout.as_millis(), 250);
+    /// ```
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+}
+
+/// The connection every Redis seam of a replica shares.
+pub(crate) struct Redis {
+    client: Client,
+    manager: OnceLock<ConnectionManager>,
+    pub(crate) ns: String,
+    pub(crate) node: Arc<str>,
+    pub(crate) timeout: Duration,
+}
+
+impl Redis {
+    fn open(options: &RedisOptions) -> Result<Arc<Self>, Error> {
+        let client = Client::open(options.url.as_str())
+            .map_err(|e| Error::Config(format!("MCP_REDIS_URL: {e}")))?;
+        let node = match &options.node {
+            Some(n) => n.clone(),
+            None => crate::random::token().chars().take(8).collect(),
+        };
+        Ok(Arc::new(Self {
+            client,
+            manager: OnceLock::new(),
+            ns: options.namespace.clone(),
+            node: node.into(),
+            timeout: options.timeout,
+        }))
+    }
+
+    /// `{ns}:{rest}`.
+    pub(crate) fn key(&self, rest: &str) -> String {
+        format!("{}:{rest}", self.ns)
+    }
+
+    /// The shared multiplexed connection (made on first use, inside the runtime).
+    fn manager(&self) -> Result<ConnectionManager, ScaleError> {
+        if let Some(m) = self.manager.get() {
+            return Ok(m.clone());
+        }
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(self.timeout))
+            .set_response_timeout(Some(self.timeout))
+            .set_number_of_retries(1)
+            .set_max_delay(Duration::from_secs(2));
+        let made = ConnectionManager::new_lazy_with_config(self.client.clone(), config)
+            .map_err(unavailable)?;
+        Ok(self.manager.get_or_init(|| made).clone())
+    }
+
+    /// Runs one command within the timeout.
+    pub(crate) async fn cmd<T: FromRedisValue>(&self, cmd: &redis::Cmd) -> Result<T, ScaleError> {
+        let mut conn = self.manager()?;
+        self.bounded(cmd.query_async(&mut conn)).await
+    }
+
+    /// Runs a pipeline (atomically: `MULTI`/`EXEC`) within the timeout.
+    pub(crate) async fn pipe<T: FromRedisValue>(
+        &self,
+        pipe: &redis::Pipeline,
+    ) -> Result<T, ScaleError> {
+        let mut conn = self.manager()?;
+        self.bounded(pipe.query_async(&mut conn)).await
+    }
+
+    async fn bounded<T>(
+        &self,
+        call: impl Future<Output = redis::RedisResult<T>>,
+    ) -> Result<T, ScaleError> {
+        match tokio::time::timeout(self.timeout, call).await {
+            Ok(r) => r.map_err(unavailable),
+            Err(_) => Err(ScaleError::Unavailable("timed out".into())),
+        }
+    }
+
+    /// A connection of its own for pub/sub, within the timeout.
+    pub(crate) async fn pubsub(&self) -> Result<redis::aio::PubSub, ScaleError> {
+        self.bounded(self.client.get_async_pubsub()).await
+    }
+}
+
+pub(crate) fn unavailable(e: redis::RedisError) -> ScaleError {
+    ScaleError::Unavailable(e.to_string())
+}
+
+/// Every Redis seam of one replica.
+fn install(builder: ServerBuilder, options: &RedisOptions) -> ServerBuilder {
+    let redis = match Redis::open(options) {
+        Ok(r) => r,
+        Err(err) => return builder.config_error(err.to_string()),
+    };
+    let sessions = Arc::new(RedisSessionStore(Arc::clone(&redis)));
+    let bus = Arc::new(RedisBus::new(Arc::clone(&redis)));
+    let events: Arc<dyn crate::http::EventStore> = Arc::new(RedisEventStore::new(Arc::clone(&redis)));
+    let tasks: Arc<dyn crate::tasks::TaskStore> = Arc::new(RedisTaskStore::new(Arc::clone(&redis)));
+    let scale = ScaleOut::new(Arc::clone(&redis.node), sessions, bus).with_timeout(options.timeout);
+    builder.scale_out(scale).extension(events).extension(tasks)
+}
+
+impl ServerBuilder {
+    /// Makes this server one replica of several sharing Redis at `url`: the one call of
+    /// scale-out (see `docs/scale-out.md`). The replica's name comes from `MCP_NODE_ID` (random
+    /// when unset), the key prefix from `MCP_REDIS_NAMESPACE` (`mcp`); every replica needs the
+    /// same [`request_state_keys`](Self::request_state_keys). A malformed URL fails `build`.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!())
+    ///     .request_state_key([9; 32])
+    ///     .redis("redis://127.0.0.1:6379") // nothing connects before the first request
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// assert!(Server::builder(server_info!()).request_state_key([9; 32]).redis("http://x").build().is_err());
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub fn redis(self, url: &str) -> Self {
+        let mut options = RedisOptions::new(url);
+        if let Some(env) = RedisOptions::from_env() {
+            options.node = env.node;
+            options.namespace = env.namespace;
+        }
+        install(self, &options)
+    }
+
+    /// [`redis`](Self::redis) with every setting explicit.
+    ///
+    /// ```
+    /// # use mcp_runtime::prelude::*;
+    /// use mcp_runtime::scale_redis::RedisOptions;
+    /// let server = Server::builder(server_info!())
+    ///     .request_state_key([9; 32])
+    ///     .redis_with(RedisOptions::new("redis://127.0.0.1:6379").node("a"))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub fn redis_with(self, options: RedisOptions) -> Self {
+        install(self, &options)
+    }
+}
+
+/// What the command line does with `MCP_REDIS_URL` (and the key ring, read before).
+pub(crate) fn from_env(builder: ServerBuilder) -> ServerBuilder {
+    match RedisOptions::from_env() {
+        Some(options) => install(builder, &options),
+        None => builder,
+    }
+}
