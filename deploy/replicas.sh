@@ -8,7 +8,8 @@
 #                                          on free ports; waits until all answer; writes DIR/env
 #   deploy/replicas.sh stop [DIR]          stops everything `start` started (TERM, then KILL)
 #   deploy/replicas.sh kill NAME [DIR]     kill -9 replica NAME (a, b or c)
-#   deploy/replicas.sh revive NAME [DIR]   starts replica NAME again on its port
+#   deploy/replicas.sh revive NAME [DIR]   starts replica NAME again on its port (and, with the
+#                                          test routes on, waits until haproxy serves it again)
 #   deploy/replicas.sh redis-stop [DIR]    stops Redis (TERM: it writes its append-only file)
 #   deploy/replicas.sh redis-start [DIR]   starts Redis again on its port, with its data
 #
@@ -181,6 +182,21 @@ EOF
     dir="$(state_dir "${3:-}")"
     load_env
     start_replica "$name"
+    # Back in haproxy's pool once its checks pass: a request pinned to it is served by it.
+    python3 - "$LB_PORT" "$name" <<'PY' || die "haproxy did not take replica $name back"
+import sys, time, urllib.request
+port, name = sys.argv[1], sys.argv[2]
+for _ in range(100):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"x-replica": name})
+    try:
+        with urllib.request.urlopen(request, timeout=1) as r:
+            if r.headers.get("x-served-by") == name:
+                sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.exit(1)
+PY
     ;;
   redis-stop)
     dir="$(state_dir "${2:-}")"
