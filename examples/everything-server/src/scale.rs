@@ -58,8 +58,12 @@ async fn scale_slow(
 ) -> String {
     STARTED.fetch_add(1, Ordering::SeqCst);
     let mut ending = Ending { completed: false };
-    ctx.progress(0.0, Some(1.0), Some(&format!("started on replica {}", node())))
-        .await;
+    ctx.progress(
+        0.0,
+        Some(1.0),
+        Some(&format!("started on replica {}", node())),
+    )
+    .await;
     let wait = Duration::from_millis(duration_ms.min(60_000));
     tokio::select! {
         () = tokio::time::sleep(wait) => {
