@@ -265,7 +265,8 @@ async fn handshake_post(
         let session = h.new_session(Arc::clone(&id), conn, out_rx);
         // A replica hands out a session only once the others can find it.
         if h.share_session(&session, false).await.is_err() {
-            return head.error(StatusCode::SERVICE_UNAVAILABLE, None, unavailable_error());
+            let id = reply.id.as_ref();
+            return head.error(StatusCode::SERVICE_UNAVAILABLE, id, unavailable_error());
         }
         if h.sessions.insert(session).is_err() {
             let err = bad_request("Service Unavailable: every session is busy");

@@ -156,19 +156,33 @@ impl Redis {
         Ok(self.manager.get_or_init(|| made).clone())
     }
 
-    /// Runs one command within the timeout.
+    /// Runs one command within the timeout. A command that met a dropped connection is sent
+    /// once more: the manager reconnects on that error, and every command used here is
+    /// idempotent or harmless twice.
     pub(crate) async fn cmd<T: FromRedisValue>(&self, cmd: &redis::Cmd) -> Result<T, ScaleError> {
         let mut conn = self.manager()?;
-        self.bounded(cmd.query_async(&mut conn)).await
+        self.bounded(async move {
+            match cmd.query_async(&mut conn).await {
+                Err(e) if dropped(&e) => cmd.query_async(&mut conn).await,
+                done => done,
+            }
+        })
+        .await
     }
 
-    /// Runs a pipeline (atomically: `MULTI`/`EXEC`) within the timeout.
+    /// Runs a pipeline within the timeout (sent again once, like [`cmd`](Self::cmd)).
     pub(crate) async fn pipe<T: FromRedisValue>(
         &self,
         pipe: &redis::Pipeline,
     ) -> Result<T, ScaleError> {
         let mut conn = self.manager()?;
-        self.bounded(pipe.query_async(&mut conn)).await
+        self.bounded(async move {
+            match pipe.query_async(&mut conn).await {
+                Err(e) if dropped(&e) => pipe.query_async(&mut conn).await,
+                done => done,
+            }
+        })
+        .await
     }
 
     async fn bounded<T>(
@@ -185,6 +199,11 @@ impl Redis {
     pub(crate) async fn pubsub(&self) -> Result<redis::aio::PubSub, ScaleError> {
         self.bounded(self.client.get_async_pubsub()).await
     }
+}
+
+/// Whether an error means the connection was lost (and the manager is reconnecting).
+fn dropped(e: &redis::RedisError) -> bool {
+    e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal()
 }
 
 pub(crate) fn unavailable(e: redis::RedisError) -> ScaleError {

@@ -1,0 +1,700 @@
+//! Scale-out on Redis (feature `redis`): a real `redis-server` on a free loopback port and two
+//! replicas of one server in this process, each on its own loopback port. Every cross-replica
+//! hop is forced by sending to a chosen replica; assertions follow the order of events, and
+//! timeouts only guard against hangs.
+//!
+//! Needs Debian's `redis-server` on the PATH (`apt-get install redis-server`; `.ci/run` installs
+//! it): without it these tests fail, they are never skipped.
+#![cfg(feature = "redis")]
+
+use std::net::TcpListener as StdListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use mcp_runtime::prelude::*;
+use mcp_runtime::scale_redis::RedisOptions;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Hang guard for anything awaited here.
+const GUARD: Duration = Duration::from_secs(20);
+
+// ---------------------------------------------------------------------------------------------
+// A redis-server of the test's own.
+
+struct RedisServer {
+    port: u16,
+    dir: PathBuf,
+    child: Option<Child>,
+}
+
+impl RedisServer {
+    /// Starts `redis-server` on a free port, with an append-only file so that a restart keeps
+    /// its data.
+    async fn start() -> Self {
+        let port = StdListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = std::env::temp_dir().join(format!("mcp-redis-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut server = Self {
+            port,
+            dir,
+            child: None,
+        };
+        server.restart().await;
+        server
+    }
+
+    /// (Re)starts the process on the same port and directory, and waits until it answers.
+    async fn restart(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
+            .args(["--save", "", "--appendonly", "yes", "--appendfsync", "always"])
+            .arg("--dir")
+            .arg(&self.dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot start redis-server ({e}): install Debian's redis-server \
+                     (apt-get install -y redis-server); these tests need a real one"
+                )
+            });
+        self.child = Some(child);
+        let ready = async {
+            while self.command(&["PING"]).await.as_deref() != Some("+PONG") {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        tokio::time::timeout(GUARD, ready)
+            .await
+            .expect("redis-server never answered PING");
+    }
+
+    /// Stops the process (it keeps its append-only file).
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// One command over RESP; the first line of the answer (`None` when unreachable).
+    async fn command(&self, args: &[&str]) -> Option<String> {
+        let mut s = tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+            .await
+            .ok()?;
+        let mut req = format!("*{}\r\n", args.len());
+        for a in args {
+            req.push_str(&format!("${}\r\n{a}\r\n", a.len()));
+        }
+        s.write_all(req.as_bytes()).await.ok()?;
+        let mut buf = vec![0u8; 4096];
+        let n = tokio::time::timeout(GUARD, s.read(&mut buf))
+            .await
+            .ok()?
+            .ok()?;
+        let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+        Some(text.trim_end().to_owned())
+    }
+
+    /// Waits until `n` replicas listen on the namespace's bus (so that nothing published later
+    /// is missed).
+    async fn until_subscribed(&self, ns: &str, n: usize) {
+        let channel = format!("{ns}:bus");
+        let wait = async {
+            loop {
+                let answer = self.command(&["PUBSUB", "NUMSUB", &channel]).await;
+                let count = answer
+                    .as_deref()
+                    .and_then(|a| a.lines().last())
+                    .and_then(|l| l.strip_prefix(':'))
+                    .and_then(|c| c.parse::<usize>().ok());
+                if count == Some(n) {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(GUARD, wait)
+            .await
+            .expect("replicas never subscribed to the bus");
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server every replica runs.
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Name {
+    /// Your name
+    name: String,
+}
+
+/// Says the text back.
+#[tool]
+async fn echo(text: String) -> String {
+    text
+}
+
+/// Asks the client for a name.
+#[tool]
+async fn greet(ctx: Context) -> Result<String, ToolError> {
+    match ctx.elicit::<Name>("What is your name?").await? {
+        Elicitation::Accept(n) => Ok(format!("Hello, {}!", n.name)),
+        Elicitation::Decline | Elicitation::Cancel => Ok("Hello, stranger!".into()),
+    }
+}
+
+static HELD: AtomicUsize = AtomicUsize::new(0);
+static DROPPED: AtomicUsize = AtomicUsize::new(0);
+
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        DROPPED.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs until cancelled.
+#[tool]
+async fn hold(ctx: Context) -> String {
+    let _guard = Guard;
+    HELD.fetch_add(1, Ordering::SeqCst);
+    ctx.progress(1.0, None, Some("holding")).await;
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    "held".into()
+}
+
+static GATE: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+/// Reports progress, closes its stream, waits for the test, reports again and answers.
+#[tool]
+async fn close_then_finish(ctx: Context) -> String {
+    ctx.progress(1.0, Some(2.0), None).await;
+    ctx.close_stream().await;
+    GATE.notified().await;
+    ctx.progress(2.0, Some(2.0), None).await;
+    "finished".into()
+}
+
+/// Logs at info and at error.
+#[tool]
+async fn log_both(ctx: Context) -> String {
+    ctx.log(LoggingLevel::Info, "an info line").await;
+    ctx.log(LoggingLevel::Error, "an error line").await;
+    "logged".into()
+}
+
+/// Answers after a while, as a task.
+#[tool(task = "optional")]
+async fn slow_task(ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("slept {ms} ms")
+}
+
+/// Added at run time.
+#[tool]
+async fn late() -> String {
+    "late".into()
+}
+
+/// A resource clients subscribe to.
+#[resource(uri = "test://watched", mime = "text/plain")]
+async fn watched() -> String {
+    "watched".into()
+}
+
+fn replica(node: &str, redis: &RedisServer, ns: &str) -> Server {
+    Server::builder(server_info!())
+        .tool(echo::TOOL)
+        .tool(greet::TOOL)
+        .tool(hold::TOOL)
+        .tool(close_then_finish::TOOL)
+        .tool(log_both::TOOL)
+        .tool(slow_task::TOOL)
+        .resource(watched::RESOURCE)
+        .request_state_keys(vec![[7; 32]])
+        .redis_with(RedisOptions::new(redis.url()).node(node).namespace(ns))
+        .http(mcp_runtime::http::HttpOptions::new().sse_retry(Duration::from_millis(100)))
+        .build()
+        .unwrap()
+}
+
+async fn serve(server: &Server) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let server = server.clone();
+    tokio::spawn(async move { server.serve_http_on(listener).await });
+    url
+}
+
+/// Two replicas, `a` and `b`, both listening on the bus.
+async fn pair(redis: &RedisServer, ns: &str) -> ((Server, String), (Server, String)) {
+    let a = replica("a", redis, ns);
+    let b = replica("b", redis, ns);
+    let (ua, ub) = (serve(&a).await, serve(&b).await);
+    redis.until_subscribed(ns, 2).await;
+    ((a, ua), (b, ub))
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP helpers.
+
+const ACCEPT: &str = "application/json, text/event-stream";
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder().timeout(GUARD).build().unwrap()
+}
+
+/// A handshake-era POST of `body` on session `sid` to `url`.
+async fn post(url: &str, sid: &str, body: Value) -> reqwest::Response {
+    client()
+        .post(url)
+        .header("accept", ACCEPT)
+        .header("content-type", "application/json")
+        .header("mcp-session-id", sid)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+}
+
+fn request(id: i64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn call(id: i64, tool: &str, args: Value) -> Value {
+    request(id, "tools/call", json!({"name": tool, "arguments": args}))
+}
+
+async fn initialize_on(url: &str, caps: Value) -> String {
+    let resp = client()
+        .post(url)
+        .header("accept", ACCEPT)
+        .header("content-type", "application/json")
+        .body(
+            request(
+                0,
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": caps,
+                    "clientInfo": {"name": "t", "version": "0"}}),
+            )
+            .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    resp.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The JSON-RPC message of a response (plain JSON, or the last event of an SSE stream).
+async fn answer(resp: reqwest::Response) -> Value {
+    let sse = resp.headers()["content-type"] == "text/event-stream";
+    if !sse {
+        return serde_json::from_slice(&resp.bytes().await.unwrap()).unwrap();
+    }
+    let mut events = Events::new(resp);
+    let mut last = None;
+    while let Some(e) = events.next().await {
+        if !e.data.is_empty() {
+            last = Some(e.json());
+        }
+    }
+    last.expect("an answer on the stream")
+}
+
+struct Events {
+    stream:
+        std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Send>>,
+    buf: String,
+}
+
+#[derive(Debug, Default)]
+struct Event {
+    id: Option<String>,
+    data: String,
+}
+
+impl Event {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.data).unwrap()
+    }
+}
+
+impl Events {
+    fn new(resp: reqwest::Response) -> Self {
+        assert_eq!(resp.headers()["content-type"], "text/event-stream");
+        Self {
+            stream: Box::pin(resp.bytes_stream()),
+            buf: String::new(),
+        }
+    }
+
+    /// The next event with an id or data; `None` at the end of the stream.
+    async fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(i) = self.buf.find("\n\n") {
+                let block: String = self.buf.drain(..i + 2).collect();
+                let mut ev = Event::default();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id: ") {
+                        ev.id = Some(v.to_owned());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        ev.data.push_str(v.trim_start());
+                    }
+                }
+                if ev.id.is_some() || !ev.data.is_empty() {
+                    return Some(ev);
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(GUARD, self.stream.next())
+                .await
+                .expect("hang guard: no SSE event")?
+                .ok()?;
+            self.buf.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+
+    /// The next event carrying a message.
+    async fn message(&mut self) -> Value {
+        loop {
+            let e = self.next().await.expect("the stream ended early");
+            if !e.data.is_empty() {
+                return e.json();
+            }
+        }
+    }
+}
+
+/// Opens the session's `GET` stream on `url`.
+async fn get_stream(url: &str, sid: &str) -> Events {
+    let resp = client()
+        .get(url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", sid)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    Events::new(resp)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scenarios.
+
+#[tokio::test]
+async fn a_session_made_on_one_replica_is_served_by_the_other_with_its_settings() {
+    let redis = RedisServer::start().await;
+    let ((_a, ua), (_b, ub)) = pair(&redis, "restore").await;
+    let sid = initialize_on(&ua, json!({})).await;
+    let r = answer(post(&ub, &sid, call(1, "echo", json!({"text": "hi"}))).await).await;
+    assert_eq!(r["result"]["content"][0]["text"], "hi", "{r}");
+    // The level set on b applies on a.
+    let r = answer(post(&ub, &sid, request(2, "logging/setLevel", json!({"level": "error"}))).await).await;
+    assert_eq!(r["result"], json!({}), "{r}");
+    let resp = post(&ua, &sid, call(3, "log_both", json!({}))).await;
+    let mut events = Events::new(resp);
+    let log = events.message().await;
+    assert_eq!(log["method"], "notifications/message");
+    assert_eq!(log["params"]["level"], "error", "only the error line: {log}");
+    let done = events.message().await;
+    assert_eq!(done["result"]["content"][0]["text"], "logged");
+    // A subscription made on b, the GET stream held by b, the update made on a.
+    let r = answer(post(&ub, &sid, request(4, "resources/subscribe", json!({"uri": "test://watched"}))).await).await;
+    assert_eq!(r["result"], json!({}), "{r}");
+    let mut stream = get_stream(&ub, &sid).await;
+    _a.notify_resource_updated("test://other");
+    _a.notify_resource_updated("test://watched");
+    let n = stream.message().await;
+    assert_eq!(n["method"], "notifications/resources/updated");
+    assert_eq!(n["params"]["uri"], "test://watched");
+    // Ended on b: gone on a too (the session closed message, or the store).
+    let resp = client()
+        .delete(&ub)
+        .header("mcp-session-id", &sid)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let mut status = StatusCode::OK;
+    for _ in 0..500 {
+        status = post(&ua, &sid, call(5, "echo", json!({"text": "x"}))).await.status();
+        if status == StatusCode::NOT_FOUND {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // An unknown session is 404 on a replica that never saw it.
+    let resp = post(&ub, "no-such-session", call(6, "echo", json!({"text": "x"}))).await;
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn an_sse_stream_cut_on_one_replica_resumes_on_the_other() {
+    let redis = RedisServer::start().await;
+    let ((_a, ua), (_b, ub)) = pair(&redis, "resume").await;
+    let sid = initialize_on(&ua, json!({})).await;
+    let body = request(1, "tools/call", json!({"name": "close_then_finish", "arguments": {},
+        "_meta": {"progressToken": "p"}}));
+    let mut events = Events::new(post(&ua, &sid, body).await);
+    let mut last_id = None;
+    let mut progress = Vec::new();
+    while let Some(e) = events.next().await {
+        last_id = e.id.clone().or(last_id);
+        if !e.data.is_empty() {
+            progress.push(e.json()["params"]["progress"].as_f64().unwrap());
+        }
+    }
+    assert_eq!(progress, [1.0], "a closed the stream after the first progress");
+    GATE.notify_one();
+    // Resume on b until the final answer is there; nothing twice, nothing lost.
+    let mut seen = Vec::new();
+    let mut result = None;
+    for _ in 0..500 {
+        let resp = client()
+            .get(&ub)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", &sid)
+            .header("mcp-protocol-version", "2025-11-25")
+            .header("last-event-id", last_id.clone().unwrap())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let mut events = Events::new(resp);
+        while let Some(e) = events.next().await {
+            if e.data.is_empty() {
+                continue;
+            }
+            last_id = e.id.clone().or(last_id);
+            let m = e.json();
+            if m.get("result").is_some() {
+                result = Some(m);
+            } else {
+                seen.push(m["params"]["progress"].as_f64().unwrap());
+            }
+        }
+        if result.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(seen, [2.0]);
+    let result = result.expect("the final answer replayed by b");
+    assert_eq!(result["id"], 1);
+    assert_eq!(result["result"]["content"][0]["text"], "finished");
+}
+
+#[tokio::test]
+async fn an_elicitation_answer_sent_to_the_other_replica_reaches_the_handler() {
+    let redis = RedisServer::start().await;
+    let ((_a, ua), (_b, ub)) = pair(&redis, "elicit").await;
+    let sid = initialize_on(&ua, json!({"elicitation": {}})).await;
+    let mut events = Events::new(post(&ua, &sid, call(1, "greet", json!({}))).await);
+    let ask = events.message().await;
+    assert_eq!(ask["method"], "elicitation/create");
+    let id = ask["id"].as_str().unwrap().to_owned();
+    assert!(id.ends_with("@a"), "the request names its replica: {id}");
+    // A forged id names a replica that does not exist: accepted, and nothing happens.
+    let forged = json!({"jsonrpc": "2.0", "id": "s-999@zz", "result": {"action": "decline"}});
+    assert_eq!(post(&ub, &sid, forged).await.status(), StatusCode::ACCEPTED);
+    let reply = json!({"jsonrpc": "2.0", "id": id,
+        "result": {"action": "accept", "content": {"name": "Ada"}}});
+    assert_eq!(post(&ub, &sid, reply).await.status(), StatusCode::ACCEPTED);
+    let done = events.message().await;
+    assert_eq!(done["result"]["content"][0]["text"], "Hello, Ada!", "{done}");
+}
+
+#[tokio::test]
+async fn a_cancellation_sent_to_the_other_replica_stops_the_handler() {
+    let redis = RedisServer::start().await;
+    let ((_a, ua), (_b, ub)) = pair(&redis, "cancel").await;
+    let sid = initialize_on(&ua, json!({})).await;
+    let body = request(7, "tools/call", json!({"name": "hold", "arguments": {},
+        "_meta": {"progressToken": "h"}}));
+    let mut events = Events::new(post(&ua, &sid, body).await);
+    let started = events.message().await;
+    assert_eq!(started["params"]["message"], "holding");
+    assert_eq!(HELD.load(Ordering::SeqCst), 1);
+    assert_eq!(DROPPED.load(Ordering::SeqCst), 0);
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 7, "reason": "changed my mind"}});
+    assert_eq!(post(&ub, &sid, cancel).await.status(), StatusCode::ACCEPTED);
+    // The handler on a is dropped, and its stream ends without an answer.
+    assert!(events.next().await.is_none(), "no answer to a cancelled request");
+    assert_eq!(DROPPED.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn list_changes_reach_the_other_replicas_clients_in_both_eras() {
+    let redis = RedisServer::start().await;
+    let ((a, ua), (_b, ub)) = pair(&redis, "fanout").await;
+    let _ = ua;
+    let sid = initialize_on(&ub, json!({})).await;
+    let mut stream = get_stream(&ub, &sid).await;
+    // Stateless era: a listen stream on b.
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"}});
+    let listen = client()
+        .post(&ub)
+        .header("accept", ACCEPT)
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "subscriptions/listen")
+        .body(
+            request(42, "subscriptions/listen",
+                json!({"notifications": {"toolsListChanged": true}, "_meta": meta}))
+            .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    let mut listen = Events::new(listen);
+    let ack = listen.message().await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    a.add_tool(late::TOOL).unwrap();
+    let n = stream.message().await;
+    assert_eq!(n["method"], "notifications/tools/list_changed");
+    let n = listen.message().await;
+    assert_eq!(n["method"], "notifications/tools/list_changed");
+    assert_eq!(n["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 42);
+}
+
+#[tokio::test]
+async fn a_task_started_on_one_replica_is_polled_and_fetched_on_the_other() {
+    let redis = RedisServer::start().await;
+    let ((_a, ua), (_b, ub)) = pair(&redis, "tasks").await;
+    let sid = initialize_on(&ua, json!({"tasks": {}})).await;
+    let body = request(1, "tools/call",
+        json!({"name": "slow_task", "arguments": {"ms": 50}, "task": {}}));
+    let created = answer(post(&ua, &sid, body).await).await;
+    let task = &created["result"]["task"];
+    assert_eq!(task["status"], "working", "{created}");
+    let id = task["taskId"].as_str().unwrap().to_owned();
+    let got = answer(post(&ub, &sid, request(2, "tasks/get", json!({"taskId": id}))).await).await;
+    assert_eq!(got["result"]["taskId"], id.as_str(), "{got}");
+    // tasks/result on b waits (polling the shared record) until a's handler is done.
+    let r = answer(post(&ub, &sid, request(3, "tasks/result", json!({"taskId": id}))).await).await;
+    assert_eq!(r["result"]["content"][0]["text"], "slept 50 ms", "{r}");
+    let got = answer(post(&ub, &sid, request(4, "tasks/get", json!({"taskId": id}))).await).await;
+    assert_eq!(got["result"]["status"], "completed");
+    // Another session, even on the same replica, never sees it.
+    let other = initialize_on(&ub, json!({"tasks": {}})).await;
+    let r = answer(post(&ub, &other, request(5, "tasks/get", json!({"taskId": id}))).await).await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+}
+
+#[tokio::test]
+async fn without_redis_stateless_calls_go_on_and_session_calls_fail_retryably_then_recover() {
+    let mut redis = RedisServer::start().await;
+    let ((_a, ua), (_b, ub)) = pair(&redis, "outage").await;
+    let held = initialize_on(&ua, json!({})).await;
+    let stored = initialize_on(&ua, json!({})).await;
+    redis.stop();
+    // The stateless era never touches Redis.
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"}});
+    for url in [&ua, &ub] {
+        let resp = client()
+            .post(url)
+            .header("accept", ACCEPT)
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "echo")
+            .body(
+                request(1, "tools/call", json!({"name": "echo",
+                    "arguments": {"text": "still here"}, "_meta": meta}))
+                .to_string(),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let r = answer(resp).await;
+        assert_eq!(r["result"]["content"][0]["text"], "still here", "{r}");
+    }
+    // A session a holds is served (stale if error).
+    let r = answer(post(&ua, &held, call(2, "echo", json!({"text": "local"}))).await).await;
+    assert_eq!(r["result"]["content"][0]["text"], "local");
+    // A session b has not seen: 503 with Retry-After, never 404.
+    let resp = post(&ub, &stored, call(3, "echo", json!({"text": "x"}))).await;
+    assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(resp.headers()["retry-after"], "1");
+    let r: Value = serde_json::from_slice(&resp.bytes().await.unwrap()).unwrap();
+    assert_eq!(r["id"], 3);
+    assert_eq!(r["error"]["code"], -32603);
+    assert_eq!(r["error"]["data"]["reason"], "session_store_unavailable");
+    // A new session cannot be handed out.
+    let resp = client()
+        .post(&ub)
+        .header("accept", ACCEPT)
+        .header("content-type", "application/json")
+        .body(request(0, "initialize", json!({"protocolVersion": "2025-11-25",
+            "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}})).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(resp.headers()["retry-after"], "1");
+    // Redis back (its append-only file kept the sessions): b restores the session, no restart.
+    redis.restart().await;
+    let mut served = None;
+    for _ in 0..500 {
+        let resp = post(&ub, &stored, call(4, "echo", json!({"text": "back"}))).await;
+        if resp.status() == StatusCode::OK {
+            served = Some(answer(resp).await);
+            break;
+        }
+        assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE, "only 503 while reconnecting");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let r = served.expect("b serves the session once Redis is back");
+    assert_eq!(r["result"]["content"][0]["text"], "back");
+    // And the bus is back: a resource update on b reaches a's GET stream (after the list
+    // changes every replica sends its clients once reconnected).
+    redis.until_subscribed("outage", 2).await;
+    let r = answer(post(&ua, &held, request(5, "resources/subscribe", json!({"uri": "test://watched"}))).await).await;
+    assert_eq!(r["result"], json!({}), "{r}");
+    let mut stream = get_stream(&ua, &held).await;
+    _b.notify_resource_updated("test://watched");
+    loop {
+        let n = stream.message().await;
+        if n["method"] == "notifications/resources/updated" {
+            assert_eq!(n["params"]["uri"], "test://watched");
+            break;
+        }
+        assert!(n["method"].as_str().unwrap().ends_with("/list_changed"), "{n}");
+    }
+}
