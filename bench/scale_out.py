@@ -10,9 +10,10 @@ Starts on 127.0.0.1 (free ports): redis-server, replicas `a` and `b` of BIN shar
    session of its own, no Redis at all). Each time is one request, from the write of its
    request to the read of its whole answer, at the client (Python's http.client: its own
    overhead is in every column alike; read the differences).
-2. Stateless era (2026-07-28), throughput: ApacheBench (`ab -k`, C connections, S seconds) with
-   the same `tools/call` against `a` (Redis configured) and against `solo` (no Redis),
-   alternating, R runs each; the medians and their ratio.
+2. Stateless era (2026-07-28), throughput (run first, on fresh replicas): ApacheBench (`ab -k`,
+   C connections, S seconds) with the same `tools/call` against `a` (Redis configured) and
+   against `solo` (no Redis), alternating, R runs each; the medians and their ratio; and how
+   many commands Redis ran meanwhile (INFO stats), the load-independent answer.
 
 Usage: python3 bench/scale_out.py PATH/TO/everything-server [--rounds N] [--conns C] [--secs S] [--reps R]
 (BIN built with the `redis` feature, in release: cargo build --release -p everything-server
@@ -143,6 +144,16 @@ def ab(port: int, conns: int, secs: float, body_file: str) -> float:
     return float(re.search(r"Requests per second:\s+([\d.]+)", out).group(1))
 
 
+def redis_commands(port: int) -> int:
+    """Redis's `total_commands_processed` (INFO stats), over a plain socket."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"INFO stats\r\n")
+        data = b""
+        while b"total_commands_processed:" not in data or not data.endswith(b"\r\n"):
+            data += sock.recv(65536)
+    return int(re.search(rb"total_commands_processed:(\d+)", data).group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("bin")
@@ -164,6 +175,12 @@ def main() -> None:
             ["redis-server", "--bind", "127.0.0.1", "--port", str(redis_port), "--save", "", "--appendonly", "no", "--dir", tmp],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         ))
+        for _ in range(100):  # Redis up before the replicas
+            try:
+                redis_commands(redis_port)
+                break
+            except OSError:
+                time.sleep(0.05)
         base = {k: v for k, v in os.environ.items() if not k.startswith("MCP_")}
         for name, port, redis in (("a", port_a, True), ("b", port_b, True), ("solo", port_solo, False)):
             env = dict(base, MCP_NODE_ID=name, MCP_REQUEST_STATE_KEYS=keys)
@@ -174,19 +191,45 @@ def main() -> None:
         for port in (port_a, port_b, port_solo):
             wait_http(f"http://127.0.0.1:{port}/healthz")
 
-        # 1. Handshake era: restore on a replica that has not seen the session, against local hits.
+        # 1. Stateless era (on fresh replicas): throughput with Redis configured and without.
+        body_file = os.path.join(tmp, "call.json")
+        with open(body_file, "w") as f:
+            json.dump({**CALL, "params": {**CALL["params"], "_meta": STATELESS_META}}, f)
+        with_redis, without = [], []
+        commands_before = redis_commands(redis_port)
+        for rep in range(args.reps):  # alternating, and which goes first alternates too
+            if rep % 2 == 0:
+                with_redis.append(ab(port_a, args.conns, args.secs, body_file))
+                without.append(ab(port_solo, args.conns, args.secs, body_file))
+            else:
+                without.append(ab(port_solo, args.conns, args.secs, body_file))
+                with_redis.append(ab(port_a, args.conns, args.secs, body_file))
+        # Every command Redis ran meanwhile, from any replica (the INFO calls themselves excluded).
+        commands = redis_commands(redis_port) - commands_before - 1
+        mw, mo = statistics.median(with_redis), statistics.median(without)
+        print(f"\nStateless era (2026-07-28), `tools/call`, ab -k -c {args.conns}, {args.secs:g} s × {args.reps} alternating (req/s):\n")
+        print("| | runs | median | ratio |")
+        print("|---|---|--:|--:|")
+        print(f"| no Redis | {', '.join(f'{x:.0f}' for x in without)} | {mo:.0f} | 1.00× |")
+        print(f"| Redis configured | {', '.join(f'{x:.0f}' for x in with_redis)} | {mw:.0f} | {mw / mo:.2f}× |")
+        served = sum(with_redis) * args.secs
+        print(f"\nRedis commands run during the Redis-configured runs (about {served:.0f} requests): {commands}")
+
+        # 2. Handshake era: restore on a replica that has not seen the session, against local hits.
         a, b, solo = Conn(port_a), Conn(port_b), Conn(port_solo)
         for _ in range(50):  # warm-up
             sid = initialize(a)
             call(a, sid), call(b, sid), call(b, sid)
             call(solo, initialize(solo))
         times: dict[str, list[float]] = {"a": [], "b1": [], "b2": [], "solo": []}
+        commands_before = redis_commands(redis_port)
         for _ in range(args.rounds):
             sid = initialize(a)
             times["a"].append(call(a, sid))
             times["b1"].append(call(b, sid))
             times["b2"].append(call(b, sid))
             times["solo"].append(call(solo, initialize(solo)))
+        per_session = (redis_commands(redis_port) - commands_before - 1) / args.rounds
         rows = [
             ("no Redis (`solo`): local session", "solo"),
             ("Redis: on the replica that created the session (local hit)", "a"),
@@ -200,21 +243,8 @@ def main() -> None:
         for label, key in rows:
             p50, p99 = pct(times[key], 50), pct(times[key], 99)
             print(f"| {label} | {p50:.0f} | {p99:.0f} | {p50 - base50:+.0f} | {p99 - base99:+.0f} |")
+        print(f"\nRedis commands per session of the Redis replicas (initialize and notifications/initialized on a, a call on a, two on b): {per_session:.2f}")
 
-        # 2. Stateless era: throughput with Redis configured and without.
-        body_file = os.path.join(tmp, "call.json")
-        with open(body_file, "w") as f:
-            json.dump({**CALL, "params": {**CALL["params"], "_meta": STATELESS_META}}, f)
-        with_redis, without = [], []
-        for _ in range(args.reps):
-            with_redis.append(ab(port_a, args.conns, args.secs, body_file))
-            without.append(ab(port_solo, args.conns, args.secs, body_file))
-        mw, mo = statistics.median(with_redis), statistics.median(without)
-        print(f"\nStateless era (2026-07-28), `tools/call`, ab -k -c {args.conns}, {args.secs:g} s × {args.reps} alternating (req/s):\n")
-        print("| | runs | median | ratio |")
-        print("|---|---|--:|--:|")
-        print(f"| no Redis | {', '.join(f'{x:.0f}' for x in without)} | {mo:.0f} | 1.00× |")
-        print(f"| Redis configured | {', '.join(f'{x:.0f}' for x in with_redis)} | {mw:.0f} | {mw / mo:.2f}× |")
     finally:
         for p in reversed(procs):
             p.terminate()
