@@ -179,11 +179,11 @@ mod notify;
 mod outbound;
 mod random;
 pub mod registry;
+mod result;
 pub mod scale;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub mod scale_redis;
-mod result;
 mod schema;
 mod serve;
 mod server;

@@ -56,7 +56,14 @@ impl RedisServer {
     async fn restart(&mut self) {
         let child = Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
-            .args(["--save", "", "--appendonly", "yes", "--appendfsync", "always"])
+            .args([
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ])
             .arg("--dir")
             .arg(&self.dir)
             .stdout(Stdio::null())
@@ -418,17 +425,36 @@ async fn a_session_made_on_one_replica_is_served_by_the_other_with_its_settings(
     let r = answer(post(&ub, &sid, call(1, "echo", json!({"text": "hi"}))).await).await;
     assert_eq!(r["result"]["content"][0]["text"], "hi", "{r}");
     // The level set on b applies on a.
-    let r = answer(post(&ub, &sid, request(2, "logging/setLevel", json!({"level": "error"}))).await).await;
+    let r = answer(
+        post(
+            &ub,
+            &sid,
+            request(2, "logging/setLevel", json!({"level": "error"})),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(r["result"], json!({}), "{r}");
     let resp = post(&ua, &sid, call(3, "log_both", json!({}))).await;
     let mut events = Events::new(resp);
     let log = events.message().await;
     assert_eq!(log["method"], "notifications/message");
-    assert_eq!(log["params"]["level"], "error", "only the error line: {log}");
+    assert_eq!(
+        log["params"]["level"], "error",
+        "only the error line: {log}"
+    );
     let done = events.message().await;
     assert_eq!(done["result"]["content"][0]["text"], "logged");
     // A subscription made on b, the GET stream held by b, the update made on a.
-    let r = answer(post(&ub, &sid, request(4, "resources/subscribe", json!({"uri": "test://watched"}))).await).await;
+    let r = answer(
+        post(
+            &ub,
+            &sid,
+            request(4, "resources/subscribe", json!({"uri": "test://watched"})),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(r["result"], json!({}), "{r}");
     let mut stream = get_stream(&ub, &sid).await;
     _a.notify_resource_updated("test://other");
@@ -446,7 +472,9 @@ async fn a_session_made_on_one_replica_is_served_by_the_other_with_its_settings(
     assert_eq!(resp.status(), StatusCode::OK);
     let mut status = StatusCode::OK;
     for _ in 0..500 {
-        status = post(&ua, &sid, call(5, "echo", json!({"text": "x"}))).await.status();
+        status = post(&ua, &sid, call(5, "echo", json!({"text": "x"})))
+            .await
+            .status();
         if status == StatusCode::NOT_FOUND {
             break;
         }
@@ -454,7 +482,12 @@ async fn a_session_made_on_one_replica_is_served_by_the_other_with_its_settings(
     }
     assert_eq!(status, StatusCode::NOT_FOUND);
     // An unknown session is 404 on a replica that never saw it.
-    let resp = post(&ub, "no-such-session", call(6, "echo", json!({"text": "x"}))).await;
+    let resp = post(
+        &ub,
+        "no-such-session",
+        call(6, "echo", json!({"text": "x"})),
+    )
+    .await;
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
 }
 
@@ -463,8 +496,12 @@ async fn an_sse_stream_cut_on_one_replica_resumes_on_the_other() {
     let redis = RedisServer::start().await;
     let ((_a, ua), (_b, ub)) = pair(&redis, "resume").await;
     let sid = initialize_on(&ua, json!({})).await;
-    let body = request(1, "tools/call", json!({"name": "close_then_finish", "arguments": {},
-        "_meta": {"progressToken": "p"}}));
+    let body = request(
+        1,
+        "tools/call",
+        json!({"name": "close_then_finish", "arguments": {},
+        "_meta": {"progressToken": "p"}}),
+    );
     let mut events = Events::new(post(&ua, &sid, body).await);
     let mut last_id = None;
     let mut progress = Vec::new();
@@ -474,7 +511,11 @@ async fn an_sse_stream_cut_on_one_replica_resumes_on_the_other() {
             progress.push(e.json()["params"]["progress"].as_f64().unwrap());
         }
     }
-    assert_eq!(progress, [1.0], "a closed the stream after the first progress");
+    assert_eq!(
+        progress,
+        [1.0],
+        "a closed the stream after the first progress"
+    );
     GATE.notify_one();
     // Resume on b until the final answer is there; nothing twice, nothing lost.
     let mut seen = Vec::new();
@@ -531,7 +572,10 @@ async fn an_elicitation_answer_sent_to_the_other_replica_reaches_the_handler() {
         "result": {"action": "accept", "content": {"name": "Ada"}}});
     assert_eq!(post(&ub, &sid, reply).await.status(), StatusCode::ACCEPTED);
     let done = events.message().await;
-    assert_eq!(done["result"]["content"][0]["text"], "Hello, Ada!", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Ada!",
+        "{done}"
+    );
 }
 
 #[tokio::test]
@@ -539,8 +583,12 @@ async fn a_cancellation_sent_to_the_other_replica_stops_the_handler() {
     let redis = RedisServer::start().await;
     let ((_a, ua), (_b, ub)) = pair(&redis, "cancel").await;
     let sid = initialize_on(&ua, json!({})).await;
-    let body = request(7, "tools/call", json!({"name": "hold", "arguments": {},
-        "_meta": {"progressToken": "h"}}));
+    let body = request(
+        7,
+        "tools/call",
+        json!({"name": "hold", "arguments": {},
+        "_meta": {"progressToken": "h"}}),
+    );
     let mut events = Events::new(post(&ua, &sid, body).await);
     let started = events.message().await;
     assert_eq!(started["params"]["message"], "holding");
@@ -550,7 +598,10 @@ async fn a_cancellation_sent_to_the_other_replica_stops_the_handler() {
         "params": {"requestId": 7, "reason": "changed my mind"}});
     assert_eq!(post(&ub, &sid, cancel).await.status(), StatusCode::ACCEPTED);
     // The handler on a is dropped, and its stream ends without an answer.
-    assert!(events.next().await.is_none(), "no answer to a cancelled request");
+    assert!(
+        events.next().await.is_none(),
+        "no answer to a cancelled request"
+    );
     assert_eq!(DROPPED.load(Ordering::SeqCst), 1);
 }
 
@@ -572,8 +623,11 @@ async fn list_changes_reach_the_other_replicas_clients_in_both_eras() {
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", "subscriptions/listen")
         .body(
-            request(42, "subscriptions/listen",
-                json!({"notifications": {"toolsListChanged": true}, "_meta": meta}))
+            request(
+                42,
+                "subscriptions/listen",
+                json!({"notifications": {"toolsListChanged": true}, "_meta": meta}),
+            )
             .to_string(),
         )
         .send()
@@ -587,7 +641,10 @@ async fn list_changes_reach_the_other_replicas_clients_in_both_eras() {
     assert_eq!(n["method"], "notifications/tools/list_changed");
     let n = listen.message().await;
     assert_eq!(n["method"], "notifications/tools/list_changed");
-    assert_eq!(n["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 42);
+    assert_eq!(
+        n["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        42
+    );
 }
 
 #[tokio::test]
@@ -595,8 +652,11 @@ async fn a_task_started_on_one_replica_is_polled_and_fetched_on_the_other() {
     let redis = RedisServer::start().await;
     let ((_a, ua), (_b, ub)) = pair(&redis, "tasks").await;
     let sid = initialize_on(&ua, json!({"tasks": {}})).await;
-    let body = request(1, "tools/call",
-        json!({"name": "slow_task", "arguments": {"ms": 50}, "task": {}}));
+    let body = request(
+        1,
+        "tools/call",
+        json!({"name": "slow_task", "arguments": {"ms": 50}, "task": {}}),
+    );
     let created = answer(post(&ua, &sid, body).await).await;
     let task = &created["result"]["task"];
     assert_eq!(task["status"], "working", "{created}");
@@ -634,8 +694,12 @@ async fn without_redis_stateless_calls_go_on_and_session_calls_fail_retryably_th
             .header("mcp-method", "tools/call")
             .header("mcp-name", "echo")
             .body(
-                request(1, "tools/call", json!({"name": "echo",
-                    "arguments": {"text": "still here"}, "_meta": meta}))
+                request(
+                    1,
+                    "tools/call",
+                    json!({"name": "echo",
+                    "arguments": {"text": "still here"}, "_meta": meta}),
+                )
                 .to_string(),
             )
             .send()
@@ -661,8 +725,15 @@ async fn without_redis_stateless_calls_go_on_and_session_calls_fail_retryably_th
         .post(&ub)
         .header("accept", ACCEPT)
         .header("content-type", "application/json")
-        .body(request(0, "initialize", json!({"protocolVersion": "2025-11-25",
-            "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}})).to_string())
+        .body(
+            request(
+                0,
+                "initialize",
+                json!({"protocolVersion": "2025-11-25",
+            "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+            )
+            .to_string(),
+        )
         .send()
         .await
         .unwrap();
@@ -677,7 +748,11 @@ async fn without_redis_stateless_calls_go_on_and_session_calls_fail_retryably_th
             served = Some(answer(resp).await);
             break;
         }
-        assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE, "only 503 while reconnecting");
+        assert_eq!(
+            resp.status(),
+            StatusCode::SERVICE_UNAVAILABLE,
+            "only 503 while reconnecting"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let r = served.expect("b serves the session once Redis is back");
@@ -685,7 +760,15 @@ async fn without_redis_stateless_calls_go_on_and_session_calls_fail_retryably_th
     // And the bus is back: a resource update on b reaches a's GET stream (after the list
     // changes every replica sends its clients once reconnected).
     redis.until_subscribed("outage", 2).await;
-    let r = answer(post(&ua, &held, request(5, "resources/subscribe", json!({"uri": "test://watched"}))).await).await;
+    let r = answer(
+        post(
+            &ua,
+            &held,
+            request(5, "resources/subscribe", json!({"uri": "test://watched"})),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(r["result"], json!({}), "{r}");
     let mut stream = get_stream(&ua, &held).await;
     _b.notify_resource_updated("test://watched");
@@ -695,6 +778,9 @@ async fn without_redis_stateless_calls_go_on_and_session_calls_fail_retryably_th
             assert_eq!(n["params"]["uri"], "test://watched");
             break;
         }
-        assert!(n["method"].as_str().unwrap().ends_with("/list_changed"), "{n}");
+        assert!(
+            n["method"].as_str().unwrap().ends_with("/list_changed"),
+            "{n}"
+        );
     }
 }

@@ -35,7 +35,8 @@ impl Connection {
         record: &SessionRecord,
     ) -> Option<Arc<Self>> {
         let version = ProtocolVersion::parse(&record.protocol_version)?;
-        let client_info: Implementation = serde_json::from_value(record.client_info.clone()).ok()?;
+        let client_info: Implementation =
+            serde_json::from_value(record.client_info.clone()).ok()?;
         let client_caps: ClientCapabilities =
             serde_json::from_value(record.client_caps.clone()).ok()?;
         let conn = Self::new(server, out);

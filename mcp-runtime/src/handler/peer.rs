@@ -74,6 +74,7 @@ fn parse_id(id: &RequestId) -> Option<(u64, Option<&str>)> {
 }
 
 /// The replica that sent the request a response answers, when its id names one.
+#[cfg(feature = "http")]
 pub(crate) fn node_of(id: &RequestId) -> Option<&str> {
     parse_id(id)?.1
 }
@@ -136,7 +137,9 @@ impl Pending {
     /// Routes a response from the client to the request waiting for it.
     pub(crate) fn complete(&self, response: Response<'_>) {
         let Some(id) = response.id else { return };
-        let waiter = self.number_of(&id).and_then(|n| self.table().waiting.remove(&n));
+        let waiter = self
+            .number_of(&id)
+            .and_then(|n| self.table().waiting.remove(&n));
         if let Some(w) = waiter {
             let _ = w.tx.send(response.outcome.map(RawValue::to_owned));
         } else {

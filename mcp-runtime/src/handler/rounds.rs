@@ -360,6 +360,42 @@ mod tests {
     }
 
     #[test]
+    fn a_key_ring_opens_what_any_of_its_keys_sealed() {
+        let old = StateKey([1; 32], Vec::new());
+        let token = seal(
+            &old,
+            "tools/call",
+            "d",
+            BTreeMap::new(),
+            Duration::from_secs(60),
+        );
+        let rotated = StateKey([2; 32], vec![[1; 32]]);
+        assert!(
+            open(&rotated, &token, "tools/call", "d").is_ok(),
+            "older key of the ring"
+        );
+        let fresh = seal(
+            &rotated,
+            "tools/call",
+            "d",
+            BTreeMap::new(),
+            Duration::from_secs(60),
+        );
+        assert!(open(&StateKey([2; 32], Vec::new()), &fresh, "tools/call", "d").is_ok());
+        assert!(
+            open(&old, &fresh, "tools/call", "d").is_err(),
+            "sealed by the first key"
+        );
+        let other = StateKey([3; 32], vec![[4; 32]]);
+        let err = open(&other, &token, "tools/call", "d").unwrap_err();
+        assert!(
+            err.message.contains("integrity check failed"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
     fn sealed_state_round_trips_and_rejects_tampering() {
         let key = StateKey([7; 32], Vec::new());
         let mut answers = BTreeMap::new();

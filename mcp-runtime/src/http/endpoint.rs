@@ -42,7 +42,11 @@ impl Http {
         let store = opts
             .event_store
             .clone()
-            .or_else(|| server.extension::<Arc<dyn EventStore>>().map(|s| Arc::clone(&*s)))
+            .or_else(|| {
+                server
+                    .extension::<Arc<dyn EventStore>>()
+                    .map(|s| Arc::clone(&*s))
+            })
             .unwrap_or_else(|| Arc::new(InMemoryEventStore::default()));
         Self {
             guard: Guard::new(&opts.hosts, &opts.origins, loopback),

@@ -327,10 +327,10 @@ async fn handshake_post(
             },
         ),
     };
-    if let Some(s) = session.as_ref().filter(|_| h.server.scale.is_some()) {
-        if let Some(shared) = replica_message(h, s, &msg, route, text).await {
-            return shared(head);
-        }
+    if let Some(s) = session.as_ref().filter(|_| h.server.scale.is_some())
+        && let Some(shared) = replica_message(h, s, &msg, route, text).await
+    {
+        return shared(head);
     }
     match msg {
         Message::Request(_) => {
@@ -367,7 +367,9 @@ async fn replica_message(
 ) -> Option<Answered> {
     match (msg, route) {
         (Message::Response(r), _) => {
-            let forwarded = h.forward_response(&session.id, r.id.as_ref()?, text).await?;
+            let forwarded = h
+                .forward_response(&session.id, r.id.as_ref()?, text)
+                .await?;
             Some(match forwarded {
                 Ok(()) => Box::new(|mut head: HeadTx| head.send(Head::Accepted)),
                 Err(()) => Box::new(|mut head: HeadTx| {

@@ -107,8 +107,7 @@ impl Http {
         };
         let queue = self.server.options.outbound_queue.min(SESSION_QUEUE);
         let (out_tx, out_rx) = mpsc::channel(queue);
-        let Some(conn) = Connection::restore(Arc::clone(&self.server), out_tx, sid, &record)
-        else {
+        let Some(conn) = Connection::restore(Arc::clone(&self.server), out_tx, sid, &record) else {
             tracing::warn!("scale-out: unusable session record, treated as unknown");
             return Found::Gone;
         };
@@ -172,7 +171,9 @@ impl Http {
             Err(_) if here => false,
             Err(_) => return Err(()),
         };
-        scale.announce(BusMessage::SessionClosed { sid: sid.to_owned() });
+        scale.announce(BusMessage::SessionClosed {
+            sid: sid.to_owned(),
+        });
         Ok(here || there)
     }
 
@@ -282,8 +283,7 @@ async fn apply(h: &Arc<Http>, message: &BusMessage) {
         BusMessage::Cancel { sid, message } | BusMessage::ClientResponse { sid, message } => {
             // Only a session held here can have the request running or waiting.
             let Some(s) = h.sessions.get(sid) else { return };
-            let Ok(Parsed::Single(msg)) = mcp_core::jsonrpc::parse_batch_or_message(message)
-            else {
+            let Ok(Parsed::Single(msg)) = mcp_core::jsonrpc::parse_batch_or_message(message) else {
                 return;
             };
             if matches!(msg, Message::Request(_)) {

@@ -84,7 +84,11 @@ fn info() -> u8 {
 
 impl SessionRecord {
     /// A fresh session's record: level `info`, no subscriptions.
-    pub fn new(protocol_version: impl Into<String>, client_info: Value, client_caps: Value) -> Self {
+    pub fn new(
+        protocol_version: impl Into<String>,
+        client_info: Value,
+        client_caps: Value,
+    ) -> Self {
         Self {
             protocol_version: protocol_version.into(),
             client_info,
@@ -121,10 +125,16 @@ pub trait SessionStore: Send + Sync + 'static {
         idle: Duration,
     ) -> ScaleFuture<'a, Result<(), ScaleError>>;
     /// The record of a session; `None` when unknown, deleted or expired.
-    fn load<'a>(&'a self, id: &'a str)
-    -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
+    fn load<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
     /// Extends a session's life by `idle`; `false` when it no longer exists.
-    fn touch<'a>(&'a self, id: &'a str, idle: Duration) -> ScaleFuture<'a, Result<bool, ScaleError>>;
+    fn touch<'a>(
+        &'a self,
+        id: &'a str,
+        idle: Duration,
+    ) -> ScaleFuture<'a, Result<bool, ScaleError>>;
     /// Ends a session; `false` when it did not exist.
     fn delete<'a>(&'a self, id: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>>;
 }
@@ -211,7 +221,11 @@ impl Envelope {
     }
 
     /// A message for replica `target` only.
-    pub fn to_node(origin: impl Into<String>, target: impl Into<String>, message: BusMessage) -> Self {
+    pub fn to_node(
+        origin: impl Into<String>,
+        target: impl Into<String>,
+        message: BusMessage,
+    ) -> Self {
         Self {
             origin: origin.into(),
             target: Some(target.into()),
@@ -279,7 +293,11 @@ impl fmt::Debug for ScaleOut {
 
 impl ScaleOut {
     /// Replica `node` sharing sessions in `sessions` and messages on `bus`.
-    pub fn new(node: impl Into<Arc<str>>, sessions: Arc<dyn SessionStore>, bus: Arc<dyn Bus>) -> Self {
+    pub fn new(
+        node: impl Into<Arc<str>>,
+        sessions: Arc<dyn SessionStore>,
+        bus: Arc<dyn Bus>,
+    ) -> Self {
         Self {
             node: node.into(),
             sessions,

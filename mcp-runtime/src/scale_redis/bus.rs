@@ -76,10 +76,7 @@ impl Bus for RedisBus {
 
 /// Keeps one subscription alive for as long as anybody listens.
 async fn receive(redis: Arc<Redis>, inbox: broadcast::Sender<Arc<Envelope>>) {
-    let channels = [
-        redis.key("bus"),
-        redis.key(&format!("node:{}", redis.node)),
-    ];
+    let channels = [redis.key("bus"), redis.key(&format!("node:{}", redis.node))];
     let mut backoff = Duration::from_millis(50);
     let mut first = true;
     while inbox.receiver_count() > 0 {

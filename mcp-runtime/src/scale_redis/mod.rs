@@ -71,7 +71,9 @@ impl RedisOptions {
     /// # }
     /// ```
     pub fn from_env() -> Option<Self> {
-        let url = std::env::var("MCP_REDIS_URL").ok().filter(|u| !u.is_empty())?;
+        let url = std::env::var("MCP_REDIS_URL")
+            .ok()
+            .filter(|u| !u.is_empty())?;
         let mut options = Self::new(url);
         options.node = std::env::var("MCP_NODE_ID").ok().filter(|n| !n.is_empty());
         if let Some(ns) = std::env::var("MCP_REDIS_NAMESPACE")
@@ -218,7 +220,8 @@ fn install(builder: ServerBuilder, options: &RedisOptions) -> ServerBuilder {
     };
     let sessions = Arc::new(RedisSessionStore(Arc::clone(&redis)));
     let bus = Arc::new(RedisBus::new(Arc::clone(&redis)));
-    let events: Arc<dyn crate::http::EventStore> = Arc::new(RedisEventStore::new(Arc::clone(&redis)));
+    let events: Arc<dyn crate::http::EventStore> =
+        Arc::new(RedisEventStore::new(Arc::clone(&redis)));
     let tasks: Arc<dyn crate::tasks::TaskStore> = Arc::new(RedisTaskStore::new(Arc::clone(&redis)));
     let scale = ScaleOut::new(Arc::clone(&redis.node), sessions, bus).with_timeout(options.timeout);
     builder.scale_out(scale).extension(events).extension(tasks)
@@ -269,6 +272,7 @@ impl ServerBuilder {
 }
 
 /// What the command line does with `MCP_REDIS_URL` (and the key ring, read before).
+#[cfg(feature = "cli")]
 pub(crate) fn from_env(builder: ServerBuilder) -> ServerBuilder {
     match RedisOptions::from_env() {
         Some(options) => install(builder, &options),

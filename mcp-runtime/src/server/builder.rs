@@ -499,7 +499,11 @@ impl ServerBuilder {
         if task_options.store.is_none()
             && let Some(shared) = extensions
                 .get(&TypeId::of::<Arc<dyn crate::tasks::TaskStore>>())
-                .and_then(|s| Arc::clone(s).downcast::<Arc<dyn crate::tasks::TaskStore>>().ok())
+                .and_then(|s| {
+                    Arc::clone(s)
+                        .downcast::<Arc<dyn crate::tasks::TaskStore>>()
+                        .ok()
+                })
         {
             task_options.store = Some(Arc::clone(&shared));
         }

@@ -408,7 +408,9 @@ impl Server {
     pub fn notify_resource_updated(&self, uri: &str) {
         self.inner.hub.resource_updated(uri);
         if let Some(scale) = &self.inner.scale {
-            scale.announce(crate::scale::BusMessage::ResourceUpdated { uri: uri.to_owned() });
+            scale.announce(crate::scale::BusMessage::ResourceUpdated {
+                uri: uri.to_owned(),
+            });
         }
     }
 
