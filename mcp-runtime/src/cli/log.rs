@@ -92,12 +92,16 @@ mod tests {
         ] {
             assert!(plain_targets(text).is_none(), "{text:?}");
         }
-        // What `EnvFilter` accepts it serves; what it refuses falls back to `warn`.
+        // What `EnvFilter` accepts it serves (a span filter is decided per span, so its hint
+        // is every level); what it refuses falls back to `warn`.
         assert_eq!(
             filter(Some("[call{tool=add}]=debug")).max_level_hint(),
-            Some(LevelFilter::DEBUG)
+            Some(LevelFilter::TRACE)
         );
-        assert_eq!(filter(Some("=")).max_level_hint(), Some(LevelFilter::WARN));
+        assert_eq!(
+            filter(Some("my_server=loud")).max_level_hint(),
+            Some(LevelFilter::WARN)
+        );
         assert_eq!(filter(None).max_level_hint(), Some(LevelFilter::WARN));
         assert_eq!(
             filter(Some("info,hyper=off")).max_level_hint(),

@@ -174,7 +174,7 @@ mod tests {
     use serde::Deserialize;
     use serde_json::value::RawValue;
 
-    #[derive(Deserialize, Debug, PartialEq)]
+    #[derive(Deserialize, Debug)]
     struct Params<'a> {
         #[serde(borrow)]
         name: Cow<'a, str>,
