@@ -54,6 +54,7 @@ pub(crate) struct Scope {
     /// Where this request's notifications, requests to the client and reply go.
     pub(crate) peer: Sink,
     /// The HTTP request's headers (the stateless era mirrors tool arguments in them).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) headers: RequestHeaders,
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
