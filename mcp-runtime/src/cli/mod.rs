@@ -36,6 +36,8 @@ mod exit;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 mod inspect;
 #[cfg(feature = "cli")]
+mod log;
+#[cfg(feature = "cli")]
 mod run;
 
 pub use exit::{CliError, CommandOutput, Failure};

@@ -73,13 +73,7 @@ fn init_tracing() {
         if tracing::dispatcher::has_been_set() {
             return;
         }
-        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-        let _ = tracing_subscriber::fmt()
-            .with_env_filter(filter)
-            .with_writer(std::io::stderr)
-            .with_ansi(false)
-            .try_init();
+        super::log::init();
     });
 }
 

@@ -30,7 +30,7 @@ use crate::dispatch::link::Link;
 use crate::dispatch::methods;
 use crate::dispatch::reply::{Answer, Reply};
 use crate::dispatch::route::{Notice, Route};
-use crate::dispatch::scope::{RequestHeaders, Resolver, Scope};
+use crate::dispatch::scope::{RequestHeaders, Resolver, Scoping, mentions_meta};
 use crate::handler::context::CancellationToken;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
@@ -297,41 +297,57 @@ impl Connection {
         let id = req.id;
         let resolver = Resolver {
             session: self.link.session(),
-            log_level: &self.link.log_level,
-            peer: sink,
+            log_level: Arc::clone(&self.link.log_level),
+            peer: sink.clone(),
+            headers,
+            #[cfg(feature = "auth")]
+            caller: crate::caller::current(),
         };
-        let mut scope = match resolver.resolve(route, req.params, meta) {
-            Ok(scope) => scope,
-            Err(err) => return Some(Reply::error(Some(id), err)),
-        };
-        scope.headers = headers;
-        if route == Route::Unknown {
-            let err = ErrorObject::method_not_found(&req.method);
-            return Some(Reply::error(Some(id), err));
-        }
-        if !route.runs_handler() {
-            let call = self.call(route, &id, req.params, scope, None);
-            let outcome = methods::answer_now(&call);
-            if route == Route::Initialize && outcome.is_ok() {
-                self.join_hub();
+        // `tools/call` (a handler method) reads `_meta` in the same pass as its params, in its
+        // method (see `dispatch::call::Open`); every other request's scope is resolved here.
+        let deferred = route == Route::CallTool && meta.is_none();
+        let scoping = if deferred && mentions_meta(req.params) {
+            Scoping::Deferred(resolver)
+        } else {
+            // (Without `_meta` in its text, `tools/call` has none to read: one scan is enough.)
+            let resolved = if deferred {
+                resolver.resolve_read(route, None)
+            } else {
+                resolver.resolve(route, req.params, meta)
+            };
+            let scope = match resolved {
+                Ok(scope) => scope,
+                Err(err) => return Some(Reply::error(Some(id), err)),
+            };
+            if route == Route::Unknown {
+                let err = ErrorObject::method_not_found(&req.method);
+                return Some(Reply::error(Some(id), err));
             }
-            return Some(Reply::new(id, outcome));
-        }
+            if !route.runs_handler() {
+                let call = self.call(route, &id, req.params, scope, None);
+                let outcome = methods::answer_now(&call);
+                if route == Route::Initialize && outcome.is_ok() {
+                    self.join_hub();
+                }
+                return Some(Reply::new(id, outcome));
+            }
+            Scoping::Resolved(scope)
+        };
         let params = req.params.map(RawValue::to_owned);
         if wait {
-            return self.run_here(route, id, params, scope).await;
+            return self.run_here(route, id, params, scoping).await;
         }
-        self.spawn(route, id, params, scope).await
+        self.spawn(route, id, params, scoping).await
     }
 
-    fn call<'a>(
+    fn call<'a, S>(
         &'a self,
         route: Route,
         id: &'a RequestId,
         params: Option<&'a RawValue>,
-        scope: Scope,
+        scope: S,
         cancel: Option<CancellationToken>,
-    ) -> Call<'a> {
+    ) -> Call<'a, S> {
         Call {
             server: &self.server,
             link: &self.link,
@@ -380,7 +396,7 @@ impl Connection {
         route: Route,
         id: RequestId,
         params: Option<Box<RawValue>>,
-        scope: Scope,
+        scope: Scoping,
     ) -> Option<Reply> {
         let cancel = CancellationToken::new();
         let Some(seq) = self.flights.enter(&id, cancel.clone()) else {
@@ -404,7 +420,7 @@ impl Connection {
         route: Route,
         id: RequestId,
         params: Option<Box<RawValue>>,
-        scope: Scope,
+        scope: Scoping,
     ) -> Option<Reply> {
         let Some(admission) = self.flights.admit().await else {
             return Some(Reply::error(
@@ -416,7 +432,7 @@ impl Connection {
             return Some(duplicate(id));
         }
         let cancel = CancellationToken::new();
-        let peer = scope.peer.clone();
+        let peer = scope.peer().clone();
         let slot = self.flights.try_slot();
         let slots = self.flights.slots();
         let conn = Arc::clone(self);
@@ -465,7 +481,7 @@ impl Connection {
         route: Route,
         id: RequestId,
         params: Option<Box<RawValue>>,
-        scope: Scope,
+        scope: Scoping,
         cancel: CancellationToken,
     ) -> Option<Reply> {
         let started = tracing::enabled!(tracing::Level::DEBUG).then(Instant::now);
@@ -477,8 +493,16 @@ impl Connection {
             outcome = tracing::field::Empty,
         );
         let outcome = async {
-            let call = self.call(route, &id, params.as_deref(), scope, Some(cancel));
-            let outcome = methods::run_handler(call).await;
+            let params = params.as_deref();
+            let outcome = match scope {
+                Scoping::Resolved(scope) => {
+                    methods::run_handler(self.call(route, &id, params, scope, Some(cancel))).await
+                }
+                Scoping::Deferred(resolver) => {
+                    let call = self.call(route, &id, params, resolver, Some(cancel));
+                    methods::call_tool_with_meta(call).await
+                }
+            };
             match &outcome {
                 Ok(_) => tracing::Span::current().record("outcome", "ok"),
                 Err(err) => tracing::Span::current().record("outcome", err.code),

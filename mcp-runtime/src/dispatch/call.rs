@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::dispatch::link::Link;
+use crate::dispatch::params::{Read, read_with_meta};
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
-use crate::dispatch::scope::Scope;
+use crate::dispatch::scope::{Resolver, Scope, invalid_meta};
 use crate::error::HandlerError;
 use crate::handler::context::{CancellationToken, Context, ContextInner};
 use crate::handler::invoke::{HandlerFuture, Invoked, Limits, invoke};
@@ -21,14 +22,15 @@ use crate::handler::peer::Interact;
 use crate::handler::rounds::{self, Round};
 use crate::server::ServerInner;
 
-/// A request on its way through a method.
-pub(crate) struct Call<'a> {
+/// A request on its way through a method; `S` is [`Resolver`] before the method has read the
+/// `_meta` the scope is resolved from (see [`Open`]).
+pub(crate) struct Call<'a, S = Scope> {
     pub(crate) server: &'a Arc<ServerInner>,
     pub(crate) link: &'a Link,
     pub(crate) route: Route,
     pub(crate) id: &'a RequestId,
     pub(crate) params: Option<&'a RawValue>,
-    pub(crate) scope: Scope,
+    pub(crate) scope: S,
     /// Set for methods that run a handler (they can be cancelled).
     pub(crate) cancel: Option<CancellationToken>,
 }
@@ -40,6 +42,90 @@ pub(crate) enum Ran<T> {
     /// The request is answered already: `input_required`, or the protocol error of an
     /// interaction the client could not serve.
     Answered(Result<Payload, ErrorObject>),
+}
+
+/// How a method gets its resolved [`Call`] and its params: from a call whose scope is resolved,
+/// by reading the params; from one waiting for its `_meta` (`Call<Resolver>`), by reading the
+/// params and `_meta` in one pass, then resolving the scope from that `_meta`. Either way the
+/// scope's errors come first; the params' error is the second result, for the method to return
+/// after its own earlier checks.
+pub(crate) trait Open: Sized {
+    fn open<'a, 'p, P: Deserialize<'p>>(
+        call: Call<'a, Self>,
+    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+    where
+        'a: 'p;
+}
+
+impl Open for Scope {
+    #[inline]
+    fn open<'a, 'p, P: Deserialize<'p>>(
+        call: Call<'a>,
+    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+    where
+        'a: 'p,
+    {
+        let params = call.params();
+        Ok((call, params))
+    }
+}
+
+impl Open for Resolver {
+    fn open<'a, 'p, P: Deserialize<'p>>(
+        call: Call<'a, Resolver>,
+    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+    where
+        'a: 'p,
+    {
+        let (resolver, call) = call.take_scope();
+        let read = match call.params {
+            Some(p) if p.get().starts_with('{') => read_with_meta::<P>(p.get()),
+            _ => Read::BadParams,
+        };
+        match read {
+            Read::Both(params, meta) => {
+                let scope = resolver.resolve_read(call.route, meta)?;
+                Ok((call.with(scope), Ok(params)))
+            }
+            Read::BadMeta(message) => Err(invalid_meta(&message)),
+            // The params' error is known only after the scope's (read apart, as without `P`).
+            Read::BadParams => {
+                let scope = resolver.resolve(call.route, call.params, None)?;
+                let call = call.with(scope);
+                let params = call.params();
+                Ok((call, params))
+            }
+        }
+    }
+}
+
+impl<'a> Call<'a, Resolver> {
+    fn take_scope(self) -> (Resolver, Call<'a, ()>) {
+        let call = Call {
+            server: self.server,
+            link: self.link,
+            route: self.route,
+            id: self.id,
+            params: self.params,
+            scope: (),
+            cancel: self.cancel,
+        };
+        (self.scope, call)
+    }
+}
+
+impl<'a> Call<'a, ()> {
+    fn with(self, scope: Scope) -> Call<'a> {
+        Call {
+            server: self.server,
+            link: self.link,
+            route: self.route,
+            id: self.id,
+            params: self.params,
+            scope,
+            cancel: self.cancel,
+        }
+    }
 }
 
 impl<'a> Call<'a> {

@@ -6,6 +6,7 @@ pub(crate) mod call;
 pub(crate) mod headers;
 pub(crate) mod link;
 pub(crate) mod methods;
+pub(crate) mod params;
 pub(crate) mod reply;
 pub(crate) mod route;
 pub(crate) mod scope;

@@ -54,6 +54,7 @@ pub(crate) struct Scope {
     /// Where this request's notifications, requests to the client and reply go.
     pub(crate) peer: Sink,
     /// The HTTP request's headers (the stateless era mirrors tool arguments in them).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) headers: RequestHeaders,
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
@@ -120,27 +121,44 @@ fn read_meta(
     match pre {
         Some(meta) => Ok(Some(meta)),
         // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
-        None if !params.is_some_and(|p| p.get().contains("\"_meta\"")) => Ok(None),
+        None if !mentions_meta(params) => Ok(None),
         None => RequestMeta::from_params(params)
             .map(|m| Some(Box::new(m)))
-            .map_err(|e| {
-                let msg = e.to_string();
-                let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
-                ErrorObject::invalid_params(format!("invalid `_meta`: {}", echo(msg)))
-            }),
+            .map_err(|e| invalid_meta(&e.to_string())),
     }
 }
 
-/// The connection-side facts the resolver needs.
-pub(crate) struct Resolver<'a> {
-    pub(crate) session: Option<Arc<Session>>,
-    /// The session's `logging/setLevel` level.
-    pub(crate) log_level: &'a Arc<AtomicU8>,
-    pub(crate) peer: &'a Sink,
+/// Whether the params' text names `_meta` anywhere (it may be inside the arguments).
+pub(crate) fn mentions_meta(params: Option<&RawValue>) -> bool {
+    params.is_some_and(|p| p.get().contains("\"_meta\""))
 }
 
-impl Resolver<'_> {
-    /// Picks the era and revision of a request, and what it is served with.
+/// -32602 for a `_meta` that is not a valid request `_meta` (serde's `message`, without its
+/// position).
+pub(crate) fn invalid_meta(message: &str) -> ErrorObject {
+    let msg = message
+        .rfind(" at line ")
+        .map_or(message, |i| &message[..i]);
+    ErrorObject::invalid_params(format!("invalid `_meta`: {}", echo(msg)))
+}
+
+/// The connection-side facts the resolver needs, owned: a request whose `_meta` its method
+/// reads with its params keeps them until then.
+pub(crate) struct Resolver {
+    pub(crate) session: Option<Arc<Session>>,
+    /// The session's `logging/setLevel` level.
+    pub(crate) log_level: Arc<AtomicU8>,
+    pub(crate) peer: Sink,
+    /// The HTTP request's headers, if it came over HTTP.
+    pub(crate) headers: RequestHeaders,
+    /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
+    #[cfg(feature = "auth")]
+    pub(crate) caller: Option<Arc<crate::caller::Claims>>,
+}
+
+impl Resolver {
+    /// Picks the era and revision of a request, and what it is served with; `pre` is its
+    /// `_meta` when the transport read it already.
     pub(crate) fn resolve(
         self,
         route: Route,
@@ -151,18 +169,29 @@ impl Resolver<'_> {
         if announced_era(Some(route), meta_version) == Some(Era::Handshake) {
             return Ok(self.scope(ProtocolVersion::LATEST_HANDSHAKE, None, None));
         }
-        let meta = match read_meta(params, pre)? {
+        let meta = read_meta(params, pre)?;
+        self.resolve_read(route, meta)
+    }
+
+    /// [`resolve`](Self::resolve) with the request's `_meta` already read (`None`: it has
+    /// none), as a method reads it in the same pass as its params.
+    pub(crate) fn resolve_read(
+        mut self,
+        route: Route,
+        meta: Option<Box<RequestMeta>>,
+    ) -> Result<Scope, ErrorObject> {
+        let meta = match meta {
             Some(mut meta) => match meta.protocol_version.take() {
                 Some(requested) => return self.stateless(route, &requested, meta),
                 None => Some(meta),
             },
             None => None,
         };
-        if let Some(session) = &self.session {
+        if let Some(session) = self.session.take() {
             if route.stateless_only() {
                 return Err(missing_meta(PROTOCOL_VERSION_KEY));
             }
-            return Ok(self.scope(session.version, Some(session), meta));
+            return Ok(self.scope(session.version, Some(&session), meta));
         }
         if route == Route::Ping {
             let mut scope = self.scope(ProtocolVersion::LATEST_HANDSHAKE, None, None);
@@ -174,9 +203,14 @@ impl Resolver<'_> {
         )))
     }
 
+    /// Where the request's messages go.
+    pub(crate) fn peer(&self) -> &Sink {
+        &self.peer
+    }
+
     /// A handshake-era scope; `meta` is the request's `_meta`, if it has one.
     fn scope(
-        &self,
+        self,
         version: ProtocolVersion,
         session: Option<&Session>,
         meta: Option<Box<RequestMeta>>,
@@ -187,13 +221,13 @@ impl Resolver<'_> {
             version,
             client_info: session.map(|s| Arc::clone(&s.client_info)),
             client_caps: session.map(|s| Arc::clone(&s.client_caps)),
-            log_gate: LogGate::Session(Arc::clone(self.log_level)),
+            log_gate: LogGate::Session(self.log_level),
             meta,
             progress_token,
-            peer: self.peer.clone(),
-            headers: None,
+            peer: self.peer,
+            headers: self.headers,
             #[cfg(feature = "auth")]
-            caller: crate::caller::current(),
+            caller: self.caller,
         }
     }
 
@@ -223,10 +257,28 @@ impl Resolver<'_> {
             client_info: client_info.clone(),
             client_caps: client_caps.clone(),
             meta: SentMeta::stateless(meta, requested.to_owned(), client_info, client_caps),
-            peer: self.peer.clone(),
-            headers: None,
+            peer: self.peer,
+            headers: self.headers,
             #[cfg(feature = "auth")]
-            caller: crate::caller::current(),
+            caller: self.caller,
         })
+    }
+}
+
+/// A handler method's request before its method runs: its scope, or what resolves it once the
+/// method has read `_meta` in the same pass as its params.
+pub(crate) enum Scoping {
+    Resolved(Scope),
+    /// The params carry `_meta` and the transport has not read it.
+    Deferred(Resolver),
+}
+
+impl Scoping {
+    /// Where the request's messages go.
+    pub(crate) fn peer(&self) -> &Sink {
+        match self {
+            Self::Resolved(scope) => &scope.peer,
+            Self::Deferred(resolver) => resolver.peer(),
+        }
     }
 }

@@ -16,6 +16,7 @@ use mcp_core::ErrorObject;
 use crate::dispatch::call::Call;
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
+use crate::dispatch::scope::Resolver;
 use crate::registry::ListKind;
 
 /// Answers a method that runs no handler: at once, in order.
@@ -56,4 +57,10 @@ pub(crate) async fn run_handler(call: Call<'_>) -> Result<Payload, ErrorObject> 
         route if route.is_task() => tasks::method(call).await,
         _ => answer_now(&call),
     }
+}
+
+/// Runs `tools/call` reading its params and the request's `_meta` in one pass, the scope resolved
+/// from that `_meta` (see [`Open`](crate::dispatch::call::Open)).
+pub(crate) async fn call_tool_with_meta(call: Call<'_, Resolver>) -> Result<Payload, ErrorObject> {
+    tools::call(call).await
 }

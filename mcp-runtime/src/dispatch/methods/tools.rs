@@ -8,6 +8,7 @@ use mcp_core::{ErrorObject, ForVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::dispatch::call::Open;
 use crate::dispatch::call::{Call, Ran, framed_complete};
 use crate::dispatch::reply::Payload;
 use crate::error::HandlerError;
@@ -30,13 +31,14 @@ struct CallParams<'a> {
 ///
 /// Arguments naming a property the tool's schema does not are refused before the tool runs,
 /// unless the tool (or the server) accepts unknown arguments.
-pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) async fn call<S: Open>(call: Call<'_, S>) -> Result<Payload, ErrorObject> {
+    let (call, p) = S::open::<CallParams<'_>>(call)?;
     let server = call.server;
     let live = server.live();
     if live.capabilities.tools.is_none() {
         return Err(ErrorObject::method_not_found(call.method()));
     }
-    let p: CallParams<'_> = call.params()?;
+    let p = p?;
     if let Some(args) = p.arguments {
         check_object(args)?;
     }

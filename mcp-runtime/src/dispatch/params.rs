@@ -1,0 +1,257 @@
+//! A method's params and the request's `_meta`, read in one pass.
+//!
+//! The stateless era puts the protocol version, the client's capabilities and identity in every
+//! request's `params._meta`. Reading `_meta` apart and then the params again for the method
+//! would walk the params twice (and skip the arguments twice); here the method's params type `P`
+//! is read from the object with `_meta` taken out of it on the way, typed, by a map that hands
+//! every other member to `P`'s own (derived) deserialiser.
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::fmt;
+use std::marker::PhantomData;
+
+use mcp_core::RequestMeta;
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::forward_to_deserialize_any;
+
+/// What one pass over a params object found.
+#[derive(Debug)]
+pub(crate) enum Read<P> {
+    /// The params, and `_meta` if the object has one (`null` counts as none).
+    Both(P, Option<Box<RequestMeta>>),
+    /// `_meta` is not a valid request `_meta`: serde's message.
+    BadMeta(String),
+    /// The params are not a valid `P` (and `_meta`, if any, was not reached or was valid).
+    BadParams,
+}
+
+/// Reads `text` (a JSON object) as `P` with its `_meta` member read as a [`RequestMeta`].
+pub(crate) fn read_with_meta<'a, P: Deserialize<'a>>(text: &'a str) -> Read<P> {
+    let failed = Cell::new(false);
+    let mut meta = None;
+    let seed = Whole {
+        meta: &mut meta,
+        failed: &failed,
+        params: PhantomData,
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    match seed.deserialize(&mut de).and_then(|p| de.end().map(|()| p)) {
+        Ok(params) => Read::Both(params, meta),
+        Err(e) if failed.get() => Read::BadMeta(e.to_string()),
+        Err(_) => Read::BadParams,
+    }
+}
+
+/// The whole params object: `P`, with `_meta` set aside.
+struct Whole<'m, P> {
+    meta: &'m mut Option<Box<RequestMeta>>,
+    failed: &'m Cell<bool>,
+    params: PhantomData<P>,
+}
+
+impl<'de, P: Deserialize<'de>> DeserializeSeed<'de> for Whole<'_, P> {
+    type Value = P;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<P, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, P: Deserialize<'de>> Visitor<'de> for Whole<'_, P> {
+    type Value = P;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("params object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<P, A::Error> {
+        P::deserialize(WithoutMeta {
+            map,
+            meta: self.meta,
+            seen: false,
+            failed: self.failed,
+        })
+    }
+}
+
+/// The params' members but `_meta`, as a map (and as a deserialiser of that map, for `P`).
+struct WithoutMeta<'m, A> {
+    map: A,
+    meta: &'m mut Option<Box<RequestMeta>>,
+    seen: bool,
+    failed: &'m Cell<bool>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithoutMeta<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        loop {
+            let Some(Key(key)) = self.map.next_key::<Key<'de>>()? else {
+                return Ok(None);
+            };
+            if key != "_meta" {
+                return match key {
+                    Cow::Borrowed(k) => seed
+                        .deserialize(de::value::BorrowedStrDeserializer::new(k))
+                        .map(Some),
+                    Cow::Owned(k) => seed
+                        .deserialize(de::value::StringDeserializer::new(k))
+                        .map(Some),
+                };
+            }
+            let meta = if std::mem::replace(&mut self.seen, true) {
+                Err(de::Error::duplicate_field("_meta"))
+            } else {
+                self.map.next_value::<Option<RequestMeta>>()
+            };
+            match meta {
+                Ok(meta) => *self.meta = meta.map(Box::new),
+                Err(e) => {
+                    self.failed.set(true);
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Deserializer<'de> for WithoutMeta<'_, A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// A member's name, borrowed from the text unless it has escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_core::{ClientCapabilities, ProgressToken};
+    use serde::Deserialize;
+    use serde_json::value::RawValue;
+
+    #[derive(Deserialize, Debug)]
+    struct Params<'a> {
+        #[serde(borrow)]
+        name: Cow<'a, str>,
+        #[serde(default, borrow)]
+        arguments: Option<&'a RawValue>,
+    }
+
+    fn read(text: &str) -> Read<Params<'_>> {
+        read_with_meta(text)
+    }
+
+    #[test]
+    fn params_and_meta_come_out_of_one_pass() {
+        let text = r#"{"name":"add","arguments":{"a":1,"_meta":2},"_meta":{"progressToken":7,
+            "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities":{}},"extra":[1]}"#;
+        let Read::Both(p, Some(meta)) = read(text) else {
+            panic!("{:?}", read(text));
+        };
+        assert_eq!(p.name, "add");
+        assert_eq!(p.arguments.unwrap().get(), r#"{"a":1,"_meta":2}"#);
+        assert_eq!(meta.progress_token, Some(ProgressToken::Number(7)));
+        assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
+        assert_eq!(
+            meta.client_capabilities,
+            Some(ClientCapabilities::default())
+        );
+        // The same as `_meta` read apart.
+        let raw = RawValue::from_string(text.to_owned()).unwrap();
+        assert_eq!(*meta, RequestMeta::from_params(Some(&raw)).unwrap());
+    }
+
+    #[test]
+    fn no_meta_null_meta_and_escaped_names() {
+        assert!(matches!(read(r#"{"name":"a"}"#), Read::Both(_, None)));
+        assert!(matches!(
+            read(r#"{"_meta":null,"name":"a"}"#),
+            Read::Both(_, None)
+        ));
+        let Read::Both(p, Some(meta)) =
+            read(r#"{"na\u006de":"b","\u005fmeta":{"progressToken":"t"}}"#)
+        else {
+            panic!("escaped names");
+        };
+        assert_eq!(p.name, "b");
+        assert_eq!(meta.progress_token, Some(ProgressToken::String("t".into())));
+    }
+
+    #[test]
+    fn errors_say_whether_meta_or_the_params_are_wrong() {
+        let Read::BadMeta(msg) = read(r#"{"name":"a","_meta":5}"#) else {
+            panic!("bad meta");
+        };
+        assert!(
+            msg.starts_with("invalid type: integer `5`, expected struct RequestMeta"),
+            "{msg}"
+        );
+        let Read::BadMeta(msg) = read(r#"{"_meta":{},"name":"a","_meta":{}}"#) else {
+            panic!("duplicate meta");
+        };
+        assert!(msg.starts_with("duplicate field `_meta`"), "{msg}");
+        let Read::BadMeta(msg) =
+            read(r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":5},"name":"a"}"#)
+        else {
+            panic!("bad version");
+        };
+        assert!(
+            msg.starts_with("invalid type: integer `5`, expected a string"),
+            "{msg}"
+        );
+        // The params' own errors, before or after a valid `_meta`.
+        assert!(matches!(read(r#"{"name":1,"_meta":{}}"#), Read::BadParams));
+        assert!(matches!(read(r#"{"_meta":{}}"#), Read::BadParams));
+        assert!(matches!(
+            read(r#"{"_meta":{},"name":"a","name":"b"}"#),
+            Read::BadParams
+        ));
+        assert!(matches!(read(r#"[]"#), Read::BadParams));
+    }
+}
