@@ -63,6 +63,8 @@ pub struct ServerBuilder {
     options: Options,
     state_key: Option<StateKey>,
     extensions: Extensions,
+    /// Run once the server is built (mounts start watching their servers).
+    pub(crate) on_build: Vec<Box<dyn FnOnce(&Server) + Send>>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -85,16 +87,20 @@ impl ServerBuilder {
                 tools: Vec::new(),
                 resources: Vec::new(),
                 prompts: Vec::new(),
+                mounts: Vec::new(),
             },
             state: StateMap::new(),
             options: Options::default(),
             state_key: None,
             extensions: Extensions::new(),
+            on_build: Vec::new(),
         }
     }
 
     pub(crate) fn with_records(mut self, records: Records) -> Self {
+        let mounts = std::mem::take(&mut self.records.mounts);
         self.records = records;
+        self.records.mounts = mounts;
         self
     }
 
@@ -445,7 +451,13 @@ impl ServerBuilder {
                 .min(tokio::sync::Semaphore::MAX_PERMITS),
         ));
         let hub = Arc::new(Hub::new(self.options.max_listeners));
-        Ok(Server {
+        if !self.on_build.is_empty() && tokio::runtime::Handle::try_current().is_err() {
+            return Err(Error::Config(
+                "a server with mounts is built inside a tokio runtime (it watches them)".into(),
+            ));
+        }
+        let (mounts_pending, _) = tokio::sync::watch::channel(records.mounts.len());
+        let server = Server {
             inner: Arc::new(ServerInner {
                 info: self.info,
                 instructions: self.instructions,
@@ -460,8 +472,13 @@ impl ServerBuilder {
                 client_requests,
                 shutdown: crate::handler::context::CancellationToken::new(),
                 server_info_json,
+                mounts_pending,
             }),
-        })
+        };
+        for start in self.on_build {
+            start(&server);
+        }
+        Ok(server)
     }
 
     /// Builds the server and serves it over stdio until stdin closes.

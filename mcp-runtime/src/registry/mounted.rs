@@ -1,0 +1,338 @@
+//! Items re-exported from another server (a mount): descriptors renamed once per remote list,
+//! and the [`Forward`] handler that runs them there.
+//!
+//! A mount's tools and prompts are named `prefix.name`; its resources and templates get the URI
+//! `prefix+uri` (the prefix joins the URI's scheme: `docs+file:///a.md`), which stays a valid
+//! URI (a scheme may hold `+`) and a valid RFC 6570 template. Both are undone exactly when a
+//! request is forwarded.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use mcp_core::{
+    CallToolResult, GetPromptResult, Prompt, Resource, ResourceContents, ResourceTemplate, Tool,
+    UriTemplate,
+};
+use serde_json::value::RawValue;
+
+use super::{BoxFuture, PromptArguments};
+use crate::error::{Error, HandlerError};
+use crate::handler::context::Context;
+
+/// The longest mount prefix.
+pub(crate) const MAX_PREFIX: usize = 32;
+/// The longest tool name the spec allows (a prefixed name over it is left out).
+const MAX_TOOL_NAME: usize = 128;
+
+/// Runs a mounted item on its server; names and URIs are the remote ones.
+pub(crate) trait Forward: Send + Sync + 'static {
+    fn call_tool(
+        &self,
+        ctx: Context,
+        name: Arc<str>,
+        arguments: Option<Box<RawValue>>,
+    ) -> BoxFuture<Result<CallToolResult, HandlerError>>;
+    fn read_resource(
+        &self,
+        ctx: Context,
+        uri: String,
+    ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>>;
+    fn get_prompt(
+        &self,
+        ctx: Context,
+        name: Arc<str>,
+        arguments: PromptArguments,
+    ) -> BoxFuture<Result<GetPromptResult, HandlerError>>;
+}
+
+/// The remote lists of one mount, as last fetched (remote names and URIs).
+#[derive(Default, Clone)]
+pub(crate) struct RemoteLists {
+    pub(crate) tools: Vec<Tool>,
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) templates: Vec<ResourceTemplate>,
+    pub(crate) prompts: Vec<Prompt>,
+}
+
+/// One mount's items, renamed: built once per remote list, shared by every catalog until the
+/// next list.
+pub(crate) struct MountedItems {
+    pub(crate) prefix: Arc<str>,
+    pub(crate) forward: Arc<dyn Forward>,
+    /// Per-item timeout of forwarded requests.
+    pub(crate) timeout_ms: Option<u64>,
+    /// Which lists the remote declared (our capabilities follow them).
+    pub(crate) lists: [bool; 3],
+    /// Descriptors as our clients see them.
+    pub(crate) tools: Vec<Tool>,
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) templates: Vec<(ResourceTemplate, UriTemplate)>,
+    pub(crate) prompts: Vec<Prompt>,
+    /// Remote names by our name.
+    tool_names: HashMap<Box<str>, Arc<str>>,
+    prompt_names: HashMap<Box<str>, Arc<str>>,
+}
+
+impl MountedItems {
+    /// The renamed items of `lists`; items whose new name breaks the spec's rules are left out
+    /// (and logged).
+    pub(crate) fn new(
+        prefix: Arc<str>,
+        forward: Arc<dyn Forward>,
+        timeout_ms: Option<u64>,
+        lists: [bool; 3],
+        remote: RemoteLists,
+    ) -> Self {
+        let mut items = Self {
+            tool_names: HashMap::with_capacity(remote.tools.len()),
+            prompt_names: HashMap::with_capacity(remote.prompts.len()),
+            tools: Vec::with_capacity(remote.tools.len()),
+            resources: Vec::with_capacity(remote.resources.len()),
+            templates: Vec::with_capacity(remote.templates.len()),
+            prompts: Vec::with_capacity(remote.prompts.len()),
+            prefix,
+            forward,
+            timeout_ms,
+            lists,
+        };
+        for mut tool in remote.tools {
+            let name = format!("{}.{}", items.prefix, tool.name);
+            if name.len() > MAX_TOOL_NAME || !tool.name.bytes().all(tool_name_byte) {
+                tracing::warn!(prefix = %items.prefix, tool = %tool.name, "mounted tool left out: its prefixed name breaks the tool-name rules");
+                continue;
+            }
+            // Forwarded calls run plainly here: the remote's task support is not ours.
+            tool.execution = None;
+            let remote = Arc::from(std::mem::replace(&mut tool.name, name.clone()));
+            if items.tool_names.insert(name.into(), remote).is_none() {
+                items.tools.push(tool);
+            }
+        }
+        for mut resource in remote.resources {
+            resource.uri = format!("{}+{}", items.prefix, resource.uri);
+            items.resources.push(resource);
+        }
+        for mut template in remote.templates {
+            template.uri_template = format!("{}+{}", items.prefix, template.uri_template);
+            match UriTemplate::parse(&template.uri_template) {
+                Ok(parsed) => items.templates.push((template, parsed)),
+                Err(e) => tracing::warn!(prefix = %items.prefix, template = %template.uri_template, "mounted template left out: {e}"),
+            }
+        }
+        for mut prompt in remote.prompts {
+            let name = format!("{}.{}", items.prefix, prompt.name);
+            let remote = Arc::from(std::mem::replace(&mut prompt.name, name.clone()));
+            if items.prompt_names.insert(name.into(), remote).is_none() {
+                items.prompts.push(prompt);
+            }
+        }
+        items
+    }
+
+    /// A mount whose lists are not fetched yet.
+    pub(crate) fn empty(prefix: Arc<str>, forward: Arc<dyn Forward>) -> Self {
+        Self::new(prefix, forward, None, [false; 3], RemoteLists::default())
+    }
+
+    /// The remote URI of one of our URIs, if it is under this mount's prefix.
+    fn remote_uri<'u>(&self, uri: &'u str) -> Option<&'u str> {
+        uri.strip_prefix(&*self.prefix)?.strip_prefix('+')
+    }
+}
+
+fn tool_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// Whether `prefix` can name a mount: 1-32 of `A-Za-z0-9.-`, starting with a letter (a valid
+/// start of both a tool name and a URI scheme).
+pub(crate) fn valid_prefix(prefix: &str) -> bool {
+    prefix.len() <= MAX_PREFIX
+        && prefix.starts_with(|c: char| c.is_ascii_alphabetic())
+        && prefix
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+}
+
+/// Every mount of a catalog, with the lookups of forwarded requests.
+#[derive(Default)]
+pub(crate) struct Mounted {
+    pub(crate) mounts: Vec<Arc<MountedItems>>,
+}
+
+/// A mounted item found for a request: where to forward it, and its remote name or URI.
+pub(crate) struct Found<'a, N> {
+    pub(crate) mount: &'a MountedItems,
+    pub(crate) remote: N,
+}
+
+impl Mounted {
+    /// Checks the prefixes (valid, given once) against each other; names taken by local items
+    /// are left out of the mounts with a warning (the local item wins).
+    pub(crate) fn new(
+        mounts: &[Arc<MountedItems>],
+        local_names: &HashSet<&str>,
+    ) -> Result<Self, Error> {
+        let mut seen = HashSet::new();
+        for m in mounts {
+            if !valid_prefix(&m.prefix) {
+                return Err(Error::Config(format!(
+                    "mount prefix `{}` must be 1-{MAX_PREFIX} of A-Za-z0-9.- starting with a letter",
+                    m.prefix
+                )));
+            }
+            if !seen.insert(&*m.prefix) {
+                return Err(Error::Config(format!(
+                    "mount prefix `{}` is given twice",
+                    m.prefix
+                )));
+            }
+        }
+        for m in mounts {
+            let shadowed = m.tools.iter().map(|t| t.name.as_str());
+            let shadowed = shadowed.chain(m.prompts.iter().map(|p| p.name.as_str()));
+            for name in shadowed.filter(|n| local_names.contains(n)) {
+                tracing::warn!(name, "a mounted item has the name of a local one: the local one is served");
+            }
+        }
+        Ok(Self {
+            mounts: mounts.to_vec(),
+        })
+    }
+
+    /// The mounted tool named `name` (our name).
+    pub(crate) fn tool(&self, name: &str) -> Option<Found<'_, Arc<str>>> {
+        self.mounts.iter().find_map(|m| {
+            let remote = m.tool_names.get(name)?;
+            Some(Found {
+                mount: m,
+                remote: Arc::clone(remote),
+            })
+        })
+    }
+
+    /// The mounted prompt named `name` (our name).
+    pub(crate) fn prompt(&self, name: &str) -> Option<Found<'_, Arc<str>>> {
+        self.mounts.iter().find_map(|m| {
+            let remote = m.prompt_names.get(name)?;
+            Some(Found {
+                mount: m,
+                remote: Arc::clone(remote),
+            })
+        })
+    }
+
+    /// The mount serving `uri` (a listed resource, or a match of one of its templates).
+    pub(crate) fn resource<'u>(&self, uri: &'u str) -> Option<Found<'_, &'u str>> {
+        self.mounts.iter().find_map(|m| {
+            let remote = m.remote_uri(uri)?;
+            let listed = m.resources.iter().any(|r| r.uri == uri)
+                || m.templates.iter().any(|(_, t)| t.match_uri(uri).is_some());
+            listed.then_some(Found { mount: m, remote })
+        })
+    }
+
+    /// Which of tools, resources and prompts some mount offers (or its server declared).
+    pub(crate) fn offers(&self) -> [bool; 3] {
+        let mut offers = [false; 3];
+        for m in &self.mounts {
+            offers[0] |= m.lists[0] || !m.tools.is_empty();
+            offers[1] |= m.lists[1] || !m.resources.is_empty() || !m.templates.is_empty();
+            offers[2] |= m.lists[2] || !m.prompts.is_empty();
+        }
+        offers
+    }
+
+    pub(crate) fn tools(&self) -> impl Iterator<Item = Tool> + '_ {
+        self.mounts.iter().flat_map(|m| m.tools.iter().cloned())
+    }
+
+    pub(crate) fn resources(&self) -> impl Iterator<Item = Resource> + '_ {
+        self.mounts.iter().flat_map(|m| m.resources.iter().cloned())
+    }
+
+    pub(crate) fn templates(&self) -> impl Iterator<Item = ResourceTemplate> + '_ {
+        self.mounts
+            .iter()
+            .flat_map(|m| m.templates.iter().map(|(t, _)| t.clone()))
+    }
+
+    pub(crate) fn prompts(&self) -> impl Iterator<Item = Prompt> + '_ {
+        self.mounts.iter().flat_map(|m| m.prompts.iter().cloned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    struct Nowhere;
+
+    impl Forward for Nowhere {
+        fn call_tool(
+            &self,
+            _: Context,
+            _: Arc<str>,
+            _: Option<Box<RawValue>>,
+        ) -> BoxFuture<Result<CallToolResult, HandlerError>> {
+            Box::pin(async { Err(HandlerError::ResourceNotFound) })
+        }
+        fn read_resource(
+            &self,
+            _: Context,
+            _: String,
+        ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
+            Box::pin(async { Err(HandlerError::ResourceNotFound) })
+        }
+        fn get_prompt(
+            &self,
+            _: Context,
+            _: Arc<str>,
+            _: PromptArguments,
+        ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+            Box::pin(async { Err(HandlerError::ResourceNotFound) })
+        }
+    }
+
+    #[test]
+    fn names_and_uris_are_prefixed_and_found_back() {
+        let remote = RemoteLists {
+            tools: vec![
+                Tool::new("echo", json!({"type": "object"})),
+                Tool::new("bad name", json!({"type": "object"})),
+                Tool::new("x".repeat(125), json!({"type": "object"})),
+            ],
+            resources: vec![Resource::new("file:///a.md", "a")],
+            templates: vec![ResourceTemplate::new("note://{id}", "note")],
+            prompts: vec![Prompt::new("greet")],
+        };
+        let items = MountedItems::new("docs".into(), Arc::new(Nowhere), None, [true; 3], remote);
+        let mounted = Mounted::new(&[Arc::new(items)], &HashSet::new()).unwrap();
+        let names: Vec<String> = mounted.tools().map(|t| t.name).collect();
+        assert_eq!(names, ["docs.echo"]);
+        assert_eq!(&*mounted.tool("docs.echo").unwrap().remote, "echo");
+        assert!(mounted.tool("echo").is_none());
+        assert_eq!(&*mounted.prompt("docs.greet").unwrap().remote, "greet");
+        let uris: Vec<String> = mounted.resources().map(|r| r.uri).collect();
+        assert_eq!(uris, ["docs+file:///a.md"]);
+        assert_eq!(mounted.resource("docs+file:///a.md").unwrap().remote, "file:///a.md");
+        assert_eq!(mounted.resource("docs+note://7").unwrap().remote, "note://7");
+        assert!(mounted.resource("docs+file:///b.md").is_none());
+        assert!(mounted.resource("file:///a.md").is_none());
+    }
+
+    #[test]
+    fn prefixes_are_checked() {
+        for good in ["a", "docs", "a.b-2"] {
+            assert!(valid_prefix(good), "{good}");
+        }
+        for bad in ["", "1a", "a_b", "a+b", "a/b", &"a".repeat(33)] {
+            assert!(!valid_prefix(bad), "{bad}");
+        }
+        let m = |p: &str| Arc::new(MountedItems::empty(p.into(), Arc::new(Nowhere)));
+        assert!(Mounted::new(&[m("a"), m("a")], &HashSet::new()).is_err());
+        assert!(Mounted::new(&[m("a_b")], &HashSet::new()).is_err());
+        assert!(Mounted::new(&[m("a"), m("b")], &HashSet::new()).is_ok());
+    }
+}
