@@ -184,7 +184,11 @@ impl Catalog {
         checks::unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
         checks::unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
         checks::state(&tools, &resources, &prompts, settings.state)?;
-        let local: HashSet<&str> = tools.iter().map(|t| t.name).chain(prompts.iter().map(|p| p.name)).collect();
+        let local: HashSet<&str> = tools
+            .iter()
+            .map(|t| t.name)
+            .chain(prompts.iter().map(|p| p.name))
+            .collect();
         let mounted = mounted::Mounted::new(mounts, &local)?;
 
         let mut tool_entries = Vec::with_capacity(tools.len());
@@ -322,8 +326,12 @@ impl Catalog {
     fn pages_for(&self, v: ProtocolVersion) -> Pages {
         let (s, m) = (&self.page_settings, &self.mounted);
         // A mounted tool or prompt named like a local one is not served: not listed either.
-        let tools = m.tools().filter(|t| !self.tool_index.contains_key(&*t.name));
-        let prompts = m.prompts().filter(|p| !self.prompt_index.contains_key(&*p.name));
+        let tools = m
+            .tools()
+            .filter(|t| !self.tool_index.contains_key(&*t.name));
+        let prompts = m
+            .prompts()
+            .filter(|p| !self.prompt_index.contains_key(&*p.name));
         Pages {
             tools: paginate(
                 self.tools.iter().map(|t| t.descriptor.clone()).chain(tools),
@@ -336,7 +344,10 @@ impl Catalog {
                 },
             ),
             resources: paginate(
-                self.resources.iter().map(|r| r.descriptor.clone()).chain(m.resources()),
+                self.resources
+                    .iter()
+                    .map(|r| r.descriptor.clone())
+                    .chain(m.resources()),
                 s,
                 v,
                 |items, next| {
@@ -346,7 +357,10 @@ impl Catalog {
                 },
             ),
             templates: paginate(
-                self.templates.iter().map(|t| t.descriptor.clone()).chain(m.templates()),
+                self.templates
+                    .iter()
+                    .map(|t| t.descriptor.clone())
+                    .chain(m.templates()),
                 s,
                 v,
                 |items, next| {
@@ -356,7 +370,10 @@ impl Catalog {
                 },
             ),
             prompts: paginate(
-                self.prompts.iter().map(|p| p.descriptor.clone()).chain(prompts),
+                self.prompts
+                    .iter()
+                    .map(|p| p.descriptor.clone())
+                    .chain(prompts),
                 s,
                 v,
                 |items, next| {

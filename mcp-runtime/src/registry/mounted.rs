@@ -6,6 +6,9 @@
 //! URI (a scheme may hold `+`) and a valid RFC 6570 template. Both are undone exactly when a
 //! request is forwarded.
 
+// Mounts are made by the client (feature `client`); without it only the lookups are used.
+#![cfg_attr(not(feature = "client"), allow(dead_code))]
+
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -116,7 +119,9 @@ impl MountedItems {
             template.uri_template = format!("{}+{}", items.prefix, template.uri_template);
             match UriTemplate::parse(&template.uri_template) {
                 Ok(parsed) => items.templates.push((template, parsed)),
-                Err(e) => tracing::warn!(prefix = %items.prefix, template = %template.uri_template, "mounted template left out: {e}"),
+                Err(e) => {
+                    tracing::warn!(prefix = %items.prefix, template = %template.uri_template, "mounted template left out: {e}")
+                }
             }
         }
         for mut prompt in remote.prompts {
@@ -192,7 +197,10 @@ impl Mounted {
             let shadowed = m.tools.iter().map(|t| t.name.as_str());
             let shadowed = shadowed.chain(m.prompts.iter().map(|p| p.name.as_str()));
             for name in shadowed.filter(|n| local_names.contains(n)) {
-                tracing::warn!(name, "a mounted item has the name of a local one: the local one is served");
+                tracing::warn!(
+                    name,
+                    "a mounted item has the name of a local one: the local one is served"
+                );
             }
         }
         Ok(Self {
@@ -316,8 +324,14 @@ mod tests {
         assert_eq!(&*mounted.prompt("docs.greet").unwrap().remote, "greet");
         let uris: Vec<String> = mounted.resources().map(|r| r.uri).collect();
         assert_eq!(uris, ["docs+file:///a.md"]);
-        assert_eq!(mounted.resource("docs+file:///a.md").unwrap().remote, "file:///a.md");
-        assert_eq!(mounted.resource("docs+note://7").unwrap().remote, "note://7");
+        assert_eq!(
+            mounted.resource("docs+file:///a.md").unwrap().remote,
+            "file:///a.md"
+        );
+        assert_eq!(
+            mounted.resource("docs+note://7").unwrap().remote,
+            "note://7"
+        );
         assert!(mounted.resource("docs+file:///b.md").is_none());
         assert!(mounted.resource("file:///a.md").is_none());
     }

@@ -36,6 +36,9 @@ macro_rules! server_info {
     };
 }
 
+/// Work started once a server is built.
+pub(crate) type OnBuild = Box<dyn FnOnce(&Server) + Send>;
+
 /// Builds a [`Server`]: items, state, instructions and limits.
 ///
 /// ```standalone_crate
@@ -58,13 +61,13 @@ macro_rules! server_info {
 pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
-    records: Records,
+    pub(crate) records: Records,
     state: StateMap,
     options: Options,
     state_key: Option<StateKey>,
     extensions: Extensions,
     /// Run once the server is built (mounts start watching their servers).
-    pub(crate) on_build: Vec<Box<dyn FnOnce(&Server) + Send>>,
+    pub(crate) on_build: Vec<OnBuild>,
 }
 
 impl std::fmt::Debug for ServerBuilder {

@@ -292,10 +292,14 @@ impl Server {
     /// assert!(server.remove_tool("hello"));
     /// ```
     pub fn add_tool(&self, record: ToolRecord) -> Result<(), Error> {
-        self.change(ListKind::Tools, |r| {
-            r.tools.push(record);
-            true
-        }, true)
+        self.change(
+            ListKind::Tools,
+            |r| {
+                r.tools.push(record);
+                true
+            },
+            true,
+        )
         .map(drop)
     }
 
@@ -307,11 +311,15 @@ impl Server {
     /// assert!(!server.remove_tool("nothing"));
     /// ```
     pub fn remove_tool(&self, name: &str) -> bool {
-        self.change(ListKind::Tools, |r| {
-            let before = r.tools.len();
-            r.tools.retain(|t| t.name != name);
-            r.tools.len() != before
-        }, true)
+        self.change(
+            ListKind::Tools,
+            |r| {
+                let before = r.tools.len();
+                r.tools.retain(|t| t.name != name);
+                r.tools.len() != before
+            },
+            true,
+        )
         .unwrap_or(false)
     }
 
@@ -331,10 +339,14 @@ impl Server {
     /// assert!(server.remove_resource("note://1"));
     /// ```
     pub fn add_resource(&self, record: ResourceRecord) -> Result<(), Error> {
-        self.change(ListKind::Resources, |r| {
-            r.resources.push(record);
-            true
-        }, true)
+        self.change(
+            ListKind::Resources,
+            |r| {
+                r.resources.push(record);
+                true
+            },
+            true,
+        )
         .map(drop)
     }
 
@@ -346,11 +358,15 @@ impl Server {
     /// assert!(!server.remove_resource("note://nothing"));
     /// ```
     pub fn remove_resource(&self, uri: &str) -> bool {
-        self.change(ListKind::Resources, |r| {
-            let before = r.resources.len();
-            r.resources.retain(|x| x.uri != uri);
-            r.resources.len() != before
-        }, true)
+        self.change(
+            ListKind::Resources,
+            |r| {
+                let before = r.resources.len();
+                r.resources.retain(|x| x.uri != uri);
+                r.resources.len() != before
+            },
+            true,
+        )
         .unwrap_or(false)
     }
 
@@ -369,10 +385,14 @@ impl Server {
     /// assert!(server.remove_prompt("greet"));
     /// ```
     pub fn add_prompt(&self, record: PromptRecord) -> Result<(), Error> {
-        self.change(ListKind::Prompts, |r| {
-            r.prompts.push(record);
-            true
-        }, true)
+        self.change(
+            ListKind::Prompts,
+            |r| {
+                r.prompts.push(record);
+                true
+            },
+            true,
+        )
         .map(drop)
     }
 
@@ -384,11 +404,15 @@ impl Server {
     /// assert!(!server.remove_prompt("nothing"));
     /// ```
     pub fn remove_prompt(&self, name: &str) -> bool {
-        self.change(ListKind::Prompts, |r| {
-            let before = r.prompts.len();
-            r.prompts.retain(|p| p.name != name);
-            r.prompts.len() != before
-        }, true)
+        self.change(
+            ListKind::Prompts,
+            |r| {
+                let before = r.prompts.len();
+                r.prompts.retain(|p| p.name != name);
+                r.prompts.len() != before
+            },
+            true,
+        )
         .unwrap_or(false)
     }
 
@@ -420,26 +444,36 @@ impl Server {
 
     /// Swaps in the items of mount `index` (its server's lists changed) and tells every client
     /// of the lists that differ.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) fn replace_mount(&self, index: usize, items: MountedItems) -> Result<(), Error> {
         let mut changed = Vec::new();
-        self.change(ListKind::Tools, |r| {
-            let Some(slot) = r.mounts.get_mut(index) else {
-                return false;
-            };
-            if slot.tools != items.tools {
-                changed.push(ListKind::Tools);
-            }
-            if slot.resources != items.resources || slot.templates.len() != items.templates.len()
-                || slot.templates.iter().zip(&items.templates).any(|(a, b)| a.0 != b.0)
-            {
-                changed.push(ListKind::Resources);
-            }
-            if slot.prompts != items.prompts {
-                changed.push(ListKind::Prompts);
-            }
-            *slot = Arc::new(items);
-            true
-        }, false)?;
+        self.change(
+            ListKind::Tools,
+            |r| {
+                let Some(slot) = r.mounts.get_mut(index) else {
+                    return false;
+                };
+                if slot.tools != items.tools {
+                    changed.push(ListKind::Tools);
+                }
+                if slot.resources != items.resources
+                    || slot.templates.len() != items.templates.len()
+                    || slot
+                        .templates
+                        .iter()
+                        .zip(&items.templates)
+                        .any(|(a, b)| a.0 != b.0)
+                {
+                    changed.push(ListKind::Resources);
+                }
+                if slot.prompts != items.prompts {
+                    changed.push(ListKind::Prompts);
+                }
+                *slot = Arc::new(items);
+                true
+            },
+            false,
+        )?;
         for kind in changed {
             self.inner.hub.list_changed(kind);
         }

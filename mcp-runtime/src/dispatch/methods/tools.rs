@@ -46,7 +46,10 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
             let (forward, timeout_ms) = (Arc::clone(&found.mount.forward), found.mount.timeout_ms);
             let arguments = p.arguments.map(RawValue::to_owned);
             let name = p.name.into_owned();
-            return mounted(call, &name, timeout_ms, |ctx| forward.call_tool(ctx, found.remote, arguments)).await;
+            return mounted(call, &name, timeout_ms, |ctx| {
+                forward.call_tool(ctx, found.remote, arguments)
+            })
+            .await;
         }
         return Err(ErrorObject::invalid_params(format!(
             "unknown tool '{}'",
@@ -108,14 +111,18 @@ async fn mounted(
     call: Call<'_>,
     name: &str,
     timeout_ms: Option<u64>,
-    start: impl FnOnce(crate::Context) -> crate::handler::invoke::HandlerFuture<mcp_core::CallToolResult>,
+    start: impl FnOnce(
+        crate::Context,
+    ) -> crate::handler::invoke::HandlerFuture<mcp_core::CallToolResult>,
 ) -> Result<Payload, ErrorObject> {
     let (server, id, v) = (call.server, call.id, call.scope.version);
     let limits = Limits {
         concurrency: None,
         timeout_ms,
     };
-    let failed = |r: &Result<mcp_core::CallToolResult, HandlerError>| r.as_ref().map_or(true, |r| r.is_error == Some(true));
+    let failed = |r: &Result<mcp_core::CallToolResult, HandlerError>| {
+        r.as_ref().map_or(true, |r| r.is_error == Some(true))
+    };
     let outcome = match call.run(limits, start, failed).await {
         Ran::Answered(answer) => return answer,
         Ran::TimedOut(ms) => Err(HandlerError::Tool(crate::error::ToolError::new(format!(
@@ -125,7 +132,9 @@ async fn mounted(
     };
     let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
-    framed_complete(server, id, &mut result, v, |r| (&mut r.result_type, &mut r.meta))
+    framed_complete(server, id, &mut result, v, |r| {
+        (&mut r.result_type, &mut r.meta)
+    })
 }
 
 /// `arguments` is an object by the `CallToolRequest` schema: anything else is a malformed
