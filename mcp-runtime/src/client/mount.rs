@@ -43,7 +43,8 @@ impl ServerBuilder {
     /// gets are forwarded with their progress, cancellation and questions; the remote's list
     /// changes become ours.
     ///
-    /// The prefix is 1-32 of `A-Za-z0-9.-`, starting with a letter, and names one mount only
+    /// The prefix is 1-32 of `A-Za-z0-9.-`, starting with a letter, or empty (names and URIs
+    /// stay as they are: a proxy), and names one mount only
     /// (checked by [`build`](Self::build), which must run inside a tokio runtime when anything
     /// is mounted). A local item named like a mounted one wins. When the remote is gone, its
     /// items stay listed and fail with an error naming the mount; everything else is served as
@@ -185,7 +186,10 @@ async fn watch(server: Weak<ServerInner>, remote: Arc<Remote>, index: usize) {
                 let Some(inner) = server.upgrade() else {
                     return;
                 };
-                let uri = format!("{}+{}", remote.prefix, p.uri);
+                let uri = match &*remote.prefix {
+                    "" => p.uri,
+                    prefix => format!("{prefix}+{}", p.uri),
+                };
                 Server { inner }.notify_resource_updated(&uri);
             }
             Ok(_) => {}
@@ -273,7 +277,9 @@ impl Forward for Remote {
                     ResourceContents::Text(t) => &mut t.uri,
                     ResourceContents::Blob(b) => &mut b.uri,
                 };
-                *uri = format!("{}+{uri}", remote.prefix);
+                if !remote.prefix.is_empty() {
+                    *uri = format!("{}+{uri}", remote.prefix);
+                }
             }
             Ok(contents)
         })

@@ -4,7 +4,7 @@
 //! A mount's tools and prompts are named `prefix.name`; its resources and templates get the URI
 //! `prefix+uri` (the prefix joins the URI's scheme: `docs+file:///a.md`), which stays a valid
 //! URI (a scheme may hold `+`) and a valid RFC 6570 template. Both are undone exactly when a
-//! request is forwarded.
+//! request is forwarded. An empty prefix keeps names and URIs as they are (a proxy).
 
 // Mounts are made by the client (feature `client`); without it only the lookups are used.
 #![cfg_attr(not(feature = "client"), allow(dead_code))]
@@ -99,7 +99,7 @@ impl MountedItems {
             lists,
         };
         for mut tool in remote.tools {
-            let name = format!("{}.{}", items.prefix, tool.name);
+            let name = items.name(&tool.name);
             if name.len() > MAX_TOOL_NAME || !tool.name.bytes().all(tool_name_byte) {
                 tracing::warn!(prefix = %items.prefix, tool = %tool.name, "mounted tool left out: its prefixed name breaks the tool-name rules");
                 continue;
@@ -112,11 +112,11 @@ impl MountedItems {
             }
         }
         for mut resource in remote.resources {
-            resource.uri = format!("{}+{}", items.prefix, resource.uri);
+            resource.uri = items.uri(&resource.uri);
             items.resources.push(resource);
         }
         for mut template in remote.templates {
-            template.uri_template = format!("{}+{}", items.prefix, template.uri_template);
+            template.uri_template = items.uri(&template.uri_template);
             match UriTemplate::parse(&template.uri_template) {
                 Ok(parsed) => items.templates.push((template, parsed)),
                 Err(e) => {
@@ -125,7 +125,7 @@ impl MountedItems {
             }
         }
         for mut prompt in remote.prompts {
-            let name = format!("{}.{}", items.prefix, prompt.name);
+            let name = items.name(&prompt.name);
             let remote = Arc::from(std::mem::replace(&mut prompt.name, name.clone()));
             if items.prompt_names.insert(name.into(), remote).is_none() {
                 items.prompts.push(prompt);
@@ -139,9 +139,28 @@ impl MountedItems {
         Self::new(prefix, forward, None, [false; 3], RemoteLists::default())
     }
 
+    /// Our name of a remote tool or prompt: `prefix.name` (the name itself with no prefix).
+    fn name(&self, remote: &str) -> String {
+        match &*self.prefix {
+            "" => remote.to_owned(),
+            prefix => format!("{prefix}.{remote}"),
+        }
+    }
+
+    /// Our URI of a remote resource (or template): `prefix+uri` (the URI itself with no prefix).
+    pub(crate) fn uri(&self, remote: &str) -> String {
+        match &*self.prefix {
+            "" => remote.to_owned(),
+            prefix => format!("{prefix}+{remote}"),
+        }
+    }
+
     /// The remote URI of one of our URIs, if it is under this mount's prefix.
     fn remote_uri<'u>(&self, uri: &'u str) -> Option<&'u str> {
-        uri.strip_prefix(&*self.prefix)?.strip_prefix('+')
+        match &*self.prefix {
+            "" => Some(uri),
+            prefix => uri.strip_prefix(prefix)?.strip_prefix('+'),
+        }
     }
 }
 
@@ -150,13 +169,14 @@ fn tool_name_byte(b: u8) -> bool {
 }
 
 /// Whether `prefix` can name a mount: 1-32 of `A-Za-z0-9.-`, starting with a letter (a valid
-/// start of both a tool name and a URI scheme).
+/// start of both a tool name and a URI scheme), or empty (the items keep their names).
 pub(crate) fn valid_prefix(prefix: &str) -> bool {
-    prefix.len() <= MAX_PREFIX
-        && prefix.starts_with(|c: char| c.is_ascii_alphabetic())
-        && prefix
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+    prefix.is_empty()
+        || prefix.len() <= MAX_PREFIX
+            && prefix.starts_with(|c: char| c.is_ascii_alphabetic())
+            && prefix
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
 }
 
 /// Every mount of a catalog, with the lookups of forwarded requests.
@@ -182,7 +202,8 @@ impl Mounted {
         for m in mounts {
             if !valid_prefix(&m.prefix) {
                 return Err(Error::Config(format!(
-                    "mount prefix `{}` must be 1-{MAX_PREFIX} of A-Za-z0-9.- starting with a letter",
+                    "mount prefix `{}` must be empty or 1-{MAX_PREFIX} of A-Za-z0-9.- starting \
+                     with a letter",
                     m.prefix
                 )));
             }
@@ -338,15 +359,32 @@ mod tests {
 
     #[test]
     fn prefixes_are_checked() {
-        for good in ["a", "docs", "a.b-2"] {
+        for good in ["", "a", "docs", "a.b-2"] {
             assert!(valid_prefix(good), "{good}");
         }
-        for bad in ["", "1a", "a_b", "a+b", "a/b", &"a".repeat(33)] {
+        for bad in ["1a", "a_b", "a+b", "a/b", &"a".repeat(33)] {
             assert!(!valid_prefix(bad), "{bad}");
         }
         let m = |p: &str| Arc::new(MountedItems::empty(p.into(), Arc::new(Nowhere)));
         assert!(Mounted::new(&[m("a"), m("a")], &HashSet::new()).is_err());
         assert!(Mounted::new(&[m("a_b")], &HashSet::new()).is_err());
         assert!(Mounted::new(&[m("a"), m("b")], &HashSet::new()).is_ok());
+        assert!(Mounted::new(&[m(""), m("")], &HashSet::new()).is_err());
+    }
+
+    #[test]
+    fn an_empty_prefix_keeps_names_and_uris() {
+        let remote = RemoteLists {
+            tools: vec![Tool::new("echo", json!({"type": "object"}))],
+            resources: vec![Resource::new("file:///a.md", "a")],
+            ..RemoteLists::default()
+        };
+        let items = MountedItems::new("".into(), Arc::new(Nowhere), None, [true; 3], remote);
+        let mounted = Mounted::new(&[Arc::new(items)], &HashSet::new()).unwrap();
+        assert_eq!(&*mounted.tool("echo").unwrap().remote, "echo");
+        assert_eq!(
+            mounted.resource("file:///a.md").unwrap().remote,
+            "file:///a.md"
+        );
     }
 }
