@@ -80,7 +80,9 @@ impl ServerBuilder {
         });
         let index = self.records.mounts.len();
         let forward: Arc<dyn Forward> = remote.clone();
-        let items = MountedItems::empty(prefix, forward);
+        // Until the first lists are in, the capabilities follow what the remote declared.
+        let declared = remote.declared();
+        let items = MountedItems::new(prefix, forward, None, declared, RemoteLists::default());
         self.records.mounts.push(Arc::new(items));
         self.on_build.push(Box::new(move |server: &Server| {
             tokio::spawn(watch(Arc::downgrade(&server.inner), remote, index));
@@ -96,14 +98,19 @@ struct Remote {
 }
 
 impl Remote {
-    /// Reads the remote lists (those its server declared), at most [`MAX_ITEMS`] each.
-    async fn lists(&self) -> Result<(RemoteLists, [bool; 3]), ClientError> {
+    /// Whether the remote declared tools, resources and prompts.
+    fn declared(&self) -> [bool; 3] {
         let caps = self.client.server_capabilities();
-        let declared = [
+        [
             caps.tools.is_some(),
             caps.resources.is_some(),
             caps.prompts.is_some(),
-        ];
+        ]
+    }
+
+    /// Reads the remote lists (those its server declared), at most [`MAX_ITEMS`] each.
+    async fn lists(&self) -> Result<(RemoteLists, [bool; 3]), ClientError> {
+        let declared = self.declared();
         let mut lists = RemoteLists::default();
         if declared[0] {
             lists.tools = self.client.list_tools().await?;

@@ -9,7 +9,7 @@ pub(crate) mod mirror;
 pub(crate) mod mounted;
 mod record;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use mcp_core::{
@@ -184,12 +184,7 @@ impl Catalog {
         checks::unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
         checks::unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
         checks::state(&tools, &resources, &prompts, settings.state)?;
-        let local: HashSet<&str> = tools
-            .iter()
-            .map(|t| t.name)
-            .chain(prompts.iter().map(|p| p.name))
-            .collect();
-        let mounted = mounted::Mounted::new(mounts, &local)?;
+        let mounted = mounted::Mounted::new(mounts)?;
 
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
@@ -325,13 +320,7 @@ impl Catalog {
 
     fn pages_for(&self, v: ProtocolVersion) -> Pages {
         let (s, m) = (&self.page_settings, &self.mounted);
-        // A mounted tool or prompt named like a local one is not served: not listed either.
-        let tools = m
-            .tools()
-            .filter(|t| !self.tool_index.contains_key(&*t.name));
-        let prompts = m
-            .prompts()
-            .filter(|p| !self.prompt_index.contains_key(&*p.name));
+        let (tools, prompts) = (m.tools(&self.tool_index), m.prompts(&self.prompt_index));
         Pages {
             tools: paginate(
                 self.tools.iter().map(|t| t.descriptor.clone()).chain(tools),
@@ -469,13 +458,14 @@ fn paginate<D, R: Serialize + ForVersion + CacheHints>(
     v: ProtocolVersion,
     result: impl Fn(Vec<D>, Option<String>) -> R,
 ) -> Vec<Arc<str>> {
-    let mut items: Vec<D> = items.collect();
-    let mut chunks = Vec::new();
-    while items.len() > s.page_size {
-        let rest = items.split_off(s.page_size);
-        chunks.push(std::mem::replace(&mut items, rest));
+    let (mut chunks, mut page) = (Vec::new(), Vec::new());
+    for item in items {
+        if page.len() == s.page_size {
+            chunks.push(std::mem::take(&mut page));
+        }
+        page.push(item);
     }
-    chunks.push(items);
+    chunks.push(page);
     let count = chunks.len();
     chunks
         .into_iter()

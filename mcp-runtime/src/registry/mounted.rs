@@ -134,8 +134,9 @@ impl MountedItems {
         items
     }
 
-    /// A mount whose lists are not fetched yet.
-    pub(crate) fn empty(prefix: Arc<str>, forward: Arc<dyn Forward>) -> Self {
+    /// A mount with nothing listed.
+    #[cfg(test)]
+    fn empty(prefix: Arc<str>, forward: Arc<dyn Forward>) -> Self {
         Self::new(prefix, forward, None, [false; 3], RemoteLists::default())
     }
 
@@ -192,12 +193,9 @@ pub(crate) struct Found<'a, N> {
 }
 
 impl Mounted {
-    /// Checks the prefixes (valid, given once) against each other; names taken by local items
-    /// are left out of the mounts with a warning (the local item wins).
-    pub(crate) fn new(
-        mounts: &[Arc<MountedItems>],
-        local_names: &HashSet<&str>,
-    ) -> Result<Self, Error> {
+    /// Checks the prefixes (valid, given once). A mounted tool or prompt named like a local one
+    /// is neither served nor listed (the catalog looks local items up first).
+    pub(crate) fn new(mounts: &[Arc<MountedItems>]) -> Result<Self, Error> {
         let mut seen = HashSet::new();
         for m in mounts {
             if !valid_prefix(&m.prefix) {
@@ -212,16 +210,6 @@ impl Mounted {
                     "mount prefix `{}` is given twice",
                     m.prefix
                 )));
-            }
-        }
-        for m in mounts {
-            let shadowed = m.tools.iter().map(|t| t.name.as_str());
-            let shadowed = shadowed.chain(m.prompts.iter().map(|p| p.name.as_str()));
-            for name in shadowed.filter(|n| local_names.contains(n)) {
-                tracing::warn!(
-                    name,
-                    "a mounted item has the name of a local one: the local one is served"
-                );
             }
         }
         Ok(Self {
@@ -272,8 +260,15 @@ impl Mounted {
         offers
     }
 
-    pub(crate) fn tools(&self) -> impl Iterator<Item = Tool> + '_ {
-        self.mounts.iter().flat_map(|m| m.tools.iter().cloned())
+    /// The mounted tools, but those named like a local one (which is served instead).
+    pub(crate) fn tools<'a>(
+        &'a self,
+        local: &'a HashMap<&str, usize>,
+    ) -> impl Iterator<Item = Tool> + 'a {
+        let mounted = self.mounts.iter().flat_map(|m| m.tools.iter());
+        mounted
+            .filter(|t| !local.contains_key(t.name.as_str()))
+            .cloned()
     }
 
     pub(crate) fn resources(&self) -> impl Iterator<Item = Resource> + '_ {
@@ -286,8 +281,15 @@ impl Mounted {
             .flat_map(|m| m.templates.iter().map(|(t, _)| t.clone()))
     }
 
-    pub(crate) fn prompts(&self) -> impl Iterator<Item = Prompt> + '_ {
-        self.mounts.iter().flat_map(|m| m.prompts.iter().cloned())
+    /// The mounted prompts, but those named like a local one (which is served instead).
+    pub(crate) fn prompts<'a>(
+        &'a self,
+        local: &'a HashMap<&str, usize>,
+    ) -> impl Iterator<Item = Prompt> + 'a {
+        let mounted = self.mounts.iter().flat_map(|m| m.prompts.iter());
+        mounted
+            .filter(|p| !local.contains_key(p.name.as_str()))
+            .cloned()
     }
 }
 
@@ -337,8 +339,10 @@ mod tests {
             prompts: vec![Prompt::new("greet")],
         };
         let items = MountedItems::new("docs".into(), Arc::new(Nowhere), None, [true; 3], remote);
-        let mounted = Mounted::new(&[Arc::new(items)], &HashSet::new()).unwrap();
-        let names: Vec<String> = mounted.tools().map(|t| t.name).collect();
+        let mounted = Mounted::new(&[Arc::new(items)]).unwrap();
+        let names: Vec<String> = mounted.tools(&HashMap::new()).map(|t| t.name).collect();
+        let local = HashMap::from([("docs.echo", 0)]);
+        assert_eq!(mounted.tools(&local).count(), 0);
         assert_eq!(names, ["docs.echo"]);
         assert_eq!(&*mounted.tool("docs.echo").unwrap().remote, "echo");
         assert!(mounted.tool("echo").is_none());
@@ -366,10 +370,10 @@ mod tests {
             assert!(!valid_prefix(bad), "{bad}");
         }
         let m = |p: &str| Arc::new(MountedItems::empty(p.into(), Arc::new(Nowhere)));
-        assert!(Mounted::new(&[m("a"), m("a")], &HashSet::new()).is_err());
-        assert!(Mounted::new(&[m("a_b")], &HashSet::new()).is_err());
-        assert!(Mounted::new(&[m("a"), m("b")], &HashSet::new()).is_ok());
-        assert!(Mounted::new(&[m(""), m("")], &HashSet::new()).is_err());
+        assert!(Mounted::new(&[m("a"), m("a")]).is_err());
+        assert!(Mounted::new(&[m("a_b")]).is_err());
+        assert!(Mounted::new(&[m("a"), m("b")]).is_ok());
+        assert!(Mounted::new(&[m(""), m("")]).is_err());
     }
 
     #[test]
@@ -380,7 +384,7 @@ mod tests {
             ..RemoteLists::default()
         };
         let items = MountedItems::new("".into(), Arc::new(Nowhere), None, [true; 3], remote);
-        let mounted = Mounted::new(&[Arc::new(items)], &HashSet::new()).unwrap();
+        let mounted = Mounted::new(&[Arc::new(items)]).unwrap();
         assert_eq!(&*mounted.tool("echo").unwrap().remote, "echo");
         assert_eq!(
             mounted.resource("file:///a.md").unwrap().remote,
