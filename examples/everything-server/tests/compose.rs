@@ -295,9 +295,17 @@ async fn scenario(version: ProtocolVersion) {
         filter.tools_list_changed = Some(true);
         client.listen(filter).unwrap()
     });
-    // Time for the listen request to reach the gateway (in memory: well under this).
-    if version.is_stateless() {
-        tokio::time::sleep(Duration::from_millis(500)).await;
+    // The stateless era's listen stream is open once acknowledged.
+    while version.is_stateless() {
+        let note = tokio::time::timeout(WAIT, notes.next())
+            .await
+            .unwrap()
+            .unwrap();
+        if matches!(&note, ServerNotification::Other { method, .. }
+            if method == "notifications/subscriptions/acknowledged")
+        {
+            break;
+        }
     }
     g.live.add_tool(late::TOOL).unwrap();
     loop {

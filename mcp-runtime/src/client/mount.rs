@@ -33,6 +33,10 @@ use crate::server::{Server, ServerBuilder, ServerInner};
 const MAX_ITEMS: usize = 10_000;
 /// How many progress notifications of one forwarded request wait at most (more are dropped).
 const PROGRESS_QUEUE: usize = 32;
+/// How long a mount waits for its `subscriptions/listen` to be acknowledged before its first read.
+const ACK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+/// The first message of a `subscriptions/listen` stream.
+const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 /// How many questions of one forwarded request wait at most.
 const QUESTION_QUEUE: usize = 4;
 
@@ -156,7 +160,7 @@ impl Remote {
 async fn watch(server: Weak<ServerInner>, remote: Arc<Remote>, index: usize) {
     let mut notes = remote.client.notifications();
     // The stateless era sends list changes on a `subscriptions/listen` stream only.
-    let _listener = remote
+    let listener = remote
         .client
         .protocol_version()
         .is_stateless()
@@ -171,6 +175,18 @@ async fn watch(server: Weak<ServerInner>, remote: Arc<Remote>, index: usize) {
     let Some(shutdown) = server.upgrade().map(|s| s.shutdown.clone()) else {
         return;
     };
+    if listener.is_some() {
+        // Lists read after the acknowledgment miss no change (bounded: read anyway after it).
+        let acknowledged = async {
+            while let Ok(note) = notes.next().await {
+                if matches!(&note, ServerNotification::Other { method, .. } if method == ACKNOWLEDGED)
+                {
+                    return;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(ACK_WAIT, acknowledged).await;
+    }
     refresh(&server, &remote, index).await;
     if let Some(inner) = server.upgrade() {
         inner
@@ -356,7 +372,13 @@ async fn drive<T>(
     tokio::pin!(request);
     loop {
         tokio::select! {
-            outcome = &mut request => return outcome,
+            outcome = &mut request => {
+                // The remote's progress came before its answer: pass on what is still queued.
+                while let Ok(p) = progress.try_recv() {
+                    ctx.progress(p.progress, p.total, p.message.as_deref()).await;
+                }
+                return outcome;
+            }
             Some(p) = progress.recv() => ctx.progress(p.progress, p.total, p.message.as_deref()).await,
             Some(q) = questions.recv() => {
                 let answer = ask(ctx, q.asked).await;
