@@ -57,6 +57,13 @@ pub(crate) struct RemoteLists {
     pub(crate) prompts: Vec<Prompt>,
 }
 
+/// What a forwarded `tools/call` needs of a mounted tool.
+struct MountedTool {
+    remote: Arc<str>,
+    #[cfg(feature = "http")]
+    mirrored: Arc<[super::mirror::HeaderParam]>,
+}
+
 /// One mount's items, renamed: built once per remote list, shared by every catalog until the
 /// next list.
 pub(crate) struct MountedItems {
@@ -71,8 +78,8 @@ pub(crate) struct MountedItems {
     pub(crate) resources: Vec<Resource>,
     pub(crate) templates: Vec<(ResourceTemplate, UriTemplate)>,
     pub(crate) prompts: Vec<Prompt>,
-    /// Remote names by our name.
-    tool_names: HashMap<Box<str>, Arc<str>>,
+    /// Remote names by our name (tools: with the parameters mirrored in `Mcp-Param-*` headers).
+    tool_names: HashMap<Box<str>, MountedTool>,
     prompt_names: HashMap<Box<str>, Arc<str>>,
 }
 
@@ -107,7 +114,12 @@ impl MountedItems {
             // Forwarded calls run plainly here: the remote's task support is not ours.
             tool.execution = None;
             let remote = Arc::from(std::mem::replace(&mut tool.name, name.clone()));
-            if items.tool_names.insert(name.into(), remote).is_none() {
+            let entry = MountedTool {
+                remote,
+                #[cfg(feature = "http")]
+                mirrored: super::mirror::header_params(&tool.input_schema).into(),
+            };
+            if items.tool_names.insert(name.into(), entry).is_none() {
                 items.tools.push(tool);
             }
         }
@@ -190,6 +202,9 @@ pub(crate) struct Mounted {
 pub(crate) struct Found<'a, N> {
     pub(crate) mount: &'a MountedItems,
     pub(crate) remote: N,
+    /// A tool's parameters mirrored in `Mcp-Param-*` headers, checked as a local tool's are.
+    #[cfg(feature = "http")]
+    pub(crate) mirrored: Option<Arc<[super::mirror::HeaderParam]>>,
 }
 
 impl Mounted {
@@ -220,10 +235,12 @@ impl Mounted {
     /// The mounted tool named `name` (our name).
     pub(crate) fn tool(&self, name: &str) -> Option<Found<'_, Arc<str>>> {
         self.mounts.iter().find_map(|m| {
-            let remote = m.tool_names.get(name)?;
+            let tool = m.tool_names.get(name)?;
             Some(Found {
                 mount: m,
-                remote: Arc::clone(remote),
+                remote: Arc::clone(&tool.remote),
+                #[cfg(feature = "http")]
+                mirrored: Some(Arc::clone(&tool.mirrored)),
             })
         })
     }
@@ -235,6 +252,8 @@ impl Mounted {
             Some(Found {
                 mount: m,
                 remote: Arc::clone(remote),
+                #[cfg(feature = "http")]
+                mirrored: None,
             })
         })
     }
@@ -245,7 +264,12 @@ impl Mounted {
             let remote = m.remote_uri(uri)?;
             let listed = m.resources.iter().any(|r| r.uri == uri)
                 || m.templates.iter().any(|(_, t)| t.match_uri(uri).is_some());
-            listed.then_some(Found { mount: m, remote })
+            listed.then_some(Found {
+                mount: m,
+                remote,
+                #[cfg(feature = "http")]
+                mirrored: None,
+            })
         })
     }
 

@@ -43,6 +43,10 @@ pub(super) async fn call(call: Call<'_>) -> Result<Payload, ErrorObject> {
     let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
         if let Some(found) = live.catalog.mounted.tool(&p.name) {
             tracing::Span::current().record("item", p.name.as_ref());
+            #[cfg(feature = "http")]
+            if let (Some(headers), Some(mirrored)) = (&call.scope.headers, &found.mirrored) {
+                crate::dispatch::headers::check_arguments(headers, mirrored, p.arguments)?;
+            }
             let (forward, timeout_ms) = (Arc::clone(&found.mount.forward), found.mount.timeout_ms);
             let arguments = p.arguments.map(RawValue::to_owned);
             let name = p.name.into_owned();
