@@ -172,9 +172,15 @@ async fn watch(server: Weak<ServerInner>, remote: Arc<Remote>, index: usize) {
             remote.client.listen(filter).ok()
         })
         .flatten();
-    let Some(shutdown) = server.upgrade().map(|s| s.shutdown.clone()) else {
+    let Some((shutdown, mut alive)) = server
+        .upgrade()
+        .map(|s| (s.shutdown.clone(), s.mounts_pending.subscribe()))
+    else {
         return;
     };
+    // Ends when the last handle on the server is dropped (the sender goes with it).
+    let dropped = async move { while alive.changed().await.is_ok() {} };
+    tokio::pin!(dropped);
     if listener.is_some() {
         // Lists read after the acknowledgment miss no change (bounded: read anyway after it).
         let acknowledged = async {
@@ -197,6 +203,7 @@ async fn watch(server: Weak<ServerInner>, remote: Arc<Remote>, index: usize) {
         let note = tokio::select! {
             note = notes.next() => note,
             () = shutdown.cancelled() => return,
+            () = &mut dropped => return,
         };
         match note {
             Ok(
@@ -220,9 +227,6 @@ async fn watch(server: Weak<ServerInner>, remote: Arc<Remote>, index: usize) {
                 tracing::warn!(prefix = %remote.prefix, "the connection to a mounted server closed: its items fail until it is mounted again");
                 return;
             }
-        }
-        if server.strong_count() == 0 {
-            return;
         }
     }
 }

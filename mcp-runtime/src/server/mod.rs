@@ -233,7 +233,8 @@ impl Server {
         &self.inner.info
     }
 
-    /// Tool names, sorted.
+    /// The names of the tools registered here, sorted (not those of mounted servers, which
+    /// `tools/list` lists after them).
     pub fn tool_names(&self) -> impl Iterator<Item = &'static str> {
         let names: Vec<&'static str> = self
             .inner
