@@ -391,3 +391,53 @@ async fn a_bad_prefix_is_refused_when_built() {
         "invalid configuration: mount prefix `a` is given twice"
     );
 }
+
+/// Dropping the last handle on a gateway ends its watcher and its mounted client, and so the
+/// spawned server.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn dropping_the_gateway_stops_a_spawned_server() {
+    let dir = std::env::temp_dir().join(format!("mcp-compose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("pid");
+    let mut command = mcp_runtime::tokio::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!(
+            "echo $$ > '{}'; exec '{BIN}' stdio",
+            pid_file.display()
+        ))
+        .stderr(Stdio::null());
+    let ev = Client::builder()
+        .timeout(Some(WAIT))
+        .connect_stdio(command)
+        .await
+        .unwrap();
+    let pid = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_owned();
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|s| !s.trim_start().starts_with('Z'))
+        })
+    };
+    let gateway = Server::builder(server_info!())
+        .mount("ev", ev)
+        .build()
+        .unwrap();
+    tokio::time::timeout(WAIT, gateway.mounted()).await.unwrap();
+    assert!(running());
+    drop(gateway);
+    let stopped = async {
+        while running() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(WAIT, stopped)
+        .await
+        .expect("the spawned server is stopped");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
