@@ -3,9 +3,13 @@
 # @modelcontextprotocol/server-everything, pinned in package.json), over stdio (spawned) and
 # over Streamable HTTP, through examples/mcp-call. Each check compares exact output.
 #
-# usage: tests/client-interop/run.sh [PATH/TO/mcp-call]
+# Then the same server behind our gateway, examples/mcp-proxy (the stdio server mounted on an HTTP
+# server of ours): our client reaches it over HTTP in both eras, the stateless one included,
+# which the server itself does not speak.
 #
-# Builds nothing (cargo build -p mcp-call); installs the pinned server on first use
+# usage: tests/client-interop/run.sh [PATH/TO/mcp-call [PATH/TO/mcp-proxy]]
+#
+# Builds nothing (cargo build -p mcp-call -p mcp-proxy); installs the pinned server on first use
 # (npm ci --prefix tests/client-interop). Needs Node 18+.
 #
 # The TypeScript server (SDK 1.x) speaks the handshake era only: the client negotiates
@@ -17,9 +21,11 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 call=${1:-${CARGO_TARGET_DIR:-$root/target}/debug/mcp-call}
+proxy=${2:-$(dirname "$call")/mcp-proxy}
 server="$here/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 
 [[ -x $call ]] || { echo "client-interop: no mcp-call at $call (cargo build -p mcp-call)" >&2; exit 2; }
+[[ -x $proxy ]] || { echo "client-interop: no mcp-proxy at $proxy (cargo build -p mcp-proxy)" >&2; exit 2; }
 if [[ ! -f $server ]]; then
   npm ci --prefix "$here" --no-audit --no-fund --loglevel=error || exit 2
 fi
@@ -81,7 +87,8 @@ check "stdio 2026-07-28 alone is refused" 3 '' -- --protocol-version 2026-07-28 
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 PORT=$port node "$server" streamableHttp >/dev/null 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT
+proxy_pid=
+trap 'kill $pid $proxy_pid 2>/dev/null; wait $pid $proxy_pid 2>/dev/null' EXIT
 for _ in $(seq 100); do
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
   sleep 0.1
@@ -92,6 +99,38 @@ conversation "http negotiated" "$url"
 conversation "http 2025-11-25" --protocol-version 2025-11-25 "$url"
 check "http 2025-03-26: call echo" 0 'Echo: old' -- --protocol-version 2025-03-26 "$url" call echo '{"message":"old"}'
 check "http 2026-07-28 alone is refused" 3 '' -- --protocol-version 2026-07-28 "$url" info
+
+# The stdio server behind mcp-proxy: its tools as they are, over our HTTP endpoint.
+proxy_out=$(mktemp)
+"$proxy" http 127.0.0.1:0 -- node "$server" stdio >"$proxy_out" 2>/dev/null &
+proxy_pid=$!
+proxy_url=
+for _ in $(seq 200); do
+  proxy_url=$(sed -n 's/^listening on //p' "$proxy_out")
+  [[ -n $proxy_url ]] && break
+  sleep 0.1
+done
+rm -f "$proxy_out"
+if [[ -z $proxy_url ]]; then
+  echo "  ✗ mcp-proxy did not start" >&2
+  failures=$((failures + 1))
+else
+  echo "client-interop: the stdio server behind mcp-proxy at $proxy_url"
+  for rev in 2026-07-28 2025-11-25; do
+    via=(--protocol-version "$rev" "$proxy_url")
+    check "proxy $rev: revision" 0 "  \"protocolVersion\": \"$rev\"," -- "${via[@]}" info
+    check "proxy $rev: server name" 0 '    "name": "mcp-servers/everything",' -- "${via[@]}" info
+    check "proxy $rev: list" 0 'tool echo' -- "${via[@]}" list
+    check "proxy $rev: list (templates)" 0 'template demo://resource/dynamic/text/{resourceId}' -- "${via[@]}" list
+    check "proxy $rev: call echo" 0 'Echo: hi' -- "${via[@]}" call echo '{"message":"hi"}'
+    check "proxy $rev: progress tool" 0 'Long running operation completed. Duration: 1 seconds, Steps: 2.' \
+      -- "${via[@]}" call trigger-long-running-operation '{"duration":1,"steps":2}'
+    check "proxy $rev: read" 0 '^Resource 7: This is a plaintext resource created at [0-9:]+ [AP]M$' \
+      -- "${via[@]}" read demo://resource/dynamic/text/7
+    check "proxy $rev: prompt" 0 "user: What's weather in Paris?" -- "${via[@]}" prompt args-prompt '{"city":"Paris"}'
+  done
+  check "proxy: negotiated revision" 0 '  "protocolVersion": "2026-07-28",' -- "$proxy_url" info
+fi
 
 echo "client-interop: $passed checks passed, $failures failed"
 ((failures == 0))

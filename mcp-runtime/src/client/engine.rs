@@ -59,6 +59,7 @@ pub(crate) struct State {
 struct Waiting {
     tx: oneshot::Sender<Result<Value, ClientError>>,
     progress: Option<ProgressFn>,
+    handler: Option<Arc<dyn ClientHandler>>,
 }
 
 /// Per-request options.
@@ -68,6 +69,8 @@ pub(crate) struct Options {
     pub(crate) timeout: Option<Duration>,
     /// `Mcp-Name` and `Mcp-Param-*` (HTTP, stateless era).
     pub(crate) headers: Vec<(String, String)>,
+    /// Answers the questions of this request (see [`Engine::handler_for`]).
+    pub(crate) handler: Option<Arc<dyn ClientHandler>>,
 }
 
 pub(crate) struct Engine {
@@ -134,6 +137,23 @@ impl Engine {
         self.handler.clone()
     }
 
+    /// Who answers a question of the server (handshake era), which does not say what request it
+    /// belongs to: the handler of the one request in flight that has its own (a forwarded call
+    /// of a mount), the client's handler when none has; with several, nobody can tell whose
+    /// question it is, and it is refused.
+    fn handler_for(&self) -> Result<Arc<dyn ClientHandler>, ErrorObject> {
+        let waiting = lock(&self.waiting);
+        let mut own = waiting.values().filter_map(|w| w.handler.as_ref());
+        match (own.next(), own.next()) {
+            (None, _) => Ok(self.handler.clone()),
+            (Some(h), None) => Ok(h.clone()),
+            (Some(_), Some(_)) => Err(ErrorObject::internal(
+                "this client has several forwarded requests in flight and cannot tell which one \
+                 the question belongs to",
+            )),
+        }
+    }
+
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<ServerNotification> {
         match &*lock(&self.notifications) {
             Some(tx) => tx.subscribe(),
@@ -179,6 +199,7 @@ impl Engine {
                 Waiting {
                     tx,
                     progress: options.progress.clone(),
+                    handler: options.handler.clone(),
                 },
             );
         }
@@ -365,9 +386,13 @@ impl Engine {
         };
         let engine = self.clone();
         let task_id = id.clone();
+        let handler = self.handler_for();
         let mut answering = lock(&self.answering);
         let task = tokio::spawn(async move {
-            let outcome = answer(&*engine.handler, &method, params).await;
+            let outcome = match handler {
+                Ok(handler) => answer(&*handler, &method, params).await,
+                Err(refused) => Err(refused),
+            };
             lock(&engine.answering).remove(&task_id);
             engine.reply(&task_id, outcome).await;
             drop(permit);

@@ -122,6 +122,13 @@ impl<T> Call<T> {
         self.options.timeout = Some(limit);
         self
     }
+
+    /// Answers this request's questions with `handler` instead of the client's (a mount relays
+    /// them to the client of the call it forwards).
+    pub(crate) fn handler(mut self, handler: std::sync::Arc<dyn super::ClientHandler>) -> Self {
+        self.options.handler = Some(handler);
+        self
+    }
 }
 
 impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
@@ -220,8 +227,12 @@ impl Client {
             let round: InputRequiredResult = serde_json::from_value(result)
                 .map_err(|e| ClientError::protocol(format!("input_required: {e}")))?;
             let mut responses = Map::new();
+            let handler = options
+                .handler
+                .clone()
+                .unwrap_or_else(|| self.engine.handler());
             for (key, request) in round.input_requests.unwrap_or_default() {
-                let answer = answer(&*self.engine.handler(), &request.method, request.params)
+                let answer = answer(&*handler, &request.method, request.params)
                     .await
                     .map_err(ClientError::Rpc)?;
                 responses.insert(key, answer);

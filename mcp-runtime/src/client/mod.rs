@@ -52,6 +52,7 @@ mod headers;
 mod http;
 mod link;
 mod methods;
+mod mount;
 mod notification;
 #[cfg(feature = "auth")]
 pub mod oauth;

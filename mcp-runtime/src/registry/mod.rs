@@ -6,6 +6,7 @@ mod checks;
 mod descriptors;
 #[cfg(feature = "http")]
 pub(crate) mod mirror;
+pub(crate) mod mounted;
 mod record;
 
 use std::collections::HashMap;
@@ -130,6 +131,8 @@ pub(crate) struct Catalog {
     pub(crate) templates: Vec<TemplateEntry>,
     pub(crate) prompts: Vec<PromptEntry>,
     pub(crate) prompt_index: HashMap<&'static str, usize>,
+    /// Items re-exported from other servers (after the local ones in every list).
+    pub(crate) mounted: mounted::Mounted,
     /// Indexed by `version_slot`; each revision's pages are built on its first list request.
     pages: Vec<OnceLock<Pages>>,
     /// What the pages are built with.
@@ -171,6 +174,7 @@ impl Catalog {
         mut tools: Vec<ToolRecord>,
         mut resources: Vec<ResourceRecord>,
         mut prompts: Vec<PromptRecord>,
+        mounts: &[Arc<mounted::MountedItems>],
         settings: &CatalogSettings<'_>,
     ) -> Result<Catalog, Error> {
         tools.sort_by(|a, b| a.name.cmp(b.name));
@@ -180,6 +184,7 @@ impl Catalog {
         checks::unique("prompt", prompts.iter().map(|p| (p.name, p.location)))?;
         checks::unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
         checks::state(&tools, &resources, &prompts, settings.state)?;
+        let mounted = mounted::Mounted::new(mounts)?;
 
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
@@ -300,6 +305,7 @@ impl Catalog {
                 .map(|(i, p)| (p.record.name, i))
                 .collect(),
             prompts: prompt_entries,
+            mounted,
             pages: ProtocolVersion::ALL
                 .iter()
                 .map(|_| OnceLock::new())
@@ -313,13 +319,13 @@ impl Catalog {
     }
 
     fn pages_for(&self, v: ProtocolVersion) -> Pages {
-        let s = &self.page_settings;
+        let (s, m) = (&self.page_settings, &self.mounted);
+        let (tools, prompts) = (m.tools(&self.tool_index), m.prompts(&self.prompt_index));
         Pages {
             tools: paginate(
-                &self.tools,
+                self.tools.iter().map(|t| t.descriptor.clone()).chain(tools),
                 s,
                 v,
-                |t| t.descriptor.clone(),
                 |items, next| {
                     let mut r = ListToolsResult::new(items);
                     r.next_cursor = next;
@@ -327,10 +333,12 @@ impl Catalog {
                 },
             ),
             resources: paginate(
-                &self.resources,
+                self.resources
+                    .iter()
+                    .map(|r| r.descriptor.clone())
+                    .chain(m.resources()),
                 s,
                 v,
-                |r| r.descriptor.clone(),
                 |items, next| {
                     let mut r = ListResourcesResult::new(items);
                     r.next_cursor = next;
@@ -338,10 +346,12 @@ impl Catalog {
                 },
             ),
             templates: paginate(
-                &self.templates,
+                self.templates
+                    .iter()
+                    .map(|t| t.descriptor.clone())
+                    .chain(m.templates()),
                 s,
                 v,
-                |t| t.descriptor.clone(),
                 |items, next| {
                     let mut r = ListResourceTemplatesResult::new(items);
                     r.next_cursor = next;
@@ -349,10 +359,12 @@ impl Catalog {
                 },
             ),
             prompts: paginate(
-                &self.prompts,
+                self.prompts
+                    .iter()
+                    .map(|p| p.descriptor.clone())
+                    .chain(prompts),
                 s,
                 v,
-                |p| p.descriptor.clone(),
                 |items, next| {
                     let mut r = ListPromptsResult::new(items);
                     r.next_cursor = next;
@@ -440,25 +452,27 @@ fn decode_cursor(cursor: &str) -> Option<usize> {
     cursor.strip_prefix('p')?.parse().ok().filter(|n| *n > 0)
 }
 
-fn paginate<E, D, R: Serialize + ForVersion + CacheHints>(
-    items: &[E],
+fn paginate<D, R: Serialize + ForVersion + CacheHints>(
+    items: impl Iterator<Item = D>,
     s: &PageSettings,
     v: ProtocolVersion,
-    descriptor: impl Fn(&E) -> D,
     result: impl Fn(Vec<D>, Option<String>) -> R,
 ) -> Vec<Arc<str>> {
-    let chunks: Vec<&[E]> = if items.is_empty() {
-        vec![&[]]
-    } else {
-        items.chunks(s.page_size).collect()
-    };
+    let (mut chunks, mut page) = (Vec::new(), Vec::new());
+    for item in items {
+        if page.len() == s.page_size {
+            chunks.push(std::mem::take(&mut page));
+        }
+        page.push(item);
+    }
+    chunks.push(page);
     let count = chunks.len();
     chunks
         .into_iter()
         .enumerate()
         .map(|(i, chunk)| {
             let next = (i + 1 < count).then(|| encode_cursor(i + 1));
-            let mut r = result(chunk.iter().map(&descriptor).collect(), next);
+            let mut r = result(chunk, next);
             r.for_version(v);
             r.add_cache_hints(v, s);
             Arc::from(serde_json::to_string(&r).unwrap_or_default())
@@ -557,6 +571,7 @@ mod tests {
                 resource("template", "x://t/{id}", Some(1)),
             ],
             vec![prompt("limited", Some(3)), prompt("unlimited", None)],
+            &[],
             &settings,
         )
         .unwrap();

@@ -36,6 +36,9 @@ macro_rules! server_info {
     };
 }
 
+/// Work started once a server is built.
+pub(crate) type OnBuild = Box<dyn FnOnce(&Server) + Send>;
+
 /// Builds a [`Server`]: items, state, instructions and limits.
 ///
 /// ```standalone_crate
@@ -58,7 +61,7 @@ macro_rules! server_info {
 pub struct ServerBuilder {
     info: Implementation,
     instructions: Option<String>,
-    records: Records,
+    pub(crate) records: Records,
     state: StateMap,
     options: Options,
     state_key: Option<StateKey>,
@@ -66,6 +69,8 @@ pub struct ServerBuilder {
     scale: Option<crate::scale::ScaleOut>,
     /// A setting that could not be taken (reported by `build`).
     config_error: Option<String>,
+    /// Run once the server is built (mounts start watching their servers).
+    pub(crate) on_build: Vec<OnBuild>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -88,6 +93,7 @@ impl ServerBuilder {
                 tools: Vec::new(),
                 resources: Vec::new(),
                 prompts: Vec::new(),
+                mounts: Vec::new(),
             },
             state: StateMap::new(),
             options: Options::default(),
@@ -95,11 +101,14 @@ impl ServerBuilder {
             extensions: Extensions::new(),
             scale: None,
             config_error: None,
+            on_build: Vec::new(),
         }
     }
 
     pub(crate) fn with_records(mut self, records: Records) -> Self {
+        let mounts = std::mem::take(&mut self.records.mounts);
         self.records = records;
+        self.records.mounts = mounts;
         self
     }
 
@@ -534,7 +543,13 @@ impl ServerBuilder {
                 .min(tokio::sync::Semaphore::MAX_PERMITS),
         ));
         let hub = Arc::new(Hub::new(options.max_listeners));
-        Ok(Server {
+        if !self.on_build.is_empty() && tokio::runtime::Handle::try_current().is_err() {
+            return Err(Error::Config(
+                "a server with mounts is built inside a tokio runtime (it watches them)".into(),
+            ));
+        }
+        let (mounts_pending, _) = tokio::sync::watch::channel(records.mounts.len());
+        let server = Server {
             inner: Arc::new(ServerInner {
                 info: self.info,
                 instructions: self.instructions,
@@ -550,8 +565,13 @@ impl ServerBuilder {
                 shutdown: crate::handler::context::CancellationToken::new(),
                 server_info_json,
                 scale: self.scale,
+                mounts_pending,
             }),
-        })
+        };
+        for start in self.on_build {
+            start(&server);
+        }
+        Ok(server)
     }
 
     /// Builds the server and serves it over stdio until stdin closes.

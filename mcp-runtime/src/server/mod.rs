@@ -15,6 +15,7 @@ use crate::error::Error;
 use crate::handler::context::{CancellationToken, Context, StateMap};
 use crate::handler::rounds::StateKey;
 use crate::notify::{Hub, ListChanged};
+use crate::registry::mounted::MountedItems;
 use crate::registry::{
     self, Catalog, CatalogSettings, ListKind, PromptRecord, ResourceRecord, ToolRecord,
 };
@@ -30,6 +31,8 @@ pub(crate) struct Records {
     tools: Vec<ToolRecord>,
     resources: Vec<ResourceRecord>,
     prompts: Vec<PromptRecord>,
+    /// Mounted servers' items, each replaced whole when its server's lists change.
+    pub(crate) mounts: Vec<Arc<MountedItems>>,
 }
 
 /// Everything derived from the registered items: rebuilt once per change, swapped atomically.
@@ -58,22 +61,24 @@ impl Live {
             records.tools.clone(),
             records.resources.clone(),
             records.prompts.clone(),
+            &records.mounts,
             &settings,
         )?;
+        let [mounted_tools, mounted_resources, mounted_prompts] = catalog.mounted.offers();
         let has_completions = !catalog.prompts.is_empty() || !catalog.templates.is_empty();
         let mut caps = ServerCapabilities::default();
-        if !catalog.tools.is_empty() {
+        if !catalog.tools.is_empty() || mounted_tools {
             let mut tools = mcp_core::lifecycle::ToolsCapability::default();
             tools.list_changed = Some(true);
             caps.tools = Some(tools);
         }
-        if !catalog.resources.is_empty() || !catalog.templates.is_empty() {
+        if !catalog.resources.is_empty() || !catalog.templates.is_empty() || mounted_resources {
             let mut resources = mcp_core::lifecycle::ResourcesCapability::default();
             resources.subscribe = Some(true);
             resources.list_changed = Some(true);
             caps.resources = Some(resources);
         }
-        if !catalog.prompts.is_empty() {
+        if !catalog.prompts.is_empty() || mounted_prompts {
             let mut prompts = mcp_core::lifecycle::PromptsCapability::default();
             prompts.list_changed = Some(true);
             caps.prompts = Some(prompts);
@@ -147,6 +152,8 @@ pub(crate) struct ServerInner {
     pub(crate) server_info_json: Box<str>,
     /// The shared parts of a replica behind a load balancer, when it is one.
     pub(crate) scale: Option<crate::scale::ScaleOut>,
+    /// How many mounted servers' first lists are not in yet ([`Server::mounted`]).
+    pub(crate) mounts_pending: tokio::sync::watch::Sender<usize>,
 }
 
 impl ServerInner {
@@ -231,6 +238,7 @@ impl Server {
                 .filter(|r| r.server == name)
                 .copied()
                 .collect(),
+            mounts: Vec::new(),
         };
         ServerBuilder::new(info).with_records(records)
     }
@@ -240,7 +248,8 @@ impl Server {
         &self.inner.info
     }
 
-    /// Tool names, sorted.
+    /// The names of the tools registered here, sorted (not those of mounted servers, which
+    /// `tools/list` lists after them).
     pub fn tool_names(&self) -> impl Iterator<Item = &'static str> {
         let names: Vec<&'static str> = self
             .inner
@@ -264,6 +273,7 @@ impl Server {
         &self,
         kind: ListKind,
         change: impl FnOnce(&mut Records) -> bool,
+        notify: bool,
     ) -> Result<bool, Error> {
         let mut records = self.inner.records.lock().unwrap_or_else(|e| e.into_inner());
         let mut next = records.clone();
@@ -275,7 +285,9 @@ impl Server {
         *self.inner.live.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(live);
         *records = next;
         drop(records);
-        self.inner.list_changed(kind);
+        if notify {
+            self.inner.list_changed(kind);
+        }
         Ok(true)
     }
 
@@ -296,10 +308,14 @@ impl Server {
     /// assert!(server.remove_tool("hello"));
     /// ```
     pub fn add_tool(&self, record: ToolRecord) -> Result<(), Error> {
-        self.change(ListKind::Tools, |r| {
-            r.tools.push(record);
-            true
-        })
+        self.change(
+            ListKind::Tools,
+            |r| {
+                r.tools.push(record);
+                true
+            },
+            true,
+        )
         .map(drop)
     }
 
@@ -311,11 +327,15 @@ impl Server {
     /// assert!(!server.remove_tool("nothing"));
     /// ```
     pub fn remove_tool(&self, name: &str) -> bool {
-        self.change(ListKind::Tools, |r| {
-            let before = r.tools.len();
-            r.tools.retain(|t| t.name != name);
-            r.tools.len() != before
-        })
+        self.change(
+            ListKind::Tools,
+            |r| {
+                let before = r.tools.len();
+                r.tools.retain(|t| t.name != name);
+                r.tools.len() != before
+            },
+            true,
+        )
         .unwrap_or(false)
     }
 
@@ -335,10 +355,14 @@ impl Server {
     /// assert!(server.remove_resource("note://1"));
     /// ```
     pub fn add_resource(&self, record: ResourceRecord) -> Result<(), Error> {
-        self.change(ListKind::Resources, |r| {
-            r.resources.push(record);
-            true
-        })
+        self.change(
+            ListKind::Resources,
+            |r| {
+                r.resources.push(record);
+                true
+            },
+            true,
+        )
         .map(drop)
     }
 
@@ -350,11 +374,15 @@ impl Server {
     /// assert!(!server.remove_resource("note://nothing"));
     /// ```
     pub fn remove_resource(&self, uri: &str) -> bool {
-        self.change(ListKind::Resources, |r| {
-            let before = r.resources.len();
-            r.resources.retain(|x| x.uri != uri);
-            r.resources.len() != before
-        })
+        self.change(
+            ListKind::Resources,
+            |r| {
+                let before = r.resources.len();
+                r.resources.retain(|x| x.uri != uri);
+                r.resources.len() != before
+            },
+            true,
+        )
         .unwrap_or(false)
     }
 
@@ -373,10 +401,14 @@ impl Server {
     /// assert!(server.remove_prompt("greet"));
     /// ```
     pub fn add_prompt(&self, record: PromptRecord) -> Result<(), Error> {
-        self.change(ListKind::Prompts, |r| {
-            r.prompts.push(record);
-            true
-        })
+        self.change(
+            ListKind::Prompts,
+            |r| {
+                r.prompts.push(record);
+                true
+            },
+            true,
+        )
         .map(drop)
     }
 
@@ -388,11 +420,15 @@ impl Server {
     /// assert!(!server.remove_prompt("nothing"));
     /// ```
     pub fn remove_prompt(&self, name: &str) -> bool {
-        self.change(ListKind::Prompts, |r| {
-            let before = r.prompts.len();
-            r.prompts.retain(|p| p.name != name);
-            r.prompts.len() != before
-        })
+        self.change(
+            ListKind::Prompts,
+            |r| {
+                let before = r.prompts.len();
+                r.prompts.retain(|p| p.name != name);
+                r.prompts.len() != before
+            },
+            true,
+        )
         .unwrap_or(false)
     }
 
@@ -425,6 +461,60 @@ impl Server {
     /// ```
     pub fn notify_list_changed(&self, list: ListChanged) {
         self.inner.list_changed(list.kind());
+    }
+
+    /// Swaps in the items of mount `index` (its server's lists changed) and tells every client
+    /// of the lists that differ.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn replace_mount(&self, index: usize, items: MountedItems) -> Result<(), Error> {
+        let mut changed = Vec::new();
+        self.change(
+            ListKind::Tools,
+            |r| {
+                let Some(slot) = r.mounts.get_mut(index) else {
+                    return false;
+                };
+                if slot.tools != items.tools {
+                    changed.push(ListKind::Tools);
+                }
+                if slot.resources != items.resources
+                    || slot.templates.len() != items.templates.len()
+                    || slot
+                        .templates
+                        .iter()
+                        .zip(&items.templates)
+                        .any(|(a, b)| a.0 != b.0)
+                {
+                    changed.push(ListKind::Resources);
+                }
+                if slot.prompts != items.prompts {
+                    changed.push(ListKind::Prompts);
+                }
+                *slot = Arc::new(items);
+                true
+            },
+            false,
+        )?;
+        for kind in changed {
+            self.inner.hub.list_changed(kind);
+        }
+        Ok(())
+    }
+
+    /// Waits until every server given to [`ServerBuilder::mount`] has had its lists read once
+    /// (or failed to): clients connecting before that see a mount's items arrive with a
+    /// `list_changed` notification instead.
+    ///
+    /// ```
+    /// # async fn demo() {
+    /// use mcp_runtime::prelude::*;
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// server.mounted().await; // nothing mounted: returns at once
+    /// # }
+    /// ```
+    pub async fn mounted(&self) {
+        let mut pending = self.inner.mounts_pending.subscribe();
+        let _ = pending.wait_for(|n| *n == 0).await;
     }
 
     /// The revisions this server speaks, newest first.

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use mcp_core::jsonrpc::echo;
 use mcp_core::{ErrorObject, ForVersion};
@@ -30,6 +31,25 @@ pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
     }
     let p: GetParams<'_> = call.params()?;
     let Some(&index) = live.catalog.prompt_index.get(p.name.as_ref()) else {
+        if let Some(found) = live.catalog.mounted.prompt(&p.name) {
+            let forward = Arc::clone(&found.mount.forward);
+            let limits = Limits {
+                concurrency: None,
+                timeout_ms: found.mount.timeout_ms,
+            };
+            let (v, id, name) = (call.scope.version, call.id, p.name.into_owned());
+            let args = arguments(p.arguments);
+            let start = |ctx| forward.get_prompt(ctx, found.remote, args);
+            let mut result = match call.run(limits, start, Result::is_err).await {
+                Ran::Answered(answer) => return answer,
+                Ran::TimedOut(ms) => return Err(timed_out("prompt", &name, ms)),
+                Ran::Done(Ok(r)) => r,
+                Ran::Done(Err(err)) => return Err(error_object(&name, err, || not_found("", v))),
+            };
+            result.for_version(v);
+            mark_complete(server, &mut result.result_type, &mut result.meta, v);
+            return Payload::framed(id, &result);
+        }
         return Err(ErrorObject::invalid_params(format!(
             "unknown prompt '{}'",
             echo(&p.name)
@@ -38,15 +58,7 @@ pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
     tracing::Span::current().record("item", p.name.as_ref());
     let entry = &live.catalog.prompts[index];
     let record = &entry.record;
-    let mut args = PromptArguments::default();
-    for (k, val) in p.arguments.unwrap_or_default() {
-        let text = match val {
-            serde_json::Value::String(s) => s,
-            serde_json::Value::Null => continue,
-            other => other.to_string(),
-        };
-        args.0.insert(k, text);
-    }
+    let args = arguments(p.arguments);
     let v = call.scope.version;
     let id = call.id;
     let limits = Limits {
@@ -70,4 +82,18 @@ pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
     Payload::framed(id, &result)
+}
+
+/// A prompt's arguments as strings (other JSON values are taken as their text, `null` as absent).
+fn arguments(given: Option<BTreeMap<String, serde_json::Value>>) -> PromptArguments {
+    let mut args = PromptArguments::default();
+    for (k, val) in given.unwrap_or_default() {
+        let text = match val {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Null => continue,
+            other => other.to_string(),
+        };
+        args.0.insert(k, text);
+    }
+    args
 }

@@ -1,6 +1,7 @@
 //! `resources/read`, `resources/subscribe` and `resources/unsubscribe`.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use mcp_core::jsonrpc::{echo, error_codes};
 use mcp_core::{EmptyResult, ErrorObject, ForVersion, ProtocolVersion, ReadResourceResult};
@@ -27,7 +28,22 @@ pub(super) async fn read(call: Call<'_>) -> Result<Payload, ErrorObject> {
     let v = call.scope.version;
     let id = call.id;
     let Some((record, request, limit)) = live.catalog.find_resource(&p.uri) else {
-        return Err(not_found(&p.uri, v));
+        let Some(found) = live.catalog.mounted.resource(&p.uri) else {
+            return Err(not_found(&p.uri, v));
+        };
+        let (forward, remote) = (Arc::clone(&found.mount.forward), found.remote.to_owned());
+        let limits = Limits {
+            concurrency: None,
+            timeout_ms: found.mount.timeout_ms,
+        };
+        let start = |ctx| forward.read_resource(ctx, remote);
+        let contents = match call.run(limits, start, Result::is_err).await {
+            Ran::Answered(answer) => return answer,
+            Ran::TimedOut(ms) => return Err(timed_out("resource", &p.uri, ms)),
+            Ran::Done(Ok(c)) => c,
+            Ran::Done(Err(err)) => return Err(error_object(&p.uri, err, || not_found(&p.uri, v))),
+        };
+        return finish(server, id, contents, v);
     };
     tracing::Span::current().record("item", record.name);
     let limits = Limits {
@@ -44,6 +60,16 @@ pub(super) async fn read(call: Call<'_>) -> Result<Payload, ErrorObject> {
         Ran::Done(Ok(c)) => c,
         Ran::Done(Err(err)) => return Err(error_object(record.name, err, || not_found(&p.uri, v))),
     };
+    finish(server, id, contents, v)
+}
+
+/// The read's result, shaped for the revision.
+fn finish(
+    server: &crate::server::ServerInner,
+    id: &mcp_core::RequestId,
+    contents: Vec<mcp_core::ResourceContents>,
+    v: ProtocolVersion,
+) -> Result<Payload, ErrorObject> {
     let mut result = ReadResourceResult::new(contents);
     result.for_version(v);
     if v.has_cache_hints() {

@@ -43,6 +43,20 @@ pub(super) async fn call<S: Open>(call: Call<'_, S>) -> Result<Payload, ErrorObj
         check_object(args)?;
     }
     let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
+        if let Some(found) = live.catalog.mounted.tool(&p.name) {
+            tracing::Span::current().record("item", p.name.as_ref());
+            #[cfg(feature = "http")]
+            if let (Some(headers), Some(mirrored)) = (&call.scope.headers, &found.mirrored) {
+                crate::dispatch::headers::check_arguments(headers, mirrored, p.arguments)?;
+            }
+            let (forward, timeout_ms) = (Arc::clone(&found.mount.forward), found.mount.timeout_ms);
+            let arguments = p.arguments.map(RawValue::to_owned);
+            let name = p.name.into_owned();
+            return mounted(call, &name, timeout_ms, |ctx| {
+                forward.call_tool(ctx, found.remote, arguments)
+            })
+            .await;
+        }
         return Err(ErrorObject::invalid_params(format!(
             "unknown tool '{}'",
             echo(&p.name)
@@ -89,6 +103,38 @@ pub(super) async fn call<S: Open>(call: Call<'_, S>) -> Result<Payload, ErrorObj
                 Ran::Done(outcome) => outcome,
             }
         }
+    };
+    let mut result = super::outcome::tool_result(server, name, v, outcome)?;
+    result.for_version(v);
+    framed_complete(server, id, &mut result, v, |r| {
+        (&mut r.result_type, &mut r.meta)
+    })
+}
+
+/// A call of a mounted server's tool, forwarded there (see `registry::mounted`); its result is
+/// the remote one, shaped for this request's revision.
+async fn mounted(
+    call: Call<'_>,
+    name: &str,
+    timeout_ms: Option<u64>,
+    start: impl FnOnce(
+        crate::Context,
+    ) -> crate::handler::invoke::HandlerFuture<mcp_core::CallToolResult>,
+) -> Result<Payload, ErrorObject> {
+    let (server, id, v) = (call.server, call.id, call.scope.version);
+    let limits = Limits {
+        concurrency: None,
+        timeout_ms,
+    };
+    let failed = |r: &Result<mcp_core::CallToolResult, HandlerError>| {
+        r.as_ref().map_or(true, |r| r.is_error == Some(true))
+    };
+    let outcome = match call.run(limits, start, failed).await {
+        Ran::Answered(answer) => return answer,
+        Ran::TimedOut(ms) => Err(HandlerError::Tool(crate::error::ToolError::new(format!(
+            "tool '{name}' timed out after {ms} ms"
+        )))),
+        Ran::Done(outcome) => outcome,
     };
     let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
