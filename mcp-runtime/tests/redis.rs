@@ -220,6 +220,24 @@ async fn slow_task(ms: u64) -> String {
     format!("slept {ms} ms")
 }
 
+static TASK_DROPPED: AtomicUsize = AtomicUsize::new(0);
+
+struct TaskGuard;
+
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        TASK_DROPPED.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs as a task until cancelled.
+#[tool(task = "optional")]
+async fn held_task() -> String {
+    let _guard = TaskGuard;
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    "held".into()
+}
+
 /// Added at run time.
 #[tool]
 async fn late() -> String {
@@ -240,6 +258,7 @@ fn replica(node: &str, redis: &RedisServer, ns: &str) -> Server {
         .tool(close_then_finish::TOOL)
         .tool(log_both::TOOL)
         .tool(slow_task::TOOL)
+        .tool(held_task::TOOL)
         .resource(watched::RESOURCE)
         .request_state_keys(vec![[7; 32]])
         .redis_with(RedisOptions::new(redis.url()).node(node).namespace(ns))
@@ -668,6 +687,38 @@ async fn a_task_started_on_one_replica_is_polled_and_fetched_on_the_other() {
     assert_eq!(r["result"]["content"][0]["text"], "slept 50 ms", "{r}");
     let got = answer(post(&ub, &sid, request(4, "tasks/get", json!({"taskId": id}))).await).await;
     assert_eq!(got["result"]["status"], "completed");
+    // A task cancelled on b stops its handler on a.
+    let body = request(
+        6,
+        "tools/call",
+        json!({"name": "held_task", "arguments": {}, "task": {}}),
+    );
+    let created = answer(post(&ua, &sid, body).await).await;
+    let held = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(TASK_DROPPED.load(Ordering::SeqCst), 0);
+    let r = answer(
+        post(
+            &ub,
+            &sid,
+            request(7, "tasks/cancel", json!({"taskId": held})),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(r["result"]["status"], "cancelled", "{r}");
+    let stopped = async {
+        while TASK_DROPPED.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(GUARD, stopped)
+        .await
+        .expect("the handler on a was not stopped");
+    let got = answer(post(&ua, &sid, request(8, "tasks/get", json!({"taskId": held}))).await).await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
     // Another session, even on the same replica, never sees it.
     let other = initialize_on(&ub, json!({"tasks": {}})).await;
     let r = answer(post(&ub, &other, request(5, "tasks/get", json!({"taskId": id}))).await).await;

@@ -155,7 +155,9 @@ impl Http {
         session.checked();
         if changed {
             let sid = session.id.to_string();
-            scale.announce(BusMessage::SessionChanged { sid, record });
+            scale
+                .announce_now(BusMessage::SessionChanged { sid, record })
+                .await;
         }
         Ok(())
     }
@@ -171,9 +173,8 @@ impl Http {
             Err(_) if here => false,
             Err(_) => return Err(()),
         };
-        scale.announce(BusMessage::SessionClosed {
-            sid: sid.to_owned(),
-        });
+        let sid = sid.to_owned();
+        scale.announce_now(BusMessage::SessionClosed { sid }).await;
         Ok(here || there)
     }
 
@@ -202,13 +203,15 @@ impl Http {
         )
     }
 
-    /// Tells the other replicas of a `notifications/cancelled` (the request may run there).
-    pub(crate) fn share_cancel(&self, sid: &str, text: &str) {
+    /// Tells the other replicas of a `notifications/cancelled` (the request may run there),
+    /// before the client hears back.
+    pub(crate) async fn share_cancel(&self, sid: &str, text: &str) {
         if let Some(scale) = &self.server.scale {
-            scale.announce(BusMessage::Cancel {
+            let message = BusMessage::Cancel {
                 sid: sid.to_owned(),
                 message: text.to_owned(),
-            });
+            };
+            scale.announce_now(message).await;
         }
     }
 
@@ -279,6 +282,14 @@ async fn apply(h: &Arc<Http>, message: &BusMessage) {
         }
         BusMessage::SessionClosed { sid } => {
             h.sessions.remove(sid);
+        }
+        BusMessage::TaskCancelled { id } => {
+            let manager = h.server.extension::<crate::tasks::TaskManager>();
+            if let Some((manager, running)) = manager.and_then(|m| Some((m.clone(), m.local(id)?)))
+            {
+                running.cancel().await;
+                manager.forget(id);
+            }
         }
         BusMessage::Cancel { sid, message } | BusMessage::ClientResponse { sid, message } => {
             // Only a session held here can have the request running or waiting.

@@ -181,6 +181,12 @@ pub enum BusMessage {
         /// The notification as the client sent it.
         message: String,
     },
+    /// A task was cancelled (by its owner, on the sending replica): the replica running its
+    /// handler stops it.
+    TaskCancelled {
+        /// The task.
+        id: String,
+    },
     /// The client's answer to a request the target replica sent (elicitation, sampling, roots).
     ClientResponse {
         /// The session.
@@ -337,6 +343,17 @@ impl ScaleOut {
     pub fn with_revalidate(mut self, every: Duration) -> Self {
         self.revalidate = every;
         self
+    }
+
+    /// Publishes a broadcast from this replica and waits (within the timeout) until the bus
+    /// took it: what a reply to the client must come after.
+    pub(crate) async fn announce_now(&self, message: BusMessage) {
+        let envelope = Envelope::broadcast(&*self.node, message);
+        match tokio::time::timeout(self.timeout, self.bus.publish(envelope)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => tracing::warn!(%err, "scale-out: broadcast lost"),
+            Err(_) => tracing::warn!("scale-out: broadcast timed out"),
+        }
     }
 
     /// Publishes a broadcast from this replica, in the background (best effort).
