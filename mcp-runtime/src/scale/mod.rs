@@ -347,6 +347,7 @@ impl ScaleOut {
 
     /// Publishes a broadcast from this replica and waits (within the timeout) until the bus
     /// took it: what a reply to the client must come after.
+    #[cfg(feature = "http")]
     pub(crate) async fn announce_now(&self, message: BusMessage) {
         let envelope = Envelope::broadcast(&*self.node, message);
         match tokio::time::timeout(self.timeout, self.bus.publish(envelope)).await {
