@@ -63,13 +63,13 @@ pub(crate) async fn bounded<T>(
     }
 }
 
-/// A number that starts this replica's request streams, so that stream numbers (and so SSE
-/// event ids) of one session never collide between replicas.
-fn stream_base(node: &str) -> u64 {
-    let hash = node.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    ((hash & 0xf_ffff) + 1) << 32
+/// A number that starts the request streams of one session object: random, so that stream
+/// numbers (and so SSE event ids and event-log keys) of one session never collide between
+/// replicas, nor between two restorations of the session on one replica.
+fn stream_base() -> u64 {
+    let b = crate::random::bytes();
+    let n = u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & 0x7fff_ffff);
+    (n + 1) << 32
 }
 
 impl Http {
@@ -83,8 +83,11 @@ impl Http {
             };
             if session.due_check(scale.revalidate) {
                 match bounded(scale, scale.sessions.touch(sid, self.opts.session_idle)).await {
-                    Ok(true) => session.checked(),
-                    Ok(false) => {
+                    Ok(Some(record)) => {
+                        session.checked();
+                        session.conn.apply(&record);
+                    }
+                    Ok(None) => {
                         self.sessions.remove(sid);
                         return Found::Gone;
                     }
@@ -129,8 +132,8 @@ impl Http {
         out: mpsc::Receiver<crate::outbound::Outbound>,
     ) -> Arc<Session> {
         let session = Session::new(id, conn, out, Arc::clone(&self.store));
-        if let Some(scale) = &self.server.scale {
-            session.number_streams_from(stream_base(&scale.node));
+        if self.server.scale.is_some() {
+            session.number_streams_from(stream_base());
             session.conn.own_tasks_as(&session.id);
         }
         session
