@@ -118,7 +118,7 @@ impl RedisServer {
     }
 
     /// Waits until `n` replicas listen on the namespace's bus (so that nothing published later
-    /// is missed).
+    /// is missed; a replica subscribes to its own channel before the bus).
     async fn until_subscribed(&self, ns: &str, n: usize) {
         let channel = format!("{ns}:bus");
         let wait = async {
@@ -220,6 +220,24 @@ async fn slow_task(ms: u64) -> String {
     format!("slept {ms} ms")
 }
 
+static TASK_DROPPED: AtomicUsize = AtomicUsize::new(0);
+
+struct TaskGuard;
+
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        TASK_DROPPED.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs as a task until cancelled.
+#[tool(task = "optional")]
+async fn held_task() -> String {
+    let _guard = TaskGuard;
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    "held".into()
+}
+
 /// Added at run time.
 #[tool]
 async fn late() -> String {
@@ -232,7 +250,7 @@ async fn watched() -> String {
     "watched".into()
 }
 
-fn replica(node: &str, redis: &RedisServer, ns: &str) -> Server {
+fn replica(node: &str, redis: &RedisServer, ns: &str, revalidate: Duration) -> Server {
     Server::builder(server_info!())
         .tool(echo::TOOL)
         .tool(greet::TOOL)
@@ -240,9 +258,15 @@ fn replica(node: &str, redis: &RedisServer, ns: &str) -> Server {
         .tool(close_then_finish::TOOL)
         .tool(log_both::TOOL)
         .tool(slow_task::TOOL)
+        .tool(held_task::TOOL)
         .resource(watched::RESOURCE)
         .request_state_keys(vec![[7; 32]])
-        .redis_with(RedisOptions::new(redis.url()).node(node).namespace(ns))
+        .redis_with(
+            RedisOptions::new(redis.url())
+                .node(node)
+                .namespace(ns)
+                .revalidate(revalidate),
+        )
         .http(mcp_runtime::http::HttpOptions::new().sse_retry(Duration::from_millis(100)))
         .build()
         .unwrap()
@@ -258,8 +282,17 @@ async fn serve(server: &Server) -> String {
 
 /// Two replicas, `a` and `b`, both listening on the bus.
 async fn pair(redis: &RedisServer, ns: &str) -> ((Server, String), (Server, String)) {
-    let a = replica("a", redis, ns);
-    let b = replica("b", redis, ns);
+    pair_revalidating(redis, ns, Duration::from_secs(5)).await
+}
+
+/// Two replicas re-reading the sessions they hold at most every `revalidate`.
+async fn pair_revalidating(
+    redis: &RedisServer,
+    ns: &str,
+    revalidate: Duration,
+) -> ((Server, String), (Server, String)) {
+    let a = replica("a", redis, ns, revalidate);
+    let b = replica("b", redis, ns, revalidate);
     let (ua, ub) = (serve(&a).await, serve(&b).await);
     redis.until_subscribed(ns, 2).await;
     ((a, ua), (b, ub))
@@ -420,7 +453,9 @@ async fn get_stream(url: &str, sid: &str) -> Events {
 #[tokio::test]
 async fn a_session_made_on_one_replica_is_served_by_the_other_with_its_settings() {
     let redis = RedisServer::start().await;
-    let ((_a, ua), (_b, ub)) = pair(&redis, "restore").await;
+    // Re-reading on every request: a change made on b is seen by a's next request whatever
+    // the bus does (by default within 5 s, at once when the bus message is there first).
+    let ((_a, ua), (_b, ub)) = pair_revalidating(&redis, "restore", Duration::ZERO).await;
     let sid = initialize_on(&ua, json!({})).await;
     let r = answer(post(&ub, &sid, call(1, "echo", json!({"text": "hi"}))).await).await;
     assert_eq!(r["result"]["content"][0]["text"], "hi", "{r}");
@@ -668,6 +703,38 @@ async fn a_task_started_on_one_replica_is_polled_and_fetched_on_the_other() {
     assert_eq!(r["result"]["content"][0]["text"], "slept 50 ms", "{r}");
     let got = answer(post(&ub, &sid, request(4, "tasks/get", json!({"taskId": id}))).await).await;
     assert_eq!(got["result"]["status"], "completed");
+    // A task cancelled on b stops its handler on a.
+    let body = request(
+        6,
+        "tools/call",
+        json!({"name": "held_task", "arguments": {}, "task": {}}),
+    );
+    let created = answer(post(&ua, &sid, body).await).await;
+    let held = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(TASK_DROPPED.load(Ordering::SeqCst), 0);
+    let r = answer(
+        post(
+            &ub,
+            &sid,
+            request(7, "tasks/cancel", json!({"taskId": held})),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(r["result"]["status"], "cancelled", "{r}");
+    let stopped = async {
+        while TASK_DROPPED.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(GUARD, stopped)
+        .await
+        .expect("the handler on a was not stopped");
+    let got = answer(post(&ua, &sid, request(8, "tasks/get", json!({"taskId": held}))).await).await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
     // Another session, even on the same replica, never sees it.
     let other = initialize_on(&ub, json!({"tasks": {}})).await;
     let r = answer(post(&ub, &other, request(5, "tasks/get", json!({"taskId": id}))).await).await;

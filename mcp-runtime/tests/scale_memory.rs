@@ -137,7 +137,11 @@ impl SessionStore for Down {
     ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(async { Err(ScaleError::Unavailable("down".into())) })
     }
-    fn touch<'a>(&'a self, _: &'a str, _: Duration) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    fn touch<'a>(
+        &'a self,
+        _: &'a str,
+        _: Duration,
+    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(async { Err(ScaleError::Unavailable("down".into())) })
     }
     fn delete<'a>(&'a self, _: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>> {
@@ -163,7 +167,11 @@ impl SessionStore for Stuck {
     ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(std::future::pending())
     }
-    fn touch<'a>(&'a self, _: &'a str, _: Duration) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    fn touch<'a>(
+        &'a self,
+        _: &'a str,
+        _: Duration,
+    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(std::future::pending())
     }
     fn delete<'a>(&'a self, _: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>> {

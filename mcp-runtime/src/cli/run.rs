@@ -490,6 +490,14 @@ impl Server {
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub async fn run(&self) -> Result<(), Error> {
+        if self.inner.scale.is_none()
+            && std::env::var_os("MCP_REDIS_URL").is_some_and(|u| !u.is_empty())
+        {
+            eprintln!(
+                "warning: MCP_REDIS_URL ignored: this server was built before `run` \
+                 (use ServerBuilder::run, or ServerBuilder::redis)"
+            );
+        }
         Cli::new(self).run().await
     }
 

@@ -378,7 +378,7 @@ async fn replica_message(
             })
         }
         (Message::Notification(n), _) if Notice::parse(&n.method) == Notice::Cancelled => {
-            h.share_cancel(&session.id, text);
+            h.share_cancel(&session.id, text).await;
             None
         }
         (Message::Request(_), Some(Route::SetLevel | Route::Subscribe | Route::Unsubscribe)) => {

@@ -63,13 +63,13 @@ pub(crate) async fn bounded<T>(
     }
 }
 
-/// A number that starts this replica's request streams, so that stream numbers (and so SSE
-/// event ids) of one session never collide between replicas.
-fn stream_base(node: &str) -> u64 {
-    let hash = node.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    ((hash & 0xf_ffff) + 1) << 32
+/// A number that starts the request streams of one session object: random, so that stream
+/// numbers (and so SSE event ids and event-log keys) of one session never collide between
+/// replicas, nor between two restorations of the session on one replica.
+fn stream_base() -> u64 {
+    let b = crate::random::bytes();
+    let n = u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & 0x7fff_ffff);
+    (n + 1) << 32
 }
 
 impl Http {
@@ -83,8 +83,11 @@ impl Http {
             };
             if session.due_check(scale.revalidate) {
                 match bounded(scale, scale.sessions.touch(sid, self.opts.session_idle)).await {
-                    Ok(true) => session.checked(),
-                    Ok(false) => {
+                    Ok(Some(record)) => {
+                        session.checked();
+                        session.conn.apply(&record);
+                    }
+                    Ok(None) => {
                         self.sessions.remove(sid);
                         return Found::Gone;
                     }
@@ -129,8 +132,8 @@ impl Http {
         out: mpsc::Receiver<crate::outbound::Outbound>,
     ) -> Arc<Session> {
         let session = Session::new(id, conn, out, Arc::clone(&self.store));
-        if let Some(scale) = &self.server.scale {
-            session.number_streams_from(stream_base(&scale.node));
+        if self.server.scale.is_some() {
+            session.number_streams_from(stream_base());
             session.conn.own_tasks_as(&session.id);
         }
         session
@@ -155,7 +158,9 @@ impl Http {
         session.checked();
         if changed {
             let sid = session.id.to_string();
-            scale.announce(BusMessage::SessionChanged { sid, record });
+            scale
+                .announce_now(BusMessage::SessionChanged { sid, record })
+                .await;
         }
         Ok(())
     }
@@ -171,9 +176,8 @@ impl Http {
             Err(_) if here => false,
             Err(_) => return Err(()),
         };
-        scale.announce(BusMessage::SessionClosed {
-            sid: sid.to_owned(),
-        });
+        let sid = sid.to_owned();
+        scale.announce_now(BusMessage::SessionClosed { sid }).await;
         Ok(here || there)
     }
 
@@ -202,13 +206,15 @@ impl Http {
         )
     }
 
-    /// Tells the other replicas of a `notifications/cancelled` (the request may run there).
-    pub(crate) fn share_cancel(&self, sid: &str, text: &str) {
+    /// Tells the other replicas of a `notifications/cancelled` (the request may run there),
+    /// before the client hears back.
+    pub(crate) async fn share_cancel(&self, sid: &str, text: &str) {
         if let Some(scale) = &self.server.scale {
-            scale.announce(BusMessage::Cancel {
+            let message = BusMessage::Cancel {
                 sid: sid.to_owned(),
                 message: text.to_owned(),
-            });
+            };
+            scale.announce_now(message).await;
         }
     }
 
@@ -279,6 +285,14 @@ async fn apply(h: &Arc<Http>, message: &BusMessage) {
         }
         BusMessage::SessionClosed { sid } => {
             h.sessions.remove(sid);
+        }
+        BusMessage::TaskCancelled { id } => {
+            let manager = h.server.extension::<crate::tasks::TaskManager>();
+            if let Some((manager, running)) = manager.and_then(|m| Some((m.clone(), m.local(id)?)))
+            {
+                running.cancel().await;
+                manager.forget(id);
+            }
         }
         BusMessage::Cancel { sid, message } | BusMessage::ClientResponse { sid, message } => {
             // Only a session held here can have the request running or waiting.

@@ -69,13 +69,12 @@ impl SessionStore for MemorySessionStore {
         &'a self,
         id: &'a str,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<bool, ScaleError>> {
-        let alive = self.with(|map| match map.get_mut(id) {
-            Some((_, until)) => {
+    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+        let alive = self.with(|map| {
+            map.get_mut(id).map(|(record, until)| {
                 *until = Instant::now() + idle;
-                true
-            }
-            None => false,
+                record.clone()
+            })
         });
         Box::pin(std::future::ready(Ok(alive)))
     }

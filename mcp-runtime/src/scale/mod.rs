@@ -101,7 +101,8 @@ impl SessionRecord {
 
 /// Where handshake-era sessions are shared. Each replica keeps the sessions it serves in memory
 /// and asks the store only for one it has not seen, and every few seconds whether a session
-/// still exists ([`touch`](Self::touch)). Every method must return within a bounded time.
+/// still exists and what it is now ([`touch`](Self::touch), which also catches a change whose
+/// bus message was lost). Every method must return within a bounded time.
 ///
 /// ```
 /// use std::time::Duration;
@@ -110,10 +111,10 @@ impl SessionRecord {
 /// let store = MemorySessionStore::new(100);
 /// let record = SessionRecord::new("2025-11-25", serde_json::json!({}), serde_json::json!({}));
 /// store.save("s1", &record, Duration::from_secs(60)).await.unwrap();
-/// assert_eq!(store.load("s1").await.unwrap(), Some(record));
-/// assert!(store.touch("s1", Duration::from_secs(60)).await.unwrap());
+/// assert_eq!(store.load("s1").await.unwrap(), Some(record.clone()));
+/// assert_eq!(store.touch("s1", Duration::from_secs(60)).await.unwrap(), Some(record));
 /// assert!(store.delete("s1").await.unwrap());
-/// assert!(!store.touch("s1", Duration::from_secs(60)).await.unwrap());
+/// assert_eq!(store.touch("s1", Duration::from_secs(60)).await.unwrap(), None);
 /// # });
 /// ```
 pub trait SessionStore: Send + Sync + 'static {
@@ -129,12 +130,13 @@ pub trait SessionStore: Send + Sync + 'static {
         &'a self,
         id: &'a str,
     ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
-    /// Extends a session's life by `idle`; `false` when it no longer exists.
+    /// Extends a session's life by `idle` and returns its record; `None` when it no longer
+    /// exists.
     fn touch<'a>(
         &'a self,
         id: &'a str,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<bool, ScaleError>>;
+    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
     /// Ends a session; `false` when it did not exist.
     fn delete<'a>(&'a self, id: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>>;
 }
@@ -180,6 +182,12 @@ pub enum BusMessage {
         sid: String,
         /// The notification as the client sent it.
         message: String,
+    },
+    /// A task was cancelled (by its owner, on the sending replica): the replica running its
+    /// handler stops it.
+    TaskCancelled {
+        /// The task.
+        id: String,
     },
     /// The client's answer to a request the target replica sent (elicitation, sampling, roots).
     ClientResponse {
@@ -337,6 +345,18 @@ impl ScaleOut {
     pub fn with_revalidate(mut self, every: Duration) -> Self {
         self.revalidate = every;
         self
+    }
+
+    /// Publishes a broadcast from this replica and waits (within the timeout) until the bus
+    /// took it: what a reply to the client must come after.
+    #[cfg(feature = "http")]
+    pub(crate) async fn announce_now(&self, message: BusMessage) {
+        let envelope = Envelope::broadcast(&*self.node, message);
+        match tokio::time::timeout(self.timeout, self.bus.publish(envelope)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => tracing::warn!(%err, "scale-out: broadcast lost"),
+            Err(_) => tracing::warn!("scale-out: broadcast timed out"),
+        }
     }
 
     /// Publishes a broadcast from this replica, in the background (best effort).

@@ -76,7 +76,8 @@ impl Bus for RedisBus {
 
 /// Keeps one subscription alive for as long as anybody listens.
 async fn receive(redis: Arc<Redis>, inbox: broadcast::Sender<Arc<Envelope>>) {
-    let channels = [redis.key("bus"), redis.key(&format!("node:{}", redis.node))];
+    // This replica's own channel first: once it is on the bus, it can be reached.
+    let channels = [redis.key(&format!("node:{}", redis.node)), redis.key("bus")];
     let mut backoff = Duration::from_millis(50);
     let mut first = true;
     while inbox.receiver_count() > 0 {

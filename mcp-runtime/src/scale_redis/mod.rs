@@ -48,6 +48,10 @@ pub struct RedisOptions {
     pub namespace: String,
     /// The longest wait for one command (default 1 s); past it a request gets 503.
     pub timeout: Duration,
+    /// How often a replica re-reads a session it holds (default 5 s): the bound on how long a
+    /// change made on another replica may go unseen here when its bus message was lost. Zero
+    /// re-reads on every request (one Redis command each).
+    pub revalidate: Duration,
 }
 
 impl RedisOptions {
@@ -58,6 +62,7 @@ impl RedisOptions {
             node: None,
             namespace: "mcp".into(),
             timeout: Duration::from_secs(1),
+            revalidate: Duration::from_secs(5),
         }
     }
 
@@ -74,15 +79,19 @@ impl RedisOptions {
         let url = std::env::var("MCP_REDIS_URL")
             .ok()
             .filter(|u| !u.is_empty())?;
-        let mut options = Self::new(url);
-        options.node = std::env::var("MCP_NODE_ID").ok().filter(|n| !n.is_empty());
-        if let Some(ns) = std::env::var("MCP_REDIS_NAMESPACE")
-            .ok()
-            .filter(|n| !n.is_empty())
-        {
-            options.namespace = ns;
+        Some(Self::new(url).named_from_env())
+    }
+
+    /// Takes `MCP_NODE_ID` and `MCP_REDIS_NAMESPACE` when they are set.
+    fn named_from_env(mut self) -> Self {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        if let Some(node) = var("MCP_NODE_ID") {
+            self.node = Some(node);
         }
-        Some(options)
+        if let Some(ns) = var("MCP_REDIS_NAMESPACE") {
+            self.namespace = ns;
+        }
+        self
     }
 
     /// Sets [`node`](Self::node).
@@ -96,6 +105,18 @@ impl RedisOptions {
     #[must_use]
     pub fn namespace(mut self, namespace: impl Into<String>) -> Self {
         self.namespace = namespace.into();
+        self
+    }
+
+    /// Sets [`revalidate`](Self::revalidate).
+    ///
+    /// ```
+    /// let o = mcp_runtime::scale_redis::RedisOptions::new("redis://127.0.0.1").revalidate(std::time::Duration::ZERO);
+    /// assert!(o.revalidate.is_zero());
+    /// ```
+    #[must_use]
+    pub fn revalidate(mut self, every: Duration) -> Self {
+        self.revalidate = every;
         self
     }
 
@@ -223,7 +244,9 @@ fn install(builder: ServerBuilder, options: &RedisOptions) -> ServerBuilder {
     let events: Arc<dyn crate::http::EventStore> =
         Arc::new(RedisEventStore::new(Arc::clone(&redis)));
     let tasks: Arc<dyn crate::tasks::TaskStore> = Arc::new(RedisTaskStore::new(Arc::clone(&redis)));
-    let scale = ScaleOut::new(Arc::clone(&redis.node), sessions, bus).with_timeout(options.timeout);
+    let scale = ScaleOut::new(Arc::clone(&redis.node), sessions, bus)
+        .with_timeout(options.timeout)
+        .with_revalidate(options.revalidate);
     builder.scale_out(scale).extension(events).extension(tasks)
 }
 
@@ -245,12 +268,7 @@ impl ServerBuilder {
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn redis(self, url: &str) -> Self {
-        let mut options = RedisOptions::new(url);
-        if let Some(env) = RedisOptions::from_env() {
-            options.node = env.node;
-            options.namespace = env.namespace;
-        }
-        install(self, &options)
+        install(self, &RedisOptions::new(url).named_from_env())
     }
 
     /// [`redis`](Self::redis) with every setting explicit.

@@ -63,14 +63,16 @@ impl SessionStore for RedisSessionStore {
         &'a self,
         id: &'a str,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(async move {
-            let cmd = redis::cmd("PEXPIRE")
+            // One command: the sliding TTL and the current record (Redis 6.2+).
+            let cmd = redis::cmd("GETEX")
                 .arg(self.key(id))
+                .arg("PX")
                 .arg(millis(idle))
                 .clone();
-            let n: i64 = self.0.cmd(&cmd).await?;
-            Ok(n == 1)
+            let text: Option<String> = self.0.cmd(&cmd).await?;
+            Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
         })
     }
 

@@ -465,7 +465,13 @@ pub(super) async fn method(call: Call<'_>) -> Result<Payload, ErrorObject> {
         }
         Route::TaskCancel => {
             let p: TaskIdParams = call.params()?;
-            match manager.cancel(&owner, &p.task_id).await? {
+            let cancelled = manager.cancel(&owner, &p.task_id).await?;
+            // The handler may run on another replica: it stops there too.
+            if let (crate::tasks::Cancelled::Now(_), Some(scale)) = (&cancelled, &server.scale) {
+                let id = p.task_id.clone();
+                scale.announce(crate::scale::BusMessage::TaskCancelled { id });
+            }
+            match cancelled {
                 _ if stateless => call.result(&ack(server)),
                 crate::tasks::Cancelled::Now(task) => {
                     call.result(&Value::Object(wire::task(&task).to_wire(false)))
