@@ -179,9 +179,9 @@ async fn scenario(version: ProtocolVersion) {
         .into_iter()
         .map(|t| t.name)
         .collect();
-    assert_eq!(tools.len(), 36 + 2, "{tools:?}");
+    assert_eq!(tools.len(), 42 + 2, "{tools:?}");
     assert_eq!(tools[0], "ev.confirm_delete");
-    assert_eq!(&tools[36..], ["live.greet_asked", "live.wait_forever"]);
+    assert_eq!(&tools[42..], ["live.greet_asked", "live.wait_forever"]);
     let resources: Vec<String> = client
         .list_resources()
         .await
@@ -325,7 +325,7 @@ async fn scenario(version: ProtocolVersion) {
         .map(|t| t.name)
         .collect();
     assert_eq!(
-        &tools[36..],
+        &tools[42..],
         ["live.greet_asked", "live.late", "live.wait_forever"]
     );
     let r = client.call_tool("live.late", json!({})).await.unwrap();
