@@ -851,3 +851,180 @@ async fn without_redis_stateless_calls_go_on_and_session_calls_fail_retryably_th
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// With feature `auth`: a session is bound to the subject (and issuer) that opened it on every
+// replica, through its shared record.
+
+#[cfg(feature = "auth")]
+mod bound_sessions {
+    use super::*;
+    use mcp_runtime::auth::{Auth, AuthError, Authorization, Claims, TokenVerifier, VerifyFuture};
+
+    /// Says whom it serves.
+    #[tool]
+    async fn whoami(auth: Auth) -> String {
+        format!(
+            "{} of {}",
+            auth.subject,
+            auth.issuer.as_deref().unwrap_or("-")
+        )
+    }
+
+    /// Tokens that are their claims: `SUBJECT` (issuer `https://as.test`) or `SUBJECT|ISSUER`.
+    struct Plain;
+
+    impl TokenVerifier for Plain {
+        fn verify<'a>(
+            &'a self,
+            token: &'a str,
+            _request: &'a axum::http::request::Parts,
+        ) -> VerifyFuture<'a> {
+            Box::pin(async move {
+                let (sub, iss) = token.split_once('|').unwrap_or((token, "https://as.test"));
+                if sub.is_empty() {
+                    return Err(AuthError::invalid("no subject"));
+                }
+                let raw = json!({"sub": sub, "iss": iss});
+                Ok(Claims::from_json(raw.as_object().unwrap().clone()))
+            })
+        }
+    }
+
+    fn protected_replica(node: &str, redis: &RedisServer, ns: &str) -> Server {
+        Server::builder(server_info!())
+            .tool(whoami::TOOL)
+            .request_state_keys(vec![[7; 32]])
+            .redis_with(RedisOptions::new(redis.url()).node(node).namespace(ns))
+            .auth(Authorization::new("http://127.0.0.1/mcp", Plain))
+            .build()
+            .unwrap()
+    }
+
+    /// A handshake-era POST with a bearer token, on session `sid` when given.
+    async fn post_as(url: &str, token: &str, sid: Option<&str>, body: Value) -> reqwest::Response {
+        let mut req = client()
+            .post(url)
+            .header("accept", ACCEPT)
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2025-11-25")
+            .bearer_auth(token)
+            .body(body.to_string());
+        if let Some(sid) = sid {
+            req = req.header("mcp-session-id", sid);
+        }
+        req.send().await.unwrap()
+    }
+
+    /// `whoami` on session `sid` as `token`: the status and the JSON-RPC answer.
+    async fn whoami_as(url: &str, token: &str, sid: &str) -> (StatusCode, Value) {
+        let resp = post_as(url, token, Some(sid), call(1, "whoami", json!({}))).await;
+        (resp.status(), answer(resp).await)
+    }
+
+    fn not_found() -> Value {
+        json!({"jsonrpc": "2.0", "id": null,
+            "error": {"code": -32001, "message": "Session not found"}})
+    }
+
+    #[tokio::test]
+    async fn a_session_serves_its_subject_on_every_replica_and_nobody_else() {
+        let redis = RedisServer::start().await;
+        let (a, b) = (
+            protected_replica("a", &redis, "bound"),
+            protected_replica("b", &redis, "bound"),
+        );
+        let (ua, ub) = (serve(&a).await, serve(&b).await);
+        redis.until_subscribed("bound", 2).await;
+
+        let init = request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"}}),
+        );
+        let resp = post_as(&ua, "alice", None, init).await;
+        assert_eq!(resp.status(), StatusCode::OK);
+        let sid = resp.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let stored = redis.command(&["GET", &format!("bound:s:{sid}")]).await;
+        assert!(
+            stored
+                .as_deref()
+                .is_some_and(|r| r.ends_with(r#""sub":"alice","iss":"https://as.test"}"#)),
+            "{stored:?}"
+        );
+
+        // b has not seen the session: the first to ask is another subject, refused as if the
+        // session did not exist (b restores it, but does not serve it to him).
+        assert_eq!(
+            whoami_as(&ub, "mallory", &sid).await,
+            (StatusCode::NOT_FOUND, not_found())
+        );
+        // The same subject of another issuer is someone else.
+        assert_eq!(
+            whoami_as(&ub, "alice|https://elsewhere.test", &sid).await,
+            (StatusCode::NOT_FOUND, not_found())
+        );
+        // Its subject is served on b, as herself.
+        let (status, r) = whoami_as(&ub, "alice", &sid).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            r["result"]["content"][0]["text"],
+            "alice of https://as.test"
+        );
+        // Now held and bound on b: still nobody else's, there and on a.
+        assert_eq!(
+            whoami_as(&ub, "mallory", &sid).await,
+            (StatusCode::NOT_FOUND, not_found())
+        );
+        assert_eq!(
+            whoami_as(&ua, "mallory", &sid).await,
+            (StatusCode::NOT_FOUND, not_found())
+        );
+        let (status, r) = whoami_as(&ua, "alice", &sid).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            r["result"]["content"][0]["text"],
+            "alice of https://as.test"
+        );
+        // A DELETE of another subject is refused too; the owner's ends the session.
+        let delete = |url: &str, token: &str| {
+            client()
+                .delete(url)
+                .header("mcp-session-id", &sid)
+                .bearer_auth(token)
+                .send()
+        };
+        assert_eq!(
+            delete(&ub, "mallory").await.unwrap().status(),
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(delete(&ub, "alice").await.unwrap().status(), StatusCode::OK);
+        let stored = redis.command(&["GET", &format!("bound:s:{sid}")]).await;
+        assert_eq!(stored.as_deref(), Some("$-1"), "the record is gone");
+    }
+
+    #[tokio::test]
+    async fn a_record_without_a_subject_is_served_to_nobody_when_auth_is_on() {
+        let redis = RedisServer::start().await;
+        let b = protected_replica("b", &redis, "unbound");
+        let ub = serve(&b).await;
+        redis.until_subscribed("unbound", 1).await;
+        // What a replica without `auth` (or before subjects were shared) wrote.
+        let record = r#"{"pv":"2025-11-25","ci":{"name":"t","version":"0"},"caps":{}}"#;
+        let set = redis
+            .command(&["SET", "unbound:s:old", record, "EX", "600"])
+            .await;
+        assert_eq!(set.as_deref(), Some("+OK"));
+        for token in ["alice", "mallory"] {
+            assert_eq!(
+                whoami_as(&ub, token, "old").await,
+                (StatusCode::NOT_FOUND, not_found()),
+                "{token}"
+            );
+        }
+    }
+}

@@ -263,6 +263,7 @@ async fn handshake_post(
         }
         let id: Arc<str> = crate::random::token().into();
         let session = h.new_session(Arc::clone(&id), conn, out_rx);
+        Http::bind_to_caller(&session);
         // A replica hands out a session only once the others can find it.
         if h.share_session(&session, false).await.is_err() {
             let id = reply.id.as_ref();

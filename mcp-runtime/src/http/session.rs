@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
@@ -26,6 +26,14 @@ const EXPIRY_BATCH: usize = 8;
 /// server's outbound queue is smaller); the runtime drops notifications past it.
 pub(crate) const SESSION_QUEUE: usize = 256;
 
+/// Whom a session is bound to (feature `auth`): the subject and issuer of the token that opened
+/// it. Shared in the session's record, so that every replica enforces the same binding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Owner {
+    pub(crate) subject: String,
+    pub(crate) issuer: Option<String>,
+}
+
 /// One session: its connection (the dispatcher state), its `GET` stream and its open request
 /// streams.
 pub(crate) struct Session {
@@ -41,6 +49,8 @@ pub(crate) struct Session {
     store: Arc<dyn EventStore>,
     /// When a replica last confirmed with the shared store that the session exists.
     checked: Mutex<Instant>,
+    /// Whom the session is bound to, once known (set once: when opened, or when restored).
+    owner: OnceLock<Owner>,
 }
 
 /// The session's outbound queue: left alone until something needs it drained (an idle session
@@ -72,7 +82,18 @@ impl Session {
             pump: Mutex::new(Pump::Waiting(out)),
             store,
             checked: Mutex::new(Instant::now()),
+            owner: OnceLock::new(),
         })
+    }
+
+    /// Binds the session to `owner` (the first binding stays).
+    pub(crate) fn bind_owner(&self, owner: Owner) {
+        let _ = self.owner.set(owner);
+    }
+
+    /// Whom the session is bound to; `None` for an unbound one.
+    pub(crate) fn owner(&self) -> Option<&Owner> {
+        self.owner.get()
     }
 
     /// Numbers the session's request streams from `base` on (replicas use distinct bases).

@@ -15,7 +15,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::connection::Connection;
 use crate::http::endpoint::{Http, rpc_error};
-use crate::http::session::{SESSION_QUEUE, Session};
+use crate::http::session::{Owner, SESSION_QUEUE, Session};
 use crate::http::stream::nowhere;
 use crate::registry::ListKind;
 use crate::scale::{BusMessage, Envelope, ScaleError, ScaleOut};
@@ -115,6 +115,12 @@ impl Http {
             return Found::Gone;
         };
         let session = self.new_session(sid.into(), conn, out_rx);
+        if let Some(subject) = &record.subject {
+            session.bind_owner(Owner {
+                subject: subject.clone(),
+                issuer: record.issuer.clone(),
+            });
+        }
         match self.sessions.insert_or_get(session) {
             Ok(session) => {
                 tracing::debug!(node = %scale.node, "scale-out: session restored");
@@ -145,9 +151,12 @@ impl Http {
         let Some(scale) = &self.server.scale else {
             return Ok(());
         };
-        let Some(record) = session.conn.record() else {
+        let Some(mut record) = session.conn.record() else {
             return Ok(());
         };
+        if let Some(owner) = session.owner() {
+            record = record.bound_to(&*owner.subject, owner.issuer.as_deref());
+        }
         let saved = scale
             .sessions
             .save(&session.id, &record, self.opts.session_idle);
@@ -163,6 +172,20 @@ impl Http {
                 .await;
         }
         Ok(())
+    }
+
+    /// Binds a session just opened to the caller whose token opened it (feature `auth`; a
+    /// session opened without a verified caller stays unbound).
+    pub(crate) fn bind_to_caller(session: &Session) {
+        #[cfg(feature = "auth")]
+        if let Some(caller) = crate::caller::current() {
+            session.bind_owner(Owner {
+                subject: caller.subject.clone(),
+                issuer: caller.issuer.clone(),
+            });
+        }
+        #[cfg(not(feature = "auth"))]
+        let _ = session;
     }
 
     /// Ends a session everywhere: `Ok(true)` when it existed here or in the store.

@@ -76,6 +76,16 @@ pub struct SessionRecord {
     /// The `resources/subscribe` URIs.
     #[serde(rename = "subs", default)]
     pub subscriptions: Vec<String>,
+    /// With feature `auth`: the subject (`sub`) of the token that opened the session. Every
+    /// replica serves the session to this subject (and [`issuer`](Self::issuer)) only; another
+    /// one gets 404. A record without it (written by a replica without `auth`) is served by a
+    /// replica with `auth` to nobody (404: the client opens a new, bound session), and by a
+    /// replica without `auth` as before.
+    #[serde(rename = "sub", default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// With feature `auth`: the issuer (`iss`) of that token, when it named one.
+    #[serde(rename = "iss", default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
 }
 
 fn info() -> u8 {
@@ -95,7 +105,28 @@ impl SessionRecord {
             client_caps,
             log_level: info(),
             subscriptions: Vec::new(),
+            subject: None,
+            issuer: None,
         }
+    }
+
+    /// The same record, bound to the caller `subject` (of `issuer`) that opened the session.
+    ///
+    /// ```
+    /// use mcp_runtime::scale::SessionRecord;
+    /// let record = SessionRecord::new("2025-11-25", serde_json::json!({}), serde_json::json!({}))
+    ///     .bound_to("alice", Some("https://auth.example.com"));
+    /// let text = serde_json::to_string(&record).unwrap();
+    /// assert!(text.ends_with(r#""sub":"alice","iss":"https://auth.example.com"}"#));
+    /// // A record written before subjects were shared reads as unbound.
+    /// let old: SessionRecord = serde_json::from_str(r#"{"pv":"2025-11-25","ci":{},"caps":{}}"#).unwrap();
+    /// assert_eq!((old.subject, old.issuer), (None, None));
+    /// ```
+    #[must_use]
+    pub fn bound_to(mut self, subject: impl Into<String>, issuer: Option<&str>) -> Self {
+        self.subject = Some(subject.into());
+        self.issuer = issuer.map(str::to_owned);
+        self
     }
 }
 

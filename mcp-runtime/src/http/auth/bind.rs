@@ -1,14 +1,16 @@
-//! Sessions bound to the subject that opened them: a session id presented with another
-//! subject's token is refused as if it did not exist.
+//! Sessions bound to the subject (and issuer) that opened them: a session id presented with
+//! another subject's token is refused as if it did not exist.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
-/// Session id → subject, the oldest forgotten first past `capacity` (a forgotten session is
+use crate::http::session::Owner;
+
+/// Session id → owner, the oldest forgotten first past `capacity` (a forgotten session is
 /// refused, never served to anyone: its client opens a new one).
 pub(crate) struct Bindings {
     capacity: usize,
-    inner: Mutex<(HashMap<String, String>, VecDeque<String>)>,
+    inner: Mutex<(HashMap<String, Owner>, VecDeque<String>)>,
 }
 
 impl Bindings {
@@ -19,11 +21,11 @@ impl Bindings {
         }
     }
 
-    /// Records that `subject` opened `session`.
-    pub(crate) fn bind(&self, session: &str, subject: &str) {
+    /// Records that `owner` opened `session`.
+    pub(crate) fn bind(&self, session: &str, owner: &Owner) {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let (map, order) = &mut *guard;
-        if map.insert(session.to_owned(), subject.to_owned()).is_none() {
+        if map.insert(session.to_owned(), owner.clone()).is_none() {
             order.push_back(session.to_owned());
         }
         while map.len() > self.capacity {
@@ -36,10 +38,10 @@ impl Bindings {
         }
     }
 
-    /// Whether `subject` may use `session`.
-    pub(crate) fn allows(&self, session: &str, subject: &str) -> bool {
+    /// Whether `owner` may use `session`.
+    pub(crate) fn allows(&self, session: &str, owner: &Owner) -> bool {
         let guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        guard.0.get(session).is_some_and(|s| s == subject)
+        guard.0.get(session).is_some_and(|o| o == owner)
     }
 }
 
@@ -47,16 +49,33 @@ impl Bindings {
 mod tests {
     use super::*;
 
+    fn who(subject: &str, issuer: Option<&str>) -> Owner {
+        Owner {
+            subject: subject.into(),
+            issuer: issuer.map(Into::into),
+        }
+    }
+
     #[test]
     fn a_session_serves_its_subject_only_and_the_table_is_bounded() {
         let b = Bindings::new(2);
-        b.bind("s1", "alice");
-        assert!(b.allows("s1", "alice"));
-        assert!(!b.allows("s1", "bob"));
-        assert!(!b.allows("s2", "alice"));
-        b.bind("s2", "bob");
-        b.bind("s3", "carol");
-        assert!(!b.allows("s1", "alice"), "the oldest is forgotten");
-        assert!(b.allows("s2", "bob") && b.allows("s3", "carol"));
+        let (alice, bob, carol) = (who("alice", None), who("bob", None), who("carol", None));
+        b.bind("s1", &alice);
+        assert!(b.allows("s1", &alice));
+        assert!(!b.allows("s1", &bob));
+        assert!(!b.allows("s2", &alice));
+        b.bind("s2", &bob);
+        b.bind("s3", &carol);
+        assert!(!b.allows("s1", &alice), "the oldest is forgotten");
+        assert!(b.allows("s2", &bob) && b.allows("s3", &carol));
+    }
+
+    #[test]
+    fn the_same_subject_of_another_issuer_is_someone_else() {
+        let b = Bindings::new(4);
+        b.bind("s1", &who("alice", Some("https://as-1")));
+        assert!(b.allows("s1", &who("alice", Some("https://as-1"))));
+        assert!(!b.allows("s1", &who("alice", Some("https://as-2"))));
+        assert!(!b.allows("s1", &who("alice", None)));
     }
 }

@@ -19,6 +19,8 @@ use crate::http::auth::needs;
 use crate::http::auth::policy::Authorization;
 use crate::http::auth::verifier::AuthError;
 use crate::http::endpoint::{Http, read_body, session_id, session_not_found};
+use crate::http::session::Owner;
+use crate::http::shared::{Found, unavailable};
 
 /// The longest `Authorization` header accepted (a bigger one is refused unread by the verifier).
 pub(crate) const MAX_TOKEN: usize = 8 * 1024;
@@ -129,9 +131,18 @@ pub(crate) async fn gate(State(g): State<Arc<Gate>>, req: Request, next: Next) -
             return g.refuse(&Refusal::Unavailable);
         }
     };
-    let session = session_id(&parts.headers).or_else(|| legacy_session(parts.uri.query()));
-    if let Some(session) = session
-        && !g.bindings.allows(session, &claims.subject)
+    let owner = Owner {
+        subject: claims.subject.clone(),
+        issuer: claims.issuer.clone(),
+    };
+    if let Some(sid) = session_id(&parts.headers) {
+        if !g.bindings.allows(sid, &owner)
+            && let Err(refused) = adopt(&g, sid, &owner).await
+        {
+            return refused;
+        }
+    } else if let Some(sid) = legacy_session(parts.uri.query())
+        && !g.bindings.allows(sid, &owner)
     {
         return session_not_found(None);
     }
@@ -164,14 +175,32 @@ pub(crate) async fn gate(State(g): State<Arc<Gate>>, req: Request, next: Next) -
     let req = Request::from_parts(parts, body);
     let mut resp = serve_as(Arc::clone(&claims), next.run(req)).await;
     if let Some(minted) = session_id(resp.headers()) {
-        g.bindings.bind(minted, &claims.subject);
+        g.bindings.bind(minted, &owner);
     }
     if opens_legacy && resp.status().is_success() {
-        resp = bind_legacy(&g, resp, &claims.subject);
+        resp = bind_legacy(&g, resp, owner);
     }
     match method_of_list {
         Some(key) if g.auth.hide => hide(&g, resp, key, &claims).await,
         _ => resp,
+    }
+}
+
+/// A session this replica has not bound to the caller: one of a replica set (scale-out) may
+/// have been opened on another replica, and is served when its shared record names this caller
+/// (it is bound here from then on). Anything else is refused as if the session did not exist
+/// (404), a record without an owner included; 503 when the shared store cannot say.
+async fn adopt(g: &Gate, sid: &str, owner: &Owner) -> Result<(), Response> {
+    if g.http.server.scale.is_none() {
+        return Err(session_not_found(None));
+    }
+    match g.http.find_session(sid).await {
+        Found::Session(session) if session.owner() == Some(owner) => {
+            g.bindings.bind(sid, owner);
+            Ok(())
+        }
+        Found::Session(_) | Found::Gone => Err(session_not_found(None)),
+        Found::Unavailable => Err(unavailable(None)),
     }
 }
 
@@ -186,11 +215,11 @@ fn list_of(msg: &Value) -> Option<&'static str> {
     }
 }
 
-/// Binds the legacy session named by the stream's first event (`endpoint`) to `subject`,
+/// Binds the legacy session named by the stream's first event (`endpoint`) to `owner`,
 /// before the client can read it.
-fn bind_legacy(g: &Arc<Gate>, resp: Response, subject: &str) -> Response {
+fn bind_legacy(g: &Arc<Gate>, resp: Response, owner: Owner) -> Response {
     let (parts, body) = resp.into_parts();
-    let (g, subject) = (Arc::clone(g), subject.to_owned());
+    let g = Arc::clone(g);
     let mut bound = false;
     let stream = body.into_data_stream().map(move |chunk| {
         if !bound && let Ok(bytes) = &chunk {
@@ -200,7 +229,7 @@ fn bind_legacy(g: &Arc<Gate>, resp: Response, subject: &str) -> Response {
                     .chars()
                     .take_while(|c| !c.is_whitespace() && *c != '&')
                     .collect();
-                g.bindings.bind(&id, &subject);
+                g.bindings.bind(&id, &owner);
                 bound = true;
             }
         }

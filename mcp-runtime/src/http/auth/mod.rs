@@ -48,8 +48,11 @@
 //!   `error="insufficient_scope", scope="…"` naming every scope the request needs, so that the
 //!   client can step up. [`Authorization::imply`] declares scope hierarchies.
 //! - **Callers.** Handlers take [`Auth`] like `State<T>`. A session (`Mcp-Session-Id`, or the
-//!   legacy `sessionId`) is bound to the subject whose token opened it; another subject's token
-//!   gets 404, as if the session did not exist.
+//!   legacy `sessionId`) is bound to the subject (and issuer) whose token opened it; another
+//!   subject's token gets 404, as if the session did not exist. On replicas
+//!   ([`ServerBuilder::scale_out`](crate::ServerBuilder::scale_out)) the binding travels in the
+//!   shared [`SessionRecord`](crate::scale::SessionRecord), and every replica enforces it; a
+//!   record without an owner is served to nobody.
 //!
 //! # Without code changes
 //!
