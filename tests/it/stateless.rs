@@ -173,6 +173,67 @@ async fn missing_client_capabilities_is_invalid_params() {
     );
 }
 
+/// `tools/call` reads `_meta` in the same pass as its params: wherever `_meta` stands in the
+/// params, the scope's errors still come before the params' and the tool's.
+#[tokio::test]
+async fn tools_call_reads_meta_with_its_params_in_the_same_order_of_errors() {
+    let mut client = fresh();
+    let bad_meta = json!({"io.modelcontextprotocol/protocolVersion": 2026});
+    // `_meta` invalid and `name` missing: the `_meta` error, before or after the other members.
+    for params in [
+        json!({"_meta": bad_meta, "arguments": {}}),
+        json!({"arguments": {}, "name": 5, "_meta": bad_meta}),
+    ] {
+        let r = client.request("tools/call", params).await;
+        let msg = error_message(&r, -32602, r["id"].clone());
+        assert!(
+            msg.starts_with("invalid `_meta`: invalid type: integer `2026`"),
+            "{msg}"
+        );
+    }
+    // A revision not served, and a tool that does not exist: the revision's error.
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2099-01-01",
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    let r = client
+        .request("tools/call", json!({"name": "nope", "_meta": meta}))
+        .await;
+    assert_eq!(r["error"]["code"], -32022, "{r}");
+    // `_meta` valid, `name` of the wrong type: the params' error.
+    let r = client
+        .request(
+            "tools/call",
+            json!({"_meta": meta_with(json!({})), "name": 5}),
+        )
+        .await;
+    let msg = error_message(&r, -32602, r["id"].clone());
+    assert!(
+        msg.starts_with("invalid params: invalid type: integer `5`"),
+        "{msg}"
+    );
+    // `_meta` only inside the arguments is the tool's business: the request has none.
+    let r = client
+        .request(
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "x", "_meta": meta_with(json!({}))}}),
+        )
+        .await;
+    let msg = error_message(&r, -32602, r["id"].clone());
+    assert!(
+        msg.starts_with("missing `_meta[\"io.modelcontextprotocol/protocolVersion\"]`"),
+        "{msg}"
+    );
+    // And a valid one is served, `_meta` first or last.
+    for params in [
+        json!({"_meta": meta_with(json!({})), "name": "echo", "arguments": {"text": "a"}}),
+        json!({"name": "echo", "arguments": {"text": "b"}, "_meta": meta_with(json!({}))}),
+    ] {
+        let r = client.request("tools/call", params).await;
+        let text = only_text(&r["result"]).to_owned();
+        assert!(text == "a" || text == "b", "{r}");
+        assert_eq!(r["result"]["resultType"], "complete", "{r}");
+    }
+}
+
 #[tokio::test]
 async fn a_malformed_meta_is_invalid_params() {
     let mut client = fresh();
