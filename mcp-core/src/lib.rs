@@ -64,6 +64,7 @@ macro_rules! with_options {
     };
 }
 
+pub mod apps;
 pub mod client;
 pub mod completion;
 pub mod content;

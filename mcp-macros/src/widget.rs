@@ -16,6 +16,7 @@ use syn::{Item, ItemConst, LitBool, LitStr, Token, bracketed, parenthesized};
 
 use crate::ctxt::Ctxt;
 use crate::docs;
+use mcp_core::apps::is_csp_origin as is_origin;
 
 mod kw {
     syn::custom_keyword!(uri);
@@ -307,34 +308,6 @@ fn validate(cx: &Ctxt, args: &WidgetArgs) {
     {
         cx.error_spanned_by(name, "`name` must not be empty");
     }
-}
-
-/// `scheme://host[:port]`, scheme http(s) or ws(s), `*.` only as the first label (the same rule
-/// as the runtime's check of live answers).
-fn is_origin(text: &str) -> bool {
-    let Some((scheme, rest)) = text.split_once("://") else {
-        return false;
-    };
-    if !matches!(scheme, "https" | "http" | "wss" | "ws") {
-        return false;
-    }
-    let (host, port) = match rest.rsplit_once(':') {
-        Some((host, port)) => (host, Some(port)),
-        None => (rest, None),
-    };
-    if let Some(port) = port
-        && (port.is_empty() || port.len() > 5 || !port.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return false;
-    }
-    let host = host.strip_prefix("*.").unwrap_or(host);
-    !host.is_empty()
-        && host.split('.').all(|label| {
-            !label.is_empty()
-                && label
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        })
 }
 
 /// A JSON string literal.

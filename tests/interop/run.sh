@@ -68,30 +68,15 @@ failed=0
 out="$(mktemp)"
 tasks_server=""
 trap 'kill "$server" $tasks_server 2>/dev/null || true; [[ $keep_log -eq 1 ]] || rm -f "$log"; rm -f "$out"' EXIT
-# Runs one client, its output shown and its closing `N passed, M failed` added to the sums.
-client() {
-  local rc=0
-  "$@" | tee "$out" || rc=1
-  local counts
-  counts="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1 || true)"
-  if [[ -z "$counts" ]]; then
-    echo "interop: no closing count from: $*" >&2
-    failed=$((failed + 1))
-    rc=1
-  else
-    passed=$((passed + ${counts%% passed*}))
-    counts="${counts#* passed, }"
-    failed=$((failed + ${counts%% failed}))
-  fi
-  [[ $rc -eq 0 ]] || status=1
-}
+# shellcheck source=../lib/counts.sh
+source "$here/../lib/counts.sh"
 
 echo "interop: TypeScript SDK client $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/sdk/package.json").version') (stdio, http; initialize at 2025-11-25)"
-client node "$here/ts_client.mjs" "$bin" "$url"
+client interop node "$here/ts_client.mjs" "$bin" "$url"
 echo "interop: Python SDK client $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))') (stdio, http; modes auto, legacy and 2026-07-28)"
-client "$venv/bin/python" "$here/py_client.py" "$bin" "$url"
+client interop "$venv/bin/python" "$here/py_client.py" "$bin" "$url"
 echo "interop: MCP Inspector CLI $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/inspector/package.json").version') (stdio, http; eras legacy and modern)"
-client node "$here/inspector.mjs" "$bin" "$url"
+client interop node "$here/inspector.mjs" "$bin" "$url"
 
 # 2025-11-25 tasks, against everything-server over stdio and HTTP (its own server, port 0).
 tasks_bin="$(dirname "$bin")/everything-server"
@@ -106,7 +91,7 @@ if [[ -x "$tasks_bin" ]]; then
     sleep 0.1
   done
   echo "interop: TypeScript SDK client tasks (2025-11-25; stdio, http at $tasks_url)"
-  client node "$here/ts_tasks.mjs" "$tasks_bin" "$tasks_url"
+  client interop node "$here/ts_tasks.mjs" "$tasks_bin" "$tasks_url"
   kill "$tasks_server" 2>/dev/null || true
   rm -f "$tasks_log"
 else

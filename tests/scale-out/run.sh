@@ -70,29 +70,13 @@ source "$state/env"
 status=0
 passed=0
 failed=0
-# Runs one client (at most $1 seconds), its output shown and its closing count added to the sums.
-client() {
-  local limit="$1" rc=0
-  shift
-  timeout --kill-after=5 "$limit" "$@" | tee "$out" || rc=1
-  local counts
-  counts="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1 || true)"
-  if [[ -z "$counts" ]]; then
-    echo "scale-out: no closing count from: $* (timed out after $limit s, or crashed)" >&2
-    failed=$((failed + 1))
-    rc=1
-  else
-    passed=$((passed + ${counts%% passed*}))
-    counts="${counts#* passed, }"
-    failed=$((failed + ${counts%% failed}))
-  fi
-  [[ $rc -eq 0 ]] || status=1
-}
+# shellcheck source=../lib/counts.sh
+source "$here/../lib/counts.sh"
 
 echo "scale-out: TypeScript SDK client $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/sdk/package.json").version') (2025-11-25) via haproxy at $MCP_LB_URL"
-client 240 node "$here/ts_scenarios.mjs" "$MCP_LB_URL"
+client scale-out timeout --kill-after=5 240 node "$here/ts_scenarios.mjs" "$MCP_LB_URL"
 echo "scale-out: Python SDK client $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))') (legacy and 2026-07-28) via haproxy at $MCP_LB_URL"
-client 300 "$venv/bin/python" "$here/py_scenarios.py" "$MCP_LB_URL"
+client scale-out timeout --kill-after=5 300 "$venv/bin/python" "$here/py_scenarios.py" "$MCP_LB_URL"
 
 if [[ $status -ne 0 ]]; then
   keep=1

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::{MIME_TYPE, SKYBRIDGE_MIME_TYPE};
 use crate::transport::memory::TestClient;
+use mcp_core::apps::is_csp_origin as is_origin;
 
 /// One broken rule of MCP Apps found by [`TestClient::check_apps`].
 ///
@@ -272,36 +273,9 @@ fn check_csp(uri: &str, ui: &Value, problems: &mut Vec<AppProblem>) {
     }
 }
 
-/// `scheme://host[:port]`, scheme http(s) or ws(s), `*.` only as the first label.
-pub(crate) fn is_origin(text: &str) -> bool {
-    let Some((scheme, rest)) = text.split_once("://") else {
-        return false;
-    };
-    if !matches!(scheme, "https" | "http" | "wss" | "ws") {
-        return false;
-    }
-    let (host, port) = match rest.rsplit_once(':') {
-        Some((host, port)) => (host, Some(port)),
-        None => (rest, None),
-    };
-    if let Some(port) = port
-        && (port.is_empty() || port.len() > 5 || !port.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return false;
-    }
-    let host = host.strip_prefix("*.").unwrap_or(host);
-    !host.is_empty()
-        && host.split('.').all(|label| {
-            !label.is_empty()
-                && label
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::is_origin;
+    use mcp_core::apps::is_csp_origin as is_origin;
 
     #[test]
     fn origins() {
