@@ -37,21 +37,46 @@ fn internal(err: impl std::fmt::Display) -> HandlerError {
     HandlerError::internal(err.to_string())
 }
 
-/// Whether `T`'s structured value must be wrapped in `{"result": …}`; computed once per type.
-pub(crate) fn wraps<T: JsonSchema + 'static>() -> bool {
+/// The decisions of [`wraps`], by type.
+fn wrap_cache() -> &'static RwLock<HashMap<TypeId, bool>> {
     static CACHE: OnceLock<RwLock<HashMap<TypeId, bool>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
+    CACHE.get_or_init(Default::default)
+}
+
+/// Whether `T`'s structured value must be wrapped in `{"result": …}`: whether its schema, as a
+/// generator with the default settings makes it, is not an object. Computed once per type.
+pub(crate) fn wraps<T: JsonSchema + 'static>() -> bool {
     let id = TypeId::of::<T>();
-    if let Some(hit) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&id) {
+    if let Some(hit) = wrap_cache()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&id)
+    {
         return *hit;
     }
     let schema = T::json_schema(&mut SchemaGenerator::default());
     let wrap = !crate::schema::is_object_schema(&schema);
-    cache
+    remember_wraps::<T>(wrap);
+    wrap
+}
+
+fn remember_wraps<T: 'static>(wrap: bool) {
+    wrap_cache()
         .write()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(id, wrap);
-    wrap
+        .insert(TypeId::of::<T>(), wrap);
+}
+
+/// Whether a root schema made by `generator` decides [`wraps`] by itself: its settings make the
+/// same top level as the default settings (it inlines nothing, transforms nothing), so its
+/// root's `type` is the one `wraps` would see. Then `T`'s schema is generated once.
+fn decides_wraps(generator: &SchemaGenerator) -> bool {
+    let settings = generator.settings();
+    let default = schemars::generate::SchemaSettings::default();
+    !settings.inline_subschemas
+        && settings.transforms.is_empty()
+        && settings.contract == default.contract
+        && settings.untagged_enum_variant_titles == default.untagged_enum_variant_titles
 }
 
 /// What a `#[tool]` function may return.
@@ -118,6 +143,9 @@ impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
 
     fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
         let schema = generator.root_schema_for::<T>();
+        if decides_wraps(generator) {
+            remember_wraps::<T>(!crate::schema::is_object_schema(&schema));
+        }
         Some(if wraps::<T>() {
             crate::schema::wrap_result(schema)
         } else {
@@ -289,5 +317,79 @@ impl<T: IntoPromptResult, E: IntoHandlerError> IntoPromptResult for Result<T, E>
             Ok(v) => v.into_prompt_result(),
             Err(e) => Err(e.into_handler_error()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::SchemaProfile;
+
+    #[derive(Serialize, JsonSchema)]
+    struct Sum {
+        total: i64,
+    }
+
+    /// A newtype around an object: with the default settings its schema is a `$ref` (so its
+    /// value is wrapped), inlined it is an object.
+    #[derive(Serialize, JsonSchema)]
+    struct Wrapped(Sum);
+
+    #[derive(Serialize, JsonSchema)]
+    struct Strict {
+        n: u8,
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    struct Listed(Vec<u8>);
+
+    fn output<T: IntoToolResult>(profile: SchemaProfile) -> serde_json::Value {
+        T::output_schema(&mut profile.generator())
+            .unwrap()
+            .to_value()
+    }
+
+    #[test]
+    fn the_wrap_rule_is_the_default_settings_whatever_the_profile() {
+        // Portable: the root is inlined, the decision still the default settings'.
+        let schema = output::<Json<Wrapped>>(SchemaProfile::Portable);
+        assert_eq!(
+            schema["properties"]["result"]["properties"]["total"]["type"],
+            "integer"
+        );
+        assert!(wraps::<Wrapped>());
+        let schema = output::<Json<Sum>>(SchemaProfile::Portable);
+        assert_eq!(schema["properties"]["total"]["type"], "integer");
+        assert!(!wraps::<Sum>());
+        // Strict: the root decides by itself, and agrees with the default settings.
+        let schema = output::<Json<Strict>>(SchemaProfile::Strict2020_12);
+        assert_eq!(schema["properties"]["n"]["type"], "integer");
+        assert_eq!(
+            wrap_cache().read().unwrap().get(&TypeId::of::<Strict>()),
+            Some(&false)
+        );
+        let schema = output::<Json<Listed>>(SchemaProfile::Strict2020_12);
+        assert_eq!(schema["properties"]["result"]["type"], "array");
+        assert_eq!(
+            wrap_cache().read().unwrap().get(&TypeId::of::<Listed>()),
+            Some(&true)
+        );
+        for (decided, probe) in [
+            (
+                wraps::<Strict>(),
+                Strict::json_schema(&mut SchemaGenerator::default()),
+            ),
+            (
+                wraps::<Listed>(),
+                Listed::json_schema(&mut SchemaGenerator::default()),
+            ),
+        ] {
+            assert_eq!(decided, !crate::schema::is_object_schema(&probe));
+        }
+        let value = Json(Listed(vec![1])).into_tool_result().unwrap();
+        assert_eq!(
+            value.structured_content,
+            Some(serde_json::json!({"result": [1]}))
+        );
     }
 }

@@ -136,16 +136,30 @@ pub(crate) fn wrap_result(schema: Schema) -> Schema {
 fn portable(value: &mut Value) {
     match value {
         Value::Object(map) => {
-            for child in map.values_mut() {
+            // Which rewrites can apply, from one look at the keys (most nodes need none).
+            let (mut typed, mut combined, mut format) = (false, false, false);
+            for (key, child) in map.iter_mut() {
+                match key.as_str() {
+                    "type" | "default" => typed = true,
+                    "anyOf" | "oneOf" => combined = true,
+                    "format" => format = true,
+                    _ => {}
+                }
                 portable(child);
             }
-            drop_null_type(map);
-            collapse_nullable_any_of(map);
-            collapse_const_one_of(map);
-            if matches!(
-                map.get("type").and_then(Value::as_str),
-                Some("number" | "integer")
-            ) {
+            if typed {
+                drop_null_type(map);
+            }
+            if combined {
+                collapse_nullable_any_of(map);
+                collapse_const_one_of(map);
+            }
+            if (combined || format)
+                && matches!(
+                    map.get("type").and_then(Value::as_str),
+                    Some("number" | "integer")
+                )
+            {
                 map.remove("format");
             }
         }

@@ -80,8 +80,14 @@ impl Server {
         let max = self.inner.options.max_message_bytes;
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
         let stdout = Arc::new(stdio::SharedOut::new(out_rx, std::io::stdout()));
+        // The writer thread starts with the first message a task queues (a reply that waited,
+        // a notification): a server whose handlers answer at once never needs it.
         let writer_out = Arc::clone(&stdout);
-        let writer = tokio::task::spawn_blocking(move || writer_out.write_loop());
+        let writer = tokio::spawn(async move {
+            if std::future::poll_fn(|cx| writer_out.poll_first(cx)).await {
+                let _ = tokio::task::spawn_blocking(move || writer_out.write_loop()).await;
+            }
+        });
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
         // The stdin thread may stay blocked in a read after serving ends: it holds the
         // connection weakly, so the writer still sees the outbound queue close.

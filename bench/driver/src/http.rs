@@ -35,6 +35,11 @@ impl Conn {
         let tcp = tokio::net::TcpStream::connect(addr)
             .await
             .map_err(|e| format!("connect {addr}: {e}"))?;
+        Self::over(tcp, addr).await
+    }
+
+    /// A connection over a TCP stream already connected to `addr`.
+    pub async fn over(tcp: tokio::net::TcpStream, addr: &str) -> Result<Self, String> {
         let _ = tcp.set_nodelay(true);
         let io = hyper_util::rt::TokioIo::new(tcp);
         let (send, conn) = hyper::client::conn::http1::handshake(io)
@@ -101,7 +106,7 @@ impl Conn {
 }
 
 /// The one reply to request `id` in an answer; `check` judges it.
-fn reply_to(
+pub fn reply_to(
     answer: &Answer,
     id: u64,
     check: impl FnOnce(&str) -> Result<(), String>,

@@ -4,7 +4,8 @@
 //! the ratios to the floor and to rmcp. See BENCHMARKS.md at the root of the repository.
 //!
 //! ```text
-//! bench all [--secs S] [--reps N] [--only floor,ours,...] [--sessions N]
+//! bench all [--secs S] [--reps N] [--only floor,ours,...] [--sessions N] [--starts N]
+//! bench startup [--starts N] [--only floor,ours,...]  start-up alone (interleaved starts)
 //! bench stdio SERVER [--window W] [--secs S] [--wrap "valgrind --tool=callgrind"]
 //! bench http SERVER [--connections C] [--secs S | --calls N] [--wrap "..."]
 //! bench sessions SERVER [--sessions N] [--wrap "valgrind --tool=dhat"]
@@ -16,6 +17,7 @@ mod http;
 mod probe;
 mod report;
 mod servers;
+mod startup;
 mod stdio;
 mod workload;
 
@@ -110,7 +112,7 @@ fn servers(only: Option<&str>) -> Vec<Server> {
         .unwrap_or_default();
     let all = servers::all(&bin, &root());
     match only {
-        None => all,
+        None => all.into_iter().filter(|s| s.key != "floor-rt").collect(),
         Some(keys) => all
             .into_iter()
             .filter(|s| keys.split(',').any(|k| k == s.key))
@@ -151,8 +153,19 @@ fn main() {
         "all" => {
             let reps = args.num("--reps", 3);
             let sessions = args.num("--sessions", 10_000);
+            let starts = args.num("--starts", 31);
             let only = args.flag("--only");
-            all(&servers(only.as_deref()), secs, reps, sessions);
+            all(&servers(only.as_deref()), secs, reps, sessions, starts);
+        }
+        "startup" => {
+            let starts = args.num("--starts", 31);
+            let only = args.flag("--only");
+            let servers = servers(only.as_deref());
+            let ready = ready(&servers);
+            let mut results = report::Results::default();
+            starts_phase(&ready, starts, &mut results, Instant::now());
+            let titles: Vec<(&str, &str)> = ready.iter().map(|s| (s.key, s.title)).collect();
+            println!("{}", report::render_starts(&results, &titles));
         }
         "stdio" | "http" => {
             let wrap = args.flag("--wrap");
@@ -207,16 +220,14 @@ fn main() {
             }
         }
         other => fail(&format!(
-            "unknown command {other}; expected all, stdio, http, sessions, input or compile"
+            "unknown command {other}; expected all, startup, stdio, http, sessions, input or compile"
         )),
     }
 }
 
-/// The whole comparison, every server in one run, `reps` runs of each scenario interleaved.
-fn all(servers: &[Server], secs: f64, reps: usize, sessions: usize) {
-    let started = Instant::now();
-    let logs = log_dir();
-    let ready: Vec<&Server> = servers
+/// The servers that can run here (the others skipped with a note).
+fn ready(servers: &[Server]) -> Vec<&Server> {
+    servers
         .iter()
         .filter(|s| match &s.missing {
             Some(why) => {
@@ -225,7 +236,64 @@ fn all(servers: &[Server], secs: f64, reps: usize, sessions: usize) {
             }
             None => true,
         })
-        .collect();
+        .collect()
+}
+
+/// Start-up alone: `starts` interleaved starts of every server on both transports (an
+/// interpreter's at most 5), then, with valgrind, the instructions of one stdio start of each
+/// Rust server.
+fn starts_phase(ready: &[&Server], starts: usize, results: &mut report::Results, t0: Instant) {
+    let logs = log_dir();
+    eprintln!(
+        "[{:>4.0}s] start-up: {starts} interleaved starts of each server, stdio and HTTP",
+        t0.elapsed().as_secs_f64()
+    );
+    startup::interleaved(
+        ready,
+        starts,
+        5,
+        &logs,
+        |key, transport, start| match start {
+            Ok(s) => results.start(key, transport, s),
+            Err(e) => {
+                eprintln!("  start FAILED: {e}");
+                results.warn(key, e);
+            }
+        },
+    );
+    if !startup::have_valgrind() {
+        eprintln!("  (no valgrind: start-up instructions not counted)");
+        return;
+    }
+    for s in ready
+        .iter()
+        .filter(|s| matches!(s.key, "floor" | "ours" | "rmcp" | "floor-rt"))
+    {
+        let log = logs.join(format!("{}-callgrind.log", s.key));
+        match startup::instructions(s, &log) {
+            Ok(n) => {
+                eprintln!(
+                    "[{:>4.0}s] {} start-up under callgrind: {n} instructions",
+                    t0.elapsed().as_secs_f64(),
+                    s.key
+                );
+                results.instructions(s.key, n);
+            }
+            Err(e) => eprintln!("  callgrind FAILED: {e}"),
+        }
+    }
+}
+
+/// The whole comparison, every server in one run, `reps` runs of each scenario interleaved,
+/// after `starts` separate interleaved starts of each.
+fn all(servers: &[Server], secs: f64, reps: usize, sessions: usize, starts: usize) {
+    let started = Instant::now();
+    let logs = log_dir();
+    let ready = ready(servers);
+    let mut results = report::Results::default();
+    if starts > 0 {
+        starts_phase(&ready, starts, &mut results, started);
+    }
     let main = [
         Scenario::Stdio(64),
         Scenario::Stdio(1),
@@ -233,7 +301,6 @@ fn all(servers: &[Server], secs: f64, reps: usize, sessions: usize) {
         Scenario::Http(1),
     ];
     let scale = [Scenario::Http(64), Scenario::Http(256)];
-    let mut results = report::Results::default();
     for rep in 0..reps {
         for scenario in main.iter().chain(&scale) {
             for s in &ready {

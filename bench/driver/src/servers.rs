@@ -17,6 +17,8 @@ pub struct Server {
     pub missing: Option<String>,
     /// A command the server runs under (`valgrind --tool=callgrind`, `perf stat`), if any.
     pub wrap: Vec<String>,
+    /// The argument that selects stdio (`stdio`; the floor's reference variant: `stdio-tokio`).
+    pub stdio_arg: &'static str,
 }
 
 impl Server {
@@ -36,7 +38,7 @@ impl Server {
     /// Starts the server on stdio, its stderr going to `log`.
     pub fn spawn_stdio(&self, log: &Path) -> Result<Child, String> {
         self.command()
-            .arg("stdio")
+            .arg(self.stdio_arg)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(log_file(log)?)
@@ -77,6 +79,7 @@ pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
             command: vec![path],
             missing,
             wrap: Vec::new(),
+            stdio_arg: "stdio",
         }
     };
     let node = which("node");
@@ -102,6 +105,7 @@ pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
             ],
             missing: ts_missing,
             wrap: Vec::new(),
+            stdio_arg: "stdio",
         },
         Server {
             key: "py",
@@ -109,6 +113,13 @@ pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
             command: vec![python, root.join("py/server.py")],
             missing: py_missing,
             wrap: Vec::new(),
+            stdio_arg: "stdio",
+        },
+        // Only when asked for (`--only floor-rt`): the floor's stdio loop with tokio's
+        // multi-thread runtime started, what any tokio server carries (HTTP: the floor's).
+        Server {
+            stdio_arg: "stdio-tokio",
+            ..rust("floor-rt", "floor + tokio runtime", "bench-minimal")
         },
     ]
 }

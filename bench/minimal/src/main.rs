@@ -5,6 +5,7 @@
 //!
 //! ```text
 //! bench-minimal [stdio]         one JSON-RPC message per line on stdin/stdout
+//! bench-minimal stdio-tokio     the same, with tokio's multi-thread runtime started (for reference)
 //! bench-minimal http ADDR       POST http://ADDR/mcp
 //! ```
 //!
@@ -192,12 +193,15 @@ fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None | Some("stdio") => stdio(),
+        // The same loop with tokio's default multi-thread runtime started (its workers idle), as
+        // every tokio server has it: what the runtime alone adds to start-up and memory.
+        Some("stdio-tokio") => tokio::runtime::Runtime::new()?.block_on(async { stdio() }),
         Some("http") => {
             let addr = args.get(1).map_or("127.0.0.1:8000", String::as_str);
             tokio::runtime::Runtime::new()?.block_on(http(addr))
         }
         Some(other) => {
-            eprintln!("usage: bench-minimal [stdio | http ADDR] (got `{other}`)");
+            eprintln!("usage: bench-minimal [stdio | stdio-tokio | http ADDR] (got `{other}`)");
             std::process::exit(2);
         }
     }

@@ -165,6 +165,23 @@ impl<W: Write> SharedOut<W> {
         }
     }
 
+    /// Waits, as a task on the runtime, for the first message queued (moved into the buffer the
+    /// next write starts with): `Ready(true)` then, `Ready(false)` when the queue closed with
+    /// nothing in it. The writer thread is started only once something is queued.
+    pub(crate) fn poll_first(&self, cx: &mut std::task::Context<'_>) -> std::task::Poll<bool> {
+        let mut shared = self.lock();
+        shared.queue.poll_recv(cx).map(|first| match first {
+            Some(first) => {
+                if let Outbound::Message(msg) = first {
+                    shared.buf.extend_from_slice(&msg);
+                    shared.buf.push(b'\n');
+                }
+                true
+            }
+            None => false,
+        })
+    }
+
     /// The writer thread: writes queued messages as they come, each burst in one write, until
     /// the queue is closed and empty.
     pub(crate) fn write_loop(&self) {
@@ -185,7 +202,17 @@ impl<W: Write> SharedOut<W> {
                         }
                         continue;
                     }
-                    std::task::Poll::Ready(None) => return,
+                    std::task::Poll::Ready(None) => {
+                        if !shared.buf.is_empty() {
+                            shared.write(&[]);
+                        }
+                        return;
+                    }
+                    // What `poll_first` took before this thread started.
+                    std::task::Poll::Pending if !shared.buf.is_empty() => {
+                        shared.write(&[]);
+                        continue;
+                    }
                     std::task::Poll::Pending => {}
                 }
             }
