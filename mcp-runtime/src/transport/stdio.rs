@@ -460,6 +460,37 @@ mod tests {
     }
 
     #[test]
+    fn the_writer_thread_starts_with_what_the_first_wait_took() {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        let (tx, rx) = mpsc::channel(8);
+        let out = std::sync::Arc::new(SharedOut::new(rx, Vec::new()));
+        assert!(out.poll_first(&mut cx).is_pending());
+        tx.try_send(Outbound::Message(b"note 1".to_vec())).unwrap();
+        assert_eq!(out.poll_first(&mut cx), std::task::Poll::Ready(true));
+        // Answers written meanwhile go out after it.
+        out.write_after_queued(b"reply 1\n");
+        tx.try_send(Outbound::Message(b"note 2".to_vec())).unwrap();
+        assert_eq!(out.poll_first(&mut cx), std::task::Poll::Ready(true));
+        // The writer thread started late writes what the wait took, then what comes.
+        let writer = {
+            let out = std::sync::Arc::clone(&out);
+            std::thread::spawn(move || out.write_loop())
+        };
+        tx.blocking_send(Outbound::Message(b"note 3".to_vec()))
+            .unwrap();
+        drop(tx);
+        writer.join().unwrap();
+        let text = String::from_utf8(std::sync::Arc::into_inner(out).unwrap().into_out()).unwrap();
+        assert_eq!(text, "note 1\nreply 1\nnote 2\nnote 3\n");
+        // A queue closed with nothing in it: no writer thread is needed.
+        let (tx, rx) = mpsc::channel::<Outbound>(1);
+        drop(tx);
+        let out = SharedOut::new(rx, Vec::new());
+        assert_eq!(out.poll_first(&mut cx), std::task::Poll::Ready(false));
+        assert!(out.into_out().is_empty());
+    }
+
+    #[test]
     fn a_failed_output_closes_the_queue() {
         struct Broken;
         impl Write for Broken {
