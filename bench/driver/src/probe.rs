@@ -116,6 +116,25 @@ fn setup(root: &Path) -> Result<Vec<Probe>, String> {
             rmcp,
         ),
     ];
+    // `MCP_PROBE_BASE=<dir of another checkout's mcp-runtime>` adds a third probe on that
+    // runtime, so that a change and its base are timed in the same interleaved run.
+    let mut probes = probes.to_vec();
+    if let Some(base) = std::env::var_os("MCP_PROBE_BASE") {
+        let base = Path::new(&base)
+            .canonicalize()
+            .map_err(|e| format!("MCP_PROBE_BASE: {e}"))?;
+        probes.insert(
+            1,
+            (
+                "probe-base",
+                format!(
+                    "mcp-runtime = {{ path = {:?} }}\n{common}",
+                    base.display().to_string()
+                ),
+                ours,
+            ),
+        );
+    }
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (name, deps, source) in probes {
@@ -130,13 +149,30 @@ fn setup(root: &Path) -> Result<Vec<Probe>, String> {
     Ok(out)
 }
 
+/// `cargo` in a probe's directory with the dev profile a user gets: settings of the calling
+/// shell that change it (`CARGO_INCREMENTAL=0`, `CARGO_PROFILE_DEV_DEBUG=..` as `.ci/run` and
+/// the engineers' shells set them) are removed, so the probes build incrementally with full
+/// debug info, as `cargo build` does by default.
+fn cargo(p: &Probe, target: &Path) -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(&p.dir).env("CARGO_TARGET_DIR", target);
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        if key == "CARGO_INCREMENTAL"
+            || key == "CARGO_BUILD_INCREMENTAL"
+            || key.starts_with("CARGO_PROFILE_DEV_")
+        {
+            cmd.env_remove(&*key);
+        }
+    }
+    cmd
+}
+
 /// `cargo build` of a probe; seconds.
 fn build(p: &Probe, target: &Path) -> Result<f64, String> {
     let started = Instant::now();
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let status = cargo(p, target)
         .args(["build", "--offline", "--quiet"])
-        .current_dir(&p.dir)
-        .env("CARGO_TARGET_DIR", target)
         .status()
         .map_err(|e| format!("cargo: {e}"))?;
     if !status.success() {
@@ -146,10 +182,8 @@ fn build(p: &Probe, target: &Path) -> Result<f64, String> {
 }
 
 fn clean(p: &Probe, target: &Path) -> Result<(), String> {
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let status = cargo(p, target)
         .args(["clean", "--offline", "--quiet", "-p", p.name])
-        .current_dir(&p.dir)
-        .env("CARGO_TARGET_DIR", target)
         .status()
         .map_err(|e| format!("cargo clean: {e}"))?;
     if status.success() {
@@ -172,10 +206,11 @@ pub fn run(root: &Path, reps: usize) -> Result<(), String> {
         eprintln!("{}: building the dependencies (not measured)", p.name);
         build(p, &target)?;
     }
-    let mut rows = Vec::new();
-    for p in &probes {
-        let (mut cleans, mut rebuilds) = (Vec::new(), Vec::new());
-        for rep in 0..reps.max(1) {
+    // Interleaved: each repetition builds every probe in turn, so that a change of load on the
+    // machine during the run falls on both alike and the ratio stays meaningful.
+    let mut times = vec![(Vec::new(), Vec::new()); probes.len()];
+    for rep in 0..reps.max(1) {
+        for (p, (cleans, rebuilds)) in probes.iter().zip(&mut times) {
             clean(p, &target)?;
             let c = build(p, &target)?;
             std::fs::write(p.dir.join("src/main.rs"), (p.source)(rep + 1))
@@ -188,8 +223,12 @@ pub fn run(root: &Path, reps: usize) -> Result<(), String> {
             cleans.push(c);
             rebuilds.push(r);
         }
-        rows.push((p.name, median(cleans), median(rebuilds)));
     }
+    let rows: Vec<_> = probes
+        .iter()
+        .zip(times)
+        .map(|(p, (cleans, rebuilds))| (p.name, median(cleans), median(rebuilds)))
+        .collect();
     println!(
         "50 tools, 3-4 typed parameters each, dependencies built; dev profile; medians of {reps}:\n"
     );
@@ -198,8 +237,11 @@ pub fn run(root: &Path, reps: usize) -> Result<(), String> {
     for (name, c, r) in &rows {
         println!("| {name} | {c:.2} | {r:.2} |");
     }
-    if let [(_, oc, or), (_, rc, rr)] = rows.as_slice() {
+    if let (Some((_, oc, or)), Some((_, rc, rr))) = (rows.first(), rows.last()) {
         println!("| ours / rmcp | {:.2}× | {:.2}× |", oc / rc, or / rr);
+        if let [_, (_, bc, br), _] = rows.as_slice() {
+            println!("| base / rmcp | {:.2}× | {:.2}× |", bc / rc, br / rr);
+        }
     }
     Ok(())
 }
