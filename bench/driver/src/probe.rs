@@ -1,6 +1,7 @@
 //! The build-time probe: a generated server crate with 50 documented tools of 3 or 4 typed
 //! parameters each, written for mcp-runtime and for rmcp; with the dependencies built, the clean
-//! build of the crate and its rebuild after one tool body is edited (dev profile, `cargo build`).
+//! build of the crate and its rebuild after one tool body is edited (dev profile, `cargo build`),
+//! as wall clock and as CPU seconds; the probes are built in turn in each repetition.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -116,6 +117,25 @@ fn setup(root: &Path) -> Result<Vec<Probe>, String> {
             rmcp,
         ),
     ];
+    // `MCP_PROBE_BASE=<dir of another checkout's mcp-runtime>` adds a third probe on that
+    // runtime, so that a change and its base are timed in the same interleaved run.
+    let mut probes = probes.to_vec();
+    if let Some(base) = std::env::var_os("MCP_PROBE_BASE") {
+        let base = Path::new(&base)
+            .canonicalize()
+            .map_err(|e| format!("MCP_PROBE_BASE: {e}"))?;
+        probes.insert(
+            1,
+            (
+                "probe-base",
+                format!(
+                    "mcp-runtime = {{ path = {:?} }}\n{common}",
+                    base.display().to_string()
+                ),
+                ours,
+            ),
+        );
+    }
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (name, deps, source) in probes {
@@ -130,26 +150,64 @@ fn setup(root: &Path) -> Result<Vec<Probe>, String> {
     Ok(out)
 }
 
-/// `cargo build` of a probe; seconds.
-fn build(p: &Probe, target: &Path) -> Result<f64, String> {
+/// `cargo` in a probe's directory with the dev profile a user gets: settings of the calling
+/// shell that change it (`CARGO_INCREMENTAL=0`, `CARGO_PROFILE_DEV_DEBUG=..` as `.ci/run` and
+/// the engineers' shells set them) are removed, so the probes build incrementally with full
+/// debug info, as `cargo build` does by default.
+fn cargo(p: &Probe, target: &Path) -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(&p.dir).env("CARGO_TARGET_DIR", target);
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        if key == "CARGO_INCREMENTAL"
+            || key == "CARGO_BUILD_INCREMENTAL"
+            || key.starts_with("CARGO_PROFILE_DEV_")
+        {
+            cmd.env_remove(&*key);
+        }
+    }
+    cmd
+}
+
+/// CPU seconds (user + system) of this process's waited-for children so far: cargo, and the
+/// rustc and linker processes cargo waited for.
+fn children_cpu(ticks: f64) -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let field = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
+    // `cutime` and `cstime`, fields 16 and 17 of stat(5).
+    (field(13).unwrap_or(0.0) + field(14).unwrap_or(0.0)) / ticks
+}
+
+/// Wall-clock and CPU seconds of one build.
+#[derive(Clone, Copy)]
+struct Took {
+    wall: f64,
+    cpu: f64,
+}
+
+/// `cargo build` of a probe: wall-clock seconds and the CPU seconds of cargo and its children
+/// (less moved by other work on a shared machine than the wall clock).
+fn build(p: &Probe, target: &Path, ticks: f64) -> Result<Took, String> {
+    let cpu = children_cpu(ticks);
     let started = Instant::now();
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let status = cargo(p, target)
         .args(["build", "--offline", "--quiet"])
-        .current_dir(&p.dir)
-        .env("CARGO_TARGET_DIR", target)
         .status()
         .map_err(|e| format!("cargo: {e}"))?;
     if !status.success() {
         return Err(format!("{}: cargo build failed", p.name));
     }
-    Ok(started.elapsed().as_secs_f64())
+    Ok(Took {
+        wall: started.elapsed().as_secs_f64(),
+        cpu: children_cpu(ticks) - cpu,
+    })
 }
 
 fn clean(p: &Probe, target: &Path) -> Result<(), String> {
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let status = cargo(p, target)
         .args(["clean", "--offline", "--quiet", "-p", p.name])
-        .current_dir(&p.dir)
-        .env("CARGO_TARGET_DIR", target)
         .status()
         .map_err(|e| format!("cargo clean: {e}"))?;
     if status.success() {
@@ -164,42 +222,74 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Prints the probe's table: clean build and rebuild, medians of `reps`.
+/// Medians of wall-clock and CPU seconds, taken apart.
+fn medians(v: &[Took]) -> Took {
+    Took {
+        wall: median(v.iter().map(|t| t.wall).collect()),
+        cpu: median(v.iter().map(|t| t.cpu).collect()),
+    }
+}
+
+/// Prints the probe's table: clean build and rebuild, medians of `reps`, wall clock and CPU.
 pub fn run(root: &Path, reps: usize) -> Result<(), String> {
     let probes = setup(root)?;
     let target = root.join("target/probe-target");
+    let ticks = crate::servers::clock_ticks();
     for p in &probes {
         eprintln!("{}: building the dependencies (not measured)", p.name);
-        build(p, &target)?;
+        build(p, &target, ticks)?;
     }
-    let mut rows = Vec::new();
-    for p in &probes {
-        let (mut cleans, mut rebuilds) = (Vec::new(), Vec::new());
-        for rep in 0..reps.max(1) {
+    // Interleaved: each repetition builds every probe in turn, so that a change of load on the
+    // machine during the run falls on both alike and the ratio stays meaningful.
+    let mut times = vec![(Vec::new(), Vec::new()); probes.len()];
+    for rep in 0..reps.max(1) {
+        for (p, (cleans, rebuilds)) in probes.iter().zip(&mut times) {
             clean(p, &target)?;
-            let c = build(p, &target)?;
+            let c = build(p, &target, ticks)?;
             std::fs::write(p.dir.join("src/main.rs"), (p.source)(rep + 1))
                 .map_err(|e| e.to_string())?;
-            let r = build(p, &target)?;
+            let r = build(p, &target, ticks)?;
             eprintln!(
-                "{}: clean build {c:.1} s, rebuild after one edit {r:.1} s",
-                p.name
+                "{}: clean build {:.1} s ({:.1} s CPU), rebuild after one edit {:.1} s ({:.1} s CPU)",
+                p.name, c.wall, c.cpu, r.wall, r.cpu
             );
             cleans.push(c);
             rebuilds.push(r);
         }
-        rows.push((p.name, median(cleans), median(rebuilds)));
     }
+    let rows: Vec<_> = probes
+        .iter()
+        .zip(times)
+        .map(|(p, (cleans, rebuilds))| (p.name, medians(&cleans), medians(&rebuilds)))
+        .collect();
     println!(
         "50 tools, 3-4 typed parameters each, dependencies built; dev profile; medians of {reps}:\n"
     );
-    println!("| | clean build s | rebuild after editing one tool s |");
-    println!("|---|--:|--:|");
+    println!(
+        "| | clean build s | rebuild after editing one tool s | clean build CPU s | rebuild CPU s |"
+    );
+    println!("|---|--:|--:|--:|--:|");
     for (name, c, r) in &rows {
-        println!("| {name} | {c:.2} | {r:.2} |");
+        println!(
+            "| {name} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            c.wall, r.wall, c.cpu, r.cpu
+        );
     }
-    if let [(_, oc, or), (_, rc, rr)] = rows.as_slice() {
-        println!("| ours / rmcp | {:.2}× | {:.2}× |", oc / rc, or / rr);
+    let ratio = |label: &str, (a, b): (&(&str, Took, Took), &(&str, Took, Took))| {
+        println!(
+            "| {label} | {:.2}× | {:.2}× | {:.2}× | {:.2}× |",
+            a.1.wall / b.1.wall,
+            a.2.wall / b.2.wall,
+            a.1.cpu / b.1.cpu,
+            a.2.cpu / b.2.cpu
+        );
+    };
+    if let (Some(ours), Some(rmcp)) = (rows.first(), rows.last()) {
+        ratio("ours / rmcp", (ours, rmcp));
+        if let [_, base, _] = rows.as_slice() {
+            ratio("base / rmcp", (base, rmcp));
+            ratio("ours / base", (ours, base));
+        }
     }
     Ok(())
 }

@@ -111,12 +111,15 @@ fn injections(item: &ItemDef) -> TokenStream {
 
 /// Calls the user's function with every parameter's local, awaiting it when it is `async`, into
 /// `__mcp_out`. The future must be `Send`: the assertion puts that error on the function's name.
+/// It sits in a closure that is never called, so that it is checked but not compiled: a call
+/// would instantiate `assert_send` for the function's future in the runtime's code unit of the
+/// server crate, and every edit of any tool's body would regenerate that unit.
 fn call(item: &ItemDef) -> TokenStream {
     let p = private();
     let ident = item.ident();
     let locals = item.params.iter().map(local);
     if item.is_async() {
-        let send = quote_spanned!(ident.span()=> #p::assert_send(&__mcp_future););
+        let send = quote_spanned!(ident.span()=> let _ = || #p::assert_send(&__mcp_future););
         quote! {
             let __mcp_future = #ident(#(#locals),*);
             #send

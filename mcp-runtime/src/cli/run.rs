@@ -12,6 +12,12 @@ use crate::error::Error;
 use crate::server::{Server, ServerBuilder};
 
 type BoxedCommand = Pin<Box<dyn Future<Output = Result<(), CliError>> + Send>>;
+
+/// What the `run` entry points return: one boxed future, made here. A server's crate then polls
+/// and drops a `Box<dyn Future>` instead of compiling the command line's whole state machine
+/// (every command, both transports, and their drop glue) again, in every server crate and on
+/// every rebuild of one (see BENCHMARKS.md, "Fourth round: build time").
+type Running<'a> = Pin<Box<dyn Future<Output = Result<(), Error>> + Send + 'a>>;
 type Handler = Arc<dyn Fn(Server, Vec<String>) -> BoxedCommand + Send + Sync>;
 
 /// A command of the application, next to the built-in ones.
@@ -227,9 +233,9 @@ impl Cli {
     ///     Cli::new(&server).run().await
     /// }
     /// ```
-    pub async fn run(self) -> Result<(), Error> {
+    pub fn run(self) -> impl Future<Output = Result<(), Error>> + Send {
         let args: Vec<String> = std::env::args().skip(1).collect();
-        self.run_with(args).await
+        self.run_args(args)
     }
 
     /// Runs one command (`args` without the program name) and prints its output. On failure
@@ -249,11 +255,20 @@ impl Cli {
     /// Cli::new(&server).run_with(["list"]).await // prints the lists a client would see
     /// # }
     /// ```
-    pub async fn run_with<I, S>(self, args: I) -> Result<(), Error>
+    pub fn run_with<I, S>(self, args: I) -> impl Future<Output = Result<(), Error>> + Send
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
+        self.run_args(args.into_iter().map(Into::into).collect())
+    }
+
+    /// [`run_with`](Self::run_with), not generic, boxed (see [`Running`]).
+    fn run_args(self, args: Vec<String>) -> Running<'static> {
+        Box::pin(self.run_boxed(args))
+    }
+
+    async fn run_boxed(self, args: Vec<String>) -> Result<(), Error> {
         init_tracing();
         let out = self.execute(args).await;
         let mut stdout = std::io::stdout().lock();
@@ -489,7 +504,12 @@ impl Server {
     /// }
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-    pub async fn run(&self) -> Result<(), Error> {
+    pub fn run(&self) -> impl Future<Output = Result<(), Error>> + Send + '_ {
+        let running: Running<'_> = Box::pin(self.run_boxed());
+        running
+    }
+
+    async fn run_boxed(&self) -> Result<(), Error> {
         if self.inner.scale.is_none()
             && std::env::var_os("MCP_REDIS_URL").is_some_and(|u| !u.is_empty())
         {
@@ -512,8 +532,8 @@ impl Server {
     /// # }
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-    pub async fn run_with(&self, args: &[String]) -> Result<(), Error> {
-        Cli::new(self).run_with(args.iter().cloned()).await
+    pub fn run_with(&self, args: &[String]) -> impl Future<Output = Result<(), Error>> + Send {
+        Cli::new(self).run_args(args.to_vec())
     }
 }
 
@@ -555,9 +575,14 @@ impl ServerBuilder {
     /// }
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-    pub async fn run(self) -> Result<(), Error> {
+    pub fn run(self) -> impl Future<Output = Result<(), Error>> + Send {
+        let running: Running<'static> = Box::pin(self.run_boxed());
+        running
+    }
+
+    async fn run_boxed(self) -> Result<(), Error> {
         match from_env(self).and_then(ServerBuilder::build) {
-            Ok(server) => server.run().await,
+            Ok(server) => server.run_boxed().await,
             Err(err) => {
                 let name = program_name().unwrap_or_else(|| "server".to_owned());
                 eprintln!("{name}: {err}");
