@@ -1,6 +1,8 @@
 //! The handshake-era lifecycle (`initialize`), the capability and identity types that both eras
 //! use, and [`RequestMeta`], the stateless era's per-request `_meta` that carries them.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -401,20 +403,23 @@ pub struct RequestMeta {
         skip_serializing_if = "Option::is_none"
     )]
     pub protocol_version: Option<String>,
-    /// [`CLIENT_CAPABILITIES_KEY`](crate::meta::CLIENT_CAPABILITIES_KEY).
+    /// [`CLIENT_CAPABILITIES_KEY`](crate::meta::CLIENT_CAPABILITIES_KEY), behind an [`Arc`]:
+    /// the value is large, and a server hands it on to the request's handler without copying it.
     #[serde(
         rename = "io.modelcontextprotocol/clientCapabilities",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "shared"
     )]
-    pub client_capabilities: Option<ClientCapabilities>,
-    /// [`CLIENT_INFO_KEY`](crate::meta::CLIENT_INFO_KEY).
+    pub client_capabilities: Option<Arc<ClientCapabilities>>,
+    /// [`CLIENT_INFO_KEY`](crate::meta::CLIENT_INFO_KEY), behind an [`Arc`] like the capabilities.
     #[serde(
         rename = "io.modelcontextprotocol/clientInfo",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "shared"
     )]
-    pub client_info: Option<Implementation>,
+    pub client_info: Option<Arc<Implementation>>,
     /// [`LOG_LEVEL_KEY`](crate::meta::LOG_LEVEL_KEY).
     #[serde(
         rename = "io.modelcontextprotocol/logLevel",
@@ -426,6 +431,17 @@ pub struct RequestMeta {
     // Read by the hand-written `Deserialize` below: a new reserved key needs an arm there too.
     #[serde(flatten)]
     pub rest: Meta,
+}
+
+/// Writes an optional shared value as the value itself.
+fn shared<T: Serialize, S: serde::Serializer>(
+    value: &Option<Arc<T>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => serializer.serialize_some(&**v),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Read in one pass: the reserved keys into their fields, every other key into `rest` (what
@@ -481,6 +497,25 @@ where
     Ok(())
 }
 
+/// [`reserved`] for a value kept behind an [`Arc`]: read in place, then moved into the `Arc`
+/// once (no intermediate `Box`).
+fn reserved_shared<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<Arc<T>>,
+    seen: &mut bool,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+    T: Deserialize<'de>,
+{
+    if std::mem::replace(seen, true) {
+        return Err(serde::de::Error::duplicate_field(key));
+    }
+    *slot = map.next_value::<Option<T>>()?.map(Arc::new);
+    Ok(())
+}
+
 impl<'de> serde::de::Visitor<'de> for RequestMetaVisitor {
     type Value = RequestMeta;
 
@@ -509,13 +544,13 @@ impl<'de> serde::de::Visitor<'de> for RequestMetaVisitor {
                     &mut seen[1],
                     PROTOCOL_VERSION_KEY,
                 )?,
-                CLIENT_CAPABILITIES_KEY => reserved(
+                CLIENT_CAPABILITIES_KEY => reserved_shared(
                     &mut map,
                     &mut meta.client_capabilities,
                     &mut seen[2],
                     CLIENT_CAPABILITIES_KEY,
                 )?,
-                CLIENT_INFO_KEY => reserved(
+                CLIENT_INFO_KEY => reserved_shared(
                     &mut map,
                     &mut meta.client_info,
                     &mut seen[3],
@@ -578,11 +613,14 @@ mod tests {
         assert_eq!(meta.progress_token, Some(ProgressToken::Number(7)));
         assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
         assert_eq!(
-            meta.client_capabilities,
-            Some(ClientCapabilities::default())
+            meta.client_capabilities.as_deref(),
+            Some(&ClientCapabilities::default())
         );
         assert_eq!(meta.log_level, Some(LoggingLevel::Debug));
-        assert_eq!(meta.client_info, Some(Implementation::new("c", "1")));
+        assert_eq!(
+            meta.client_info.as_deref(),
+            Some(&Implementation::new("c", "1"))
+        );
         assert_eq!(
             serde_json::Value::Object(meta.rest.clone()),
             serde_json::json!({"vendor/key": {"a": [1, 2]}, "io.modelcontextprotocol/logLevelX": null})

@@ -356,6 +356,7 @@ impl Connection {
             params,
             scope,
             cancel,
+            retry: crate::dispatch::call::Retry::Unknown,
         }
     }
 

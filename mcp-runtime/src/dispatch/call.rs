@@ -33,6 +33,25 @@ pub(crate) struct Call<'a, S = Scope> {
     pub(crate) scope: S,
     /// Set for methods that run a handler (they can be cancelled).
     pub(crate) cancel: Option<CancellationToken>,
+    /// Whether the params carry a retry's members, if a pass over them found out.
+    pub(crate) retry: Retry,
+}
+
+/// What is known of a request's `inputResponses` and `requestState` (a retried round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// Nothing yet: the round looks for them in the params' text.
+    Unknown,
+    /// The method's pass over the params saw neither member.
+    Absent,
+    /// The method's pass over the params saw one of them.
+    Present,
+}
+
+impl Retry {
+    fn known(present: bool) -> Self {
+        if present { Self::Present } else { Self::Absent }
+    }
 }
 
 /// How an item's handler run ended, seen from its method.
@@ -83,9 +102,11 @@ impl Open for Resolver {
             _ => Read::BadParams,
         };
         match read {
-            Read::Both(params, meta) => {
+            Read::Both(params, meta, retry) => {
                 let scope = resolver.resolve_read(call.route, meta)?;
-                Ok((call.with(scope), Ok(params)))
+                let mut call = call.with(scope);
+                call.retry = Retry::known(retry);
+                Ok((call, Ok(params)))
             }
             Read::BadMeta(message) => Err(invalid_meta(&message)),
             // The params' error is known only after the scope's (read apart, as without `P`).
@@ -109,6 +130,7 @@ impl<'a> Call<'a, Resolver> {
             params: self.params,
             scope: (),
             cancel: self.cancel,
+            retry: self.retry,
         };
         (self.scope, call)
     }
@@ -124,6 +146,7 @@ impl<'a> Call<'a, ()> {
             params: self.params,
             scope,
             cancel: self.cancel,
+            retry: self.retry,
         }
     }
 }
@@ -165,7 +188,12 @@ impl<'a> Call<'a> {
         let server = self.server;
         let (method, params, id) = (self.method(), self.params, self.id);
         let prepared = if self.scope.version.is_stateless() {
-            Round::from_request(&server.state_key, method, params).map(|r| Some(Arc::new(r)))
+            let key = &server.state_key;
+            match self.retry {
+                Retry::Unknown => Round::from_request(key, method, params),
+                known => Round::read(key, method, params, known == Retry::Present),
+            }
+            .map(|r| Some(Arc::new(r)))
         } else {
             Ok(None)
         }
@@ -207,6 +235,7 @@ impl<'a> Call<'a> {
                 version: scope.version,
                 progress_token: scope.progress_token,
                 meta: scope.meta,
+                meta_map: std::sync::OnceLock::new(),
                 client_info: scope.client_info,
                 client_capabilities: scope.client_caps,
                 log_gate: scope.log_gate,
@@ -290,7 +319,9 @@ pub(crate) fn framed_complete<T: Serialize>(
     }
     // `resultType` makes the result a non-empty object.
     *result_type = Some(ResultType::Complete);
-    let Payload::Framed(mut message) = Payload::framed(id, result)? else {
+    // Room for the identity from the start: appending it does not move the message.
+    let room = server.server_info_json.len() + 12;
+    let Some(mut message) = crate::wire::response_with_room(id, result, room) else {
         return Err(ErrorObject::internal("failed to serialise the result"));
     };
     // The message ends with the result's closing brace, then its own.
@@ -298,7 +329,6 @@ pub(crate) fn framed_complete<T: Serialize>(
         return Err(ErrorObject::internal("failed to serialise the result"));
     }
     message.truncate(message.len() - 2);
-    message.reserve(server.server_info_json.len() + 12);
     message.extend_from_slice(b",\"_meta\":");
     message.extend_from_slice(server.server_info_json.as_bytes());
     message.extend_from_slice(b"}}");
