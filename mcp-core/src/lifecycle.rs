@@ -372,6 +372,10 @@ impl ForVersion for InitializeResult {
 /// The typed contents of a request's `params._meta`: in the stateless era (2026-07-28), the
 /// per-request counterpart of `initialize` (protocol version, client capabilities and identity).
 ///
+/// The client's capabilities and identity are behind [`Arc`]s: they are the large members, read
+/// once per request and handed on (to a server's request context) without being copied, and
+/// they keep the struct small to move. Read them with `as_deref()`.
+///
 /// ```
 /// use mcp_runtime_core::RequestMeta;
 /// use serde_json::value::RawValue;
@@ -383,6 +387,7 @@ impl ForVersion for InitializeResult {
 ///     "vendor.example/trace": "abc"}}"#.to_owned()).unwrap();
 /// let meta = RequestMeta::from_params(Some(&params)).unwrap();
 /// assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
+/// assert!(meta.client_capabilities.as_deref().is_some_and(|c| c.roots.is_none()));
 /// assert!(meta.progress_token.is_some());
 /// assert_eq!(meta.rest["vendor.example/trace"], "abc");
 /// ```

@@ -14,7 +14,7 @@ use crate::dispatch::link::Link;
 use crate::dispatch::params::{Read, read_with_meta};
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
-use crate::dispatch::scope::{Resolver, Scope, invalid_meta};
+use crate::dispatch::scope::{Resolver, Retry, Scope, invalid_meta};
 use crate::error::HandlerError;
 use crate::handler::context::{CancellationToken, Context, ContextInner};
 use crate::handler::invoke::{HandlerFuture, Invoked, Limits, invoke};
@@ -33,25 +33,6 @@ pub(crate) struct Call<'a, S = Scope> {
     pub(crate) scope: S,
     /// Set for methods that run a handler (they can be cancelled).
     pub(crate) cancel: Option<CancellationToken>,
-    /// Whether the params carry a retry's members, if a pass over them found out.
-    pub(crate) retry: Retry,
-}
-
-/// What is known of a request's `inputResponses` and `requestState` (a retried round).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Retry {
-    /// Nothing yet: the round looks for them in the params' text.
-    Unknown,
-    /// The method's pass over the params saw neither member.
-    Absent,
-    /// The method's pass over the params saw one of them.
-    Present,
-}
-
-impl Retry {
-    fn known(present: bool) -> Self {
-        if present { Self::Present } else { Self::Absent }
-    }
 }
 
 /// How an item's handler run ended, seen from its method.
@@ -104,9 +85,9 @@ impl Open for Resolver {
         match read {
             Read::Both(params, meta, retry) => {
                 let scope = resolver.resolve_read(call.route, meta)?;
-                let mut call = call.with(scope);
-                call.retry = Retry::known(retry);
-                Ok((call, Ok(params)))
+                let mut scope = scope;
+                scope.retry = Retry::known(retry);
+                Ok((call.with(scope), Ok(params)))
             }
             Read::BadMeta(message) => Err(invalid_meta(&message)),
             // The params' error is known only after the scope's (read apart, as without `P`).
@@ -130,7 +111,6 @@ impl<'a> Call<'a, Resolver> {
             params: self.params,
             scope: (),
             cancel: self.cancel,
-            retry: self.retry,
         };
         (self.scope, call)
     }
@@ -146,7 +126,6 @@ impl<'a> Call<'a, ()> {
             params: self.params,
             scope,
             cancel: self.cancel,
-            retry: self.retry,
         }
     }
 }
@@ -189,7 +168,7 @@ impl<'a> Call<'a> {
         let (method, params, id) = (self.method(), self.params, self.id);
         let prepared = if self.scope.version.is_stateless() {
             let key = &server.state_key;
-            match self.retry {
+            match self.scope.retry {
                 Retry::Unknown => Round::from_request(key, method, params),
                 known => Round::read(key, method, params, known == Retry::Present),
             }

@@ -59,6 +59,26 @@ pub(crate) struct Scope {
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
     pub(crate) caller: Option<Arc<crate::caller::Claims>>,
+    /// Whether the params carry a retry's members, if a pass over them found out.
+    pub(crate) retry: Retry,
+}
+
+/// What is known of a request's `inputResponses` and `requestState` (a retried round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// Nothing yet: the round looks for them in the params' text.
+    Unknown,
+    /// A pass over the params saw neither member.
+    Absent,
+    /// A pass over the params saw one of them.
+    Present,
+}
+
+impl Retry {
+    /// What a pass over the params found.
+    pub(crate) fn known(present: bool) -> Self {
+        if present { Self::Present } else { Self::Absent }
+    }
 }
 
 /// The headers of the HTTP request that carried a message, when it came over HTTP.
@@ -153,6 +173,8 @@ pub(crate) struct Resolver {
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
     pub(crate) caller: Option<Arc<crate::caller::Claims>>,
+    /// What the transport learnt of a retry's members while it read `_meta`.
+    pub(crate) retry: Retry,
 }
 
 impl Resolver {
@@ -234,6 +256,7 @@ impl Resolver {
             headers: self.headers,
             #[cfg(feature = "auth")]
             caller: self.caller,
+            retry: self.retry,
         }
     }
 
@@ -270,6 +293,7 @@ impl Resolver {
             headers: self.headers,
             #[cfg(feature = "auth")]
             caller: self.caller,
+            retry: self.retry,
         })
     }
 }

@@ -19,7 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::connection::Connection;
 use crate::dispatch::headers as mirror;
 use crate::dispatch::route::{Notice, Route, Target};
-use crate::dispatch::scope;
+use crate::dispatch::scope::{self, Retry};
 use crate::handler::invoke::CatchUnwind;
 use crate::http::endpoint::{
     Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
@@ -32,7 +32,7 @@ use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_req
 use crate::outbound::Outbound;
 
 /// The params members the stateless era mirrors in headers.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Debug)]
 struct Mirrored<'a> {
     #[serde(default, borrow)]
     name: Option<Cow<'a, str>>,
@@ -40,6 +40,56 @@ struct Mirrored<'a> {
     uri: Option<Cow<'a, str>>,
     #[serde(rename = "taskId", default, borrow)]
     task_id: Option<Cow<'a, str>>,
+}
+
+/// What a POST reads of a request's params before dispatching it: `_meta` (for the era), the
+/// members the stateless era's headers mirror, and whether a retried round's members are there.
+struct Ahead<'a> {
+    meta: Option<Box<RequestMeta>>,
+    /// `None`: not read yet (`check_headers` reads them).
+    mirrored: Option<Mirrored<'a>>,
+    retry: Retry,
+}
+
+/// All of [`Ahead`] in one pass over the params.
+#[derive(Deserialize)]
+struct OnePass<'a> {
+    #[serde(rename = "_meta", default)]
+    meta: Option<RequestMeta>,
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    uri: Option<Cow<'a, str>>,
+    #[serde(rename = "taskId", default, borrow)]
+    task_id: Option<Cow<'a, str>>,
+    #[serde(rename = "inputResponses", default)]
+    input_responses: Option<serde::de::IgnoredAny>,
+    #[serde(rename = "requestState", default)]
+    request_state: Option<serde::de::IgnoredAny>,
+}
+
+impl<'a> Ahead<'a> {
+    /// Reads the params once. When that pass fails, each part is read apart as it was before
+    /// (each part's own errors, in their own places): the pass succeeds exactly when every part
+    /// would, with the same values.
+    fn read(params: &'a RawValue) -> Self {
+        match serde_json::from_str::<OnePass<'a>>(params.get()) {
+            Ok(p) => Self {
+                meta: Some(Box::new(p.meta.unwrap_or_default())),
+                mirrored: Some(Mirrored {
+                    name: p.name,
+                    uri: p.uri,
+                    task_id: p.task_id,
+                }),
+                retry: Retry::known(p.input_responses.is_some() || p.request_state.is_some()),
+            },
+            Err(_) => Self {
+                meta: RequestMeta::from_params(Some(params)).ok().map(Box::new),
+                mirrored: None,
+                retry: Retry::Unknown,
+            },
+        }
+    }
 }
 
 pub(crate) async fn handle_post(
@@ -169,10 +219,15 @@ async fn post_task(
         Message::Response(_) => (None, None),
     };
     // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
-    let meta = params
-        .filter(|p| p.get().contains("\"_meta\""))
-        .and_then(|p| RequestMeta::from_params(Some(p)).ok())
-        .map(Box::new);
+    let ahead = match params.filter(|p| p.get().contains("\"_meta\"")) {
+        Some(p) => Ahead::read(p),
+        None => Ahead {
+            meta: None,
+            mirrored: None,
+            retry: Retry::Unknown,
+        },
+    };
+    let meta = ahead.meta;
     let meta_version = meta.as_ref().and_then(|m| m.protocol_version.as_deref());
     if h.raw_log {
         eprintln!("--> {text}");
@@ -203,7 +258,8 @@ async fn post_task(
         }
         Some(_) => {
             armed.store(true, Ordering::Release);
-            stateless_post(&h, &headers, msg, meta, hv, sse_ok, head).await;
+            let ahead = Ahead { meta, ..ahead };
+            stateless_post(&h, &headers, msg, ahead, hv, sse_ok, head).await;
         }
         None => {
             let id = match &msg {
@@ -249,13 +305,15 @@ async fn handshake_post(
     if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
         if !h.opts.sessions {
             let conn = Connection::new(Arc::clone(server), nowhere());
-            let reply = Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
+            let reply = Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await;
             return head.reply(reply, false);
         }
         let queue = server.options.outbound_queue.min(SESSION_QUEUE);
         let (out_tx, out_rx) = mpsc::channel(queue);
         let conn = Connection::new(Arc::clone(server), out_tx);
-        let Some(reply) = Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await else {
+        let Some(reply) =
+            Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await
+        else {
             return head.send(Head::Accepted);
         };
         if reply.error_code().is_some() {
@@ -339,6 +397,7 @@ async fn handshake_post(
                 conn,
                 msg,
                 meta,
+                retry: Retry::Unknown,
                 headers: None,
                 session,
                 modern: false,
@@ -347,7 +406,7 @@ async fn handshake_post(
             run_request(h, req, head).await;
         }
         _ => {
-            Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
+            Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await;
             head.send(Head::Accepted);
         }
     }
@@ -387,7 +446,13 @@ async fn replica_message(
             let Parsed::Single(msg) = again else {
                 return None;
             };
-            let reply = Box::pin(session.conn.dispatch(msg, None, None, &nowhere())).await;
+            let reply =
+                Box::pin(
+                    session
+                        .conn
+                        .dispatch(msg, None, Retry::Unknown, None, &nowhere()),
+                )
+                .await;
             let changed = reply.as_ref().is_some_and(|r| r.error_code().is_none());
             if changed && h.share_session(session, true).await.is_err() {
                 let id = reply.map(|r| r.id.clone());
@@ -409,11 +474,16 @@ async fn stateless_post(
     h: &Arc<Http>,
     headers: &Arc<HeaderMap>,
     msg: Message<'_>,
-    meta: Option<Box<RequestMeta>>,
+    ahead: Ahead<'_>,
     hv: Option<&str>,
     sse_ok: bool,
     mut head: HeadTx,
 ) {
+    let Ahead {
+        meta,
+        mirrored,
+        retry,
+    } = ahead;
     let (id, method, params) = match &msg {
         Message::Request(r) => (Some(r.id.clone()), &*r.method, r.params),
         Message::Notification(n) => (None, &*n.method, n.params),
@@ -450,19 +520,20 @@ async fn stateless_post(
     }
     // 5. Standard headers (`Mcp-Param-*` are checked by `tools/call` against the tool).
     if id.is_some()
-        && let Err(err) = check_headers(headers, method, params)
+        && let Err(err) = check_headers(headers, method, params, mirrored)
     {
         return head.error(StatusCode::BAD_REQUEST, id, err);
     }
-    let conn = Connection::new(Arc::clone(&h.server), nowhere());
+    let conn = Connection::with_raw_log(Arc::clone(&h.server), nowhere(), h.raw_log);
     if id.is_none() {
-        Box::pin(conn.dispatch(msg, Some(meta), None, &nowhere())).await;
+        Box::pin(conn.dispatch(msg, Some(meta), Retry::Unknown, None, &nowhere())).await;
         return head.send(Head::Accepted);
     }
     let req = Request {
         conn,
         msg,
         meta: Some(meta),
+        retry,
         headers: Some(Arc::clone(headers)),
         session: None,
         modern: true,
@@ -476,15 +547,17 @@ fn check_headers(
     headers: &HeaderMap,
     method: &str,
     params: Option<&RawValue>,
+    read: Option<Mirrored<'_>>,
 ) -> Result<(), ErrorObject> {
     mirror::check_method(headers, method)?;
     let Some(target) = Route::parse(method).named_by() else {
         return Ok(());
     };
-    let mirrored: Mirrored<'_> = match params {
-        Some(p) => serde_json::from_str(p.get())
+    let mirrored: Mirrored<'_> = match (read, params) {
+        (Some(read), _) => read,
+        (None, Some(p)) => serde_json::from_str(p.get())
             .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
-        None => Mirrored::default(),
+        (None, None) => Mirrored::default(),
     };
     let body_name = match target {
         Target::Uri => mirrored.uri.as_deref(),
