@@ -13,6 +13,8 @@ mod blocking;
 mod flights;
 #[cfg(feature = "http")]
 mod replica;
+#[cfg(feature = "http")]
+mod spare;
 
 use std::future::Future;
 use std::pin::Pin;

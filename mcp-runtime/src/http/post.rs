@@ -1,6 +1,5 @@
 //! `POST`: one JSON-RPC message (or a 2025-03-26 batch), classified by era and served.
 
-use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -12,15 +11,14 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderMap, StatusCode, header};
 use mcp_core::jsonrpc::{Message, Parsed, error_codes};
 use mcp_core::{Era, ErrorObject, ProtocolVersion, RequestMeta};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::connection::Connection;
 use crate::dispatch::headers as mirror;
-use crate::dispatch::route::{Notice, Route, Target};
+use crate::dispatch::route::{Notice, Route};
 use crate::dispatch::scope::{self, Retry};
 use crate::handler::invoke::CatchUnwind;
+use crate::http::ahead::{Ahead, check_headers};
 use crate::http::endpoint::{
     Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
     too_large, unsupported_media_type,
@@ -30,67 +28,6 @@ use crate::http::shared::{Found, unavailable_error};
 use crate::http::sse::{AbortOnDrop, SseBody};
 use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_request};
 use crate::outbound::Outbound;
-
-/// The params members the stateless era mirrors in headers.
-#[derive(Deserialize, Default, Debug)]
-struct Mirrored<'a> {
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    uri: Option<Cow<'a, str>>,
-    #[serde(rename = "taskId", default, borrow)]
-    task_id: Option<Cow<'a, str>>,
-}
-
-/// What a POST reads of a request's params before dispatching it: `_meta` (for the era), the
-/// members the stateless era's headers mirror, and whether a retried round's members are there.
-struct Ahead<'a> {
-    meta: Option<Box<RequestMeta>>,
-    /// `None`: not read yet (`check_headers` reads them).
-    mirrored: Option<Mirrored<'a>>,
-    retry: Retry,
-}
-
-/// All of [`Ahead`] in one pass over the params.
-#[derive(Deserialize)]
-struct OnePass<'a> {
-    #[serde(rename = "_meta", default)]
-    meta: Option<RequestMeta>,
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    uri: Option<Cow<'a, str>>,
-    #[serde(rename = "taskId", default, borrow)]
-    task_id: Option<Cow<'a, str>>,
-    #[serde(rename = "inputResponses", default)]
-    input_responses: Option<serde::de::IgnoredAny>,
-    #[serde(rename = "requestState", default)]
-    request_state: Option<serde::de::IgnoredAny>,
-}
-
-impl<'a> Ahead<'a> {
-    /// Reads the params once. When that pass fails, each part is read apart as it was before
-    /// (each part's own errors, in their own places): the pass succeeds exactly when every part
-    /// would, with the same values.
-    fn read(params: &'a RawValue) -> Self {
-        match serde_json::from_str::<OnePass<'a>>(params.get()) {
-            Ok(p) => Self {
-                meta: Some(Box::new(p.meta.unwrap_or_default())),
-                mirrored: Some(Mirrored {
-                    name: p.name,
-                    uri: p.uri,
-                    task_id: p.task_id,
-                }),
-                retry: Retry::known(p.input_responses.is_some() || p.request_state.is_some()),
-            },
-            Err(_) => Self {
-                meta: RequestMeta::from_params(Some(params)).ok().map(Box::new),
-                mirrored: None,
-                retry: Retry::Unknown,
-            },
-        }
-    }
-}
 
 pub(crate) async fn handle_post(
     State(h): State<Arc<Http>>,
@@ -524,13 +461,14 @@ async fn stateless_post(
     {
         return head.error(StatusCode::BAD_REQUEST, id, err);
     }
-    let conn = Connection::with_raw_log(Arc::clone(&h.server), nowhere(), h.raw_log);
+    let conn = h.stateless_conn();
     if id.is_none() {
         Box::pin(conn.dispatch(msg, Some(meta), Retry::Unknown, None, &nowhere())).await;
+        h.recycle(conn);
         return head.send(Head::Accepted);
     }
     let req = Request {
-        conn,
+        conn: Arc::clone(&conn),
         msg,
         meta: Some(meta),
         retry,
@@ -540,37 +478,8 @@ async fn stateless_post(
         sse_ok,
     };
     run_request(h, req, head).await;
-}
-
-/// Step 5 of the stateless era's validation: `Mcp-Method` and `Mcp-Name`.
-fn check_headers(
-    headers: &HeaderMap,
-    method: &str,
-    params: Option<&RawValue>,
-    read: Option<Mirrored<'_>>,
-) -> Result<(), ErrorObject> {
-    mirror::check_method(headers, method)?;
-    let Some(target) = Route::parse(method).named_by() else {
-        return Ok(());
-    };
-    let mirrored: Mirrored<'_> = match (read, params) {
-        (Some(read), _) => read,
-        (None, Some(p)) => serde_json::from_str(p.get())
-            .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
-        (None, None) => Mirrored::default(),
-    };
-    let body_name = match target {
-        Target::Uri => mirrored.uri.as_deref(),
-        Target::Name => mirrored.name.as_deref(),
-        Target::TaskId => mirrored.task_id.as_deref(),
-    };
-    match body_name {
-        Some(expected) => mirror::check_name(headers, expected),
-        None if headers.get("mcp-name").is_none() => Err(mirror::mismatch(
-            "Header mismatch: the Mcp-Name header is required for this method",
-        )),
-        None => Ok(()),
-    }
+    // Finished here (not continuing as a stream): the connection may serve the next request.
+    h.recycle(conn);
 }
 
 /// A JSON-RPC batch: protocol revision 2025-03-26 only (a session of that revision, or without

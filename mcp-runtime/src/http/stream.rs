@@ -26,7 +26,10 @@ pub(crate) const SSE_QUEUE: usize = 256;
 
 /// A sink whose messages go nowhere.
 pub(crate) fn nowhere() -> Sink {
-    mpsc::channel(1).0
+    // One closed channel for the whole process: a request without a stream to send to does not
+    // allocate a channel of its own.
+    static NOWHERE: std::sync::OnceLock<Sink> = std::sync::OnceLock::new();
+    NOWHERE.get_or_init(|| mpsc::channel(1).0).clone()
 }
 
 /// How a POST is answered, decided by its task.
