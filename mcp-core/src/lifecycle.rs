@@ -130,6 +130,9 @@ impl ElicitationCapability {
 
 /// What a client supports. Unknown members are kept in `other`.
 ///
+/// Read in one pass (every stateless request carries it): known members into their fields, the
+/// rest into `other`, as `#[serde(flatten)]` would, without buffering the object first.
+///
 /// ```
 /// use mcp_runtime_core::ClientCapabilities;
 ///
@@ -140,7 +143,7 @@ impl ElicitationCapability {
 /// assert!(caps.sampling.is_none());
 /// assert!(caps.other.contains_key("tasks"));
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ClientCapabilities {
@@ -160,8 +163,56 @@ pub struct ClientCapabilities {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extensions: Option<Meta>,
     /// Members this crate does not model (for example 2025-11-25 `tasks`).
+    // Read by the hand-written `Deserialize` below: a new member needs an arm there too.
     #[serde(flatten)]
     pub other: Meta,
+}
+
+impl<'de> Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ClientCapabilitiesVisitor)
+    }
+}
+
+struct ClientCapabilitiesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ClientCapabilitiesVisitor {
+    type Value = ClientCapabilities;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("struct ClientCapabilities")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> Result<ClientCapabilities, A::Error> {
+        let mut caps = ClientCapabilities::default();
+        let mut seen = [false; 5];
+        while let Some(Key(key)) = map.next_key()? {
+            match &*key {
+                "roots" => reserved(&mut map, &mut caps.roots, &mut seen[0], "roots")?,
+                "sampling" => reserved(&mut map, &mut caps.sampling, &mut seen[1], "sampling")?,
+                "elicitation" => {
+                    reserved(&mut map, &mut caps.elicitation, &mut seen[2], "elicitation")?
+                }
+                "experimental" => reserved(
+                    &mut map,
+                    &mut caps.experimental,
+                    &mut seen[3],
+                    "experimental",
+                )?,
+                "extensions" => {
+                    reserved(&mut map, &mut caps.extensions, &mut seen[4], "extensions")?
+                }
+                _ => {
+                    let value: serde_json::Value = map.next_value()?;
+                    caps.other.insert(key.into_owned(), value);
+                }
+            }
+        }
+        Ok(caps)
+    }
 }
 
 /// `tools` server capability.
@@ -633,6 +684,43 @@ mod tests {
         // Written back, every key is there once.
         let back = serde_json::to_value(&meta).unwrap();
         assert_eq!(back.as_object().unwrap().len(), 7);
+    }
+
+    #[test]
+    fn client_capabilities_read_in_one_pass_as_the_derived_reader_did() {
+        let caps: ClientCapabilities = serde_json::from_str(
+            r#"{"roots":{"listChanged":true},"sampling":null,"elicitation":{"url":{}},
+            "experimental":{"x":1},"extensions":{"e":{}},"tasks":{"list":{}},"z":null}"#,
+        )
+        .unwrap();
+        assert_eq!(caps.roots.unwrap().list_changed, Some(true));
+        assert!(caps.sampling.is_none());
+        assert!(caps.elicitation.unwrap().supports_url());
+        assert_eq!(caps.experimental.unwrap()["x"], 1);
+        assert!(caps.extensions.unwrap().contains_key("e"));
+        assert_eq!(
+            serde_json::Value::Object(caps.other),
+            serde_json::json!({"tasks": {"list": {}}, "z": null})
+        );
+        let err = |text: &str| {
+            serde_json::from_str::<ClientCapabilities>(text)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(
+            err("5").starts_with("invalid type: integer `5`, expected struct ClientCapabilities"),
+            "{}",
+            err("5")
+        );
+        assert!(
+            err(r#"{"roots":5}"#)
+                .starts_with("invalid type: integer `5`, expected struct RootsCapability")
+        );
+        assert!(err(r#"{"roots":{},"roots":{}}"#).starts_with("duplicate field `roots`"));
+        // Written back as read.
+        let text = r#"{"roots":{},"elicitation":{},"tasks":{}}"#;
+        let caps: ClientCapabilities = serde_json::from_str(text).unwrap();
+        assert_eq!(serde_json::to_string(&caps).unwrap(), text);
     }
 
     #[test]
