@@ -24,3 +24,45 @@ impl Connection {
                 .is_none()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_core::{Implementation, ProtocolVersion};
+
+    fn conn() -> Arc<Connection> {
+        let server = crate::Server::builder(Implementation::new("t", "1"))
+            .build()
+            .unwrap();
+        Connection::new(Arc::clone(&server.inner), tokio::sync::mpsc::channel(1).0)
+    }
+
+    #[test]
+    fn only_a_connection_that_holds_nothing_is_spare() {
+        let c = conn();
+        assert!(c.is_spare());
+        // Held elsewhere (a stream still running, say).
+        let other = Arc::clone(&c);
+        assert!(!c.is_spare());
+        drop(other);
+        assert!(c.is_spare());
+        // A permit out, or a pending table shared with a handler.
+        let permit = c.flights.try_slot();
+        assert!(!c.is_spare());
+        drop(permit);
+        let pending = Arc::clone(&c.link.pending);
+        assert!(!c.is_spare());
+        drop(pending);
+        assert!(c.is_spare());
+        // A session, or closing.
+        let with_session = conn();
+        with_session
+            .link
+            .open(crate::dispatch::scope::Session::assumed(
+                ProtocolVersion::V2025_11_25,
+            ));
+        assert!(!with_session.is_spare());
+        c.link.closing.cancel();
+        assert!(!c.is_spare());
+    }
+}

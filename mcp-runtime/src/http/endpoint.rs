@@ -70,14 +70,14 @@ impl Http {
     /// A connection for one stateless request: a spare one, else a new one. A stateless request
     /// needs no state of the connection beyond its own flight (no session, no questions to the
     /// client, no subscriptions), so one that finished leaves its connection as it found it.
-    pub(crate) fn stateless_conn(&self) -> Arc<crate::connection::Connection> {
+    /// `out` is where a new one sends server-initiated messages.
+    pub(crate) fn stateless_conn(
+        &self,
+        out: crate::outbound::Sink,
+    ) -> Arc<crate::connection::Connection> {
         let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
         spare.unwrap_or_else(|| {
-            crate::connection::Connection::with_raw_log(
-                Arc::clone(&self.server),
-                crate::http::stream::nowhere(),
-                self.raw_log,
-            )
+            crate::connection::Connection::with_raw_log(Arc::clone(&self.server), out, self.raw_log)
         })
     }
 

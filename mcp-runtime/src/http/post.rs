@@ -461,7 +461,7 @@ async fn stateless_post(
     {
         return head.error(StatusCode::BAD_REQUEST, id, err);
     }
-    let conn = h.stateless_conn();
+    let conn = h.stateless_conn(nowhere());
     if id.is_none() {
         Box::pin(conn.dispatch(msg, Some(meta), Retry::Unknown, None, &nowhere())).await;
         h.recycle(conn);
