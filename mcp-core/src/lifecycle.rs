@@ -1,6 +1,8 @@
 //! The handshake-era lifecycle (`initialize`), the capability and identity types that both eras
 //! use, and [`RequestMeta`], the stateless era's per-request `_meta` that carries them.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -128,6 +130,9 @@ impl ElicitationCapability {
 
 /// What a client supports. Unknown members are kept in `other`.
 ///
+/// Read in one pass (every stateless request carries it): known members into their fields, the
+/// rest into `other`, as `#[serde(flatten)]` would, without buffering the object first.
+///
 /// ```
 /// use mcp_runtime_core::ClientCapabilities;
 ///
@@ -138,7 +143,7 @@ impl ElicitationCapability {
 /// assert!(caps.sampling.is_none());
 /// assert!(caps.other.contains_key("tasks"));
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ClientCapabilities {
@@ -158,8 +163,56 @@ pub struct ClientCapabilities {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extensions: Option<Meta>,
     /// Members this crate does not model (for example 2025-11-25 `tasks`).
+    // Read by the hand-written `Deserialize` below: a new member needs an arm there too.
     #[serde(flatten)]
     pub other: Meta,
+}
+
+impl<'de> Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ClientCapabilitiesVisitor)
+    }
+}
+
+struct ClientCapabilitiesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ClientCapabilitiesVisitor {
+    type Value = ClientCapabilities;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("struct ClientCapabilities")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> Result<ClientCapabilities, A::Error> {
+        let mut caps = ClientCapabilities::default();
+        let mut seen = [false; 5];
+        while let Some(Key(key)) = map.next_key()? {
+            match &*key {
+                "roots" => reserved(&mut map, &mut caps.roots, &mut seen[0], "roots")?,
+                "sampling" => reserved(&mut map, &mut caps.sampling, &mut seen[1], "sampling")?,
+                "elicitation" => {
+                    reserved(&mut map, &mut caps.elicitation, &mut seen[2], "elicitation")?
+                }
+                "experimental" => reserved(
+                    &mut map,
+                    &mut caps.experimental,
+                    &mut seen[3],
+                    "experimental",
+                )?,
+                "extensions" => {
+                    reserved(&mut map, &mut caps.extensions, &mut seen[4], "extensions")?
+                }
+                _ => {
+                    let value: serde_json::Value = map.next_value()?;
+                    caps.other.insert(key.into_owned(), value);
+                }
+            }
+        }
+        Ok(caps)
+    }
 }
 
 /// `tools` server capability.
@@ -370,6 +423,10 @@ impl ForVersion for InitializeResult {
 /// The typed contents of a request's `params._meta`: in the stateless era (2026-07-28), the
 /// per-request counterpart of `initialize` (protocol version, client capabilities and identity).
 ///
+/// The client's capabilities and identity are behind [`Arc`]s: they are the large members, read
+/// once per request and handed on (to a server's request context) without being copied, and
+/// they keep the struct small to move. Read them with `as_deref()`.
+///
 /// ```
 /// use mcp_runtime_core::RequestMeta;
 /// use serde_json::value::RawValue;
@@ -381,6 +438,7 @@ impl ForVersion for InitializeResult {
 ///     "vendor.example/trace": "abc"}}"#.to_owned()).unwrap();
 /// let meta = RequestMeta::from_params(Some(&params)).unwrap();
 /// assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
+/// assert!(meta.client_capabilities.as_deref().is_some_and(|c| c.roots.is_none()));
 /// assert!(meta.progress_token.is_some());
 /// assert_eq!(meta.rest["vendor.example/trace"], "abc");
 /// ```
@@ -401,20 +459,23 @@ pub struct RequestMeta {
         skip_serializing_if = "Option::is_none"
     )]
     pub protocol_version: Option<String>,
-    /// [`CLIENT_CAPABILITIES_KEY`](crate::meta::CLIENT_CAPABILITIES_KEY).
+    /// [`CLIENT_CAPABILITIES_KEY`](crate::meta::CLIENT_CAPABILITIES_KEY), behind an [`Arc`]:
+    /// the value is large, and a server hands it on to the request's handler without copying it.
     #[serde(
         rename = "io.modelcontextprotocol/clientCapabilities",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "shared"
     )]
-    pub client_capabilities: Option<ClientCapabilities>,
-    /// [`CLIENT_INFO_KEY`](crate::meta::CLIENT_INFO_KEY).
+    pub client_capabilities: Option<Arc<ClientCapabilities>>,
+    /// [`CLIENT_INFO_KEY`](crate::meta::CLIENT_INFO_KEY), behind an [`Arc`] like the capabilities.
     #[serde(
         rename = "io.modelcontextprotocol/clientInfo",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "shared"
     )]
-    pub client_info: Option<Implementation>,
+    pub client_info: Option<Arc<Implementation>>,
     /// [`LOG_LEVEL_KEY`](crate::meta::LOG_LEVEL_KEY).
     #[serde(
         rename = "io.modelcontextprotocol/logLevel",
@@ -426,6 +487,17 @@ pub struct RequestMeta {
     // Read by the hand-written `Deserialize` below: a new reserved key needs an arm there too.
     #[serde(flatten)]
     pub rest: Meta,
+}
+
+/// Writes an optional shared value as the value itself.
+fn shared<T: Serialize, S: serde::Serializer>(
+    value: &Option<Arc<T>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => serializer.serialize_some(&**v),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Read in one pass: the reserved keys into their fields, every other key into `rest` (what
@@ -481,6 +553,25 @@ where
     Ok(())
 }
 
+/// [`reserved`] for a value kept behind an [`Arc`]: read in place, then moved into the `Arc`
+/// once (no intermediate `Box`).
+fn reserved_shared<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<Arc<T>>,
+    seen: &mut bool,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+    T: Deserialize<'de>,
+{
+    if std::mem::replace(seen, true) {
+        return Err(serde::de::Error::duplicate_field(key));
+    }
+    *slot = map.next_value::<Option<T>>()?.map(Arc::new);
+    Ok(())
+}
+
 impl<'de> serde::de::Visitor<'de> for RequestMetaVisitor {
     type Value = RequestMeta;
 
@@ -509,13 +600,13 @@ impl<'de> serde::de::Visitor<'de> for RequestMetaVisitor {
                     &mut seen[1],
                     PROTOCOL_VERSION_KEY,
                 )?,
-                CLIENT_CAPABILITIES_KEY => reserved(
+                CLIENT_CAPABILITIES_KEY => reserved_shared(
                     &mut map,
                     &mut meta.client_capabilities,
                     &mut seen[2],
                     CLIENT_CAPABILITIES_KEY,
                 )?,
-                CLIENT_INFO_KEY => reserved(
+                CLIENT_INFO_KEY => reserved_shared(
                     &mut map,
                     &mut meta.client_info,
                     &mut seen[3],
@@ -578,11 +669,14 @@ mod tests {
         assert_eq!(meta.progress_token, Some(ProgressToken::Number(7)));
         assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
         assert_eq!(
-            meta.client_capabilities,
-            Some(ClientCapabilities::default())
+            meta.client_capabilities.as_deref(),
+            Some(&ClientCapabilities::default())
         );
         assert_eq!(meta.log_level, Some(LoggingLevel::Debug));
-        assert_eq!(meta.client_info, Some(Implementation::new("c", "1")));
+        assert_eq!(
+            meta.client_info.as_deref(),
+            Some(&Implementation::new("c", "1"))
+        );
         assert_eq!(
             serde_json::Value::Object(meta.rest.clone()),
             serde_json::json!({"vendor/key": {"a": [1, 2]}, "io.modelcontextprotocol/logLevelX": null})
@@ -590,6 +684,43 @@ mod tests {
         // Written back, every key is there once.
         let back = serde_json::to_value(&meta).unwrap();
         assert_eq!(back.as_object().unwrap().len(), 7);
+    }
+
+    #[test]
+    fn client_capabilities_read_in_one_pass_as_the_derived_reader_did() {
+        let caps: ClientCapabilities = serde_json::from_str(
+            r#"{"roots":{"listChanged":true},"sampling":null,"elicitation":{"url":{}},
+            "experimental":{"x":1},"extensions":{"e":{}},"tasks":{"list":{}},"z":null}"#,
+        )
+        .unwrap();
+        assert_eq!(caps.roots.unwrap().list_changed, Some(true));
+        assert!(caps.sampling.is_none());
+        assert!(caps.elicitation.unwrap().supports_url());
+        assert_eq!(caps.experimental.unwrap()["x"], 1);
+        assert!(caps.extensions.unwrap().contains_key("e"));
+        assert_eq!(
+            serde_json::Value::Object(caps.other),
+            serde_json::json!({"tasks": {"list": {}}, "z": null})
+        );
+        let err = |text: &str| {
+            serde_json::from_str::<ClientCapabilities>(text)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(
+            err("5").starts_with("invalid type: integer `5`, expected struct ClientCapabilities"),
+            "{}",
+            err("5")
+        );
+        assert!(
+            err(r#"{"roots":5}"#)
+                .starts_with("invalid type: integer `5`, expected struct RootsCapability")
+        );
+        assert!(err(r#"{"roots":{},"roots":{}}"#).starts_with("duplicate field `roots`"));
+        // Written back as read.
+        let text = r#"{"roots":{},"elicitation":{},"tasks":{}}"#;
+        let caps: ClientCapabilities = serde_json::from_str(text).unwrap();
+        assert_eq!(serde_json::to_string(&caps).unwrap(), text);
     }
 
     #[test]

@@ -13,7 +13,16 @@ fn envelope<T: Serialize + ?Sized>(
     field: &str,
     payload: &T,
 ) -> Option<Vec<u8>> {
-    let mut buf = Vec::with_capacity(256);
+    envelope_in(Vec::with_capacity(256), id, method, field, payload)
+}
+
+fn envelope_in<T: Serialize + ?Sized>(
+    mut buf: Vec<u8>,
+    id: Option<&RequestId>,
+    method: Option<&str>,
+    field: &str,
+    payload: &T,
+) -> Option<Vec<u8>> {
     buf.extend_from_slice(br#"{"jsonrpc":"2.0""#);
     if let Some(id) = id {
         buf.extend_from_slice(br#","id":"#);
@@ -34,6 +43,21 @@ fn envelope<T: Serialize + ?Sized>(
 /// A success response, its result serialised straight into the buffer; `None` when it cannot be.
 pub(crate) fn response<T: Serialize + ?Sized>(id: &RequestId, result: &T) -> Option<Vec<u8>> {
     envelope(Some(id), None, "result", result)
+}
+
+/// [`response`] with room for `extra` more bytes, for a caller that appends to it.
+pub(crate) fn response_with_room<T: Serialize + ?Sized>(
+    id: &RequestId,
+    result: &T,
+    extra: usize,
+) -> Option<Vec<u8>> {
+    envelope_in(
+        Vec::with_capacity(256 + extra),
+        Some(id),
+        None,
+        "result",
+        result,
+    )
 }
 
 /// A notification.

@@ -897,6 +897,33 @@ async fn stateless_interactions_over_http() {
     );
 }
 
+#[tokio::test]
+async fn stateless_requests_with_one_id_run_side_by_side_and_one_after_another() {
+    let url = serve(&server()).await;
+    // The same id at once: a connection left idle by one request serves a later one, never
+    // two at a time (the id would be a duplicate in its flights).
+    let slow = json!({"name": "slow", "arguments": {}});
+    let calls = (0..8).map(|_| modern(&url, 7, "tools/call", slow.clone(), json!({})));
+    for resp in futures_util::future::join_all(calls).await {
+        assert_eq!(resp.status(), StatusCode::OK);
+        let r = resp.json_body().await;
+        assert_eq!(r["id"], 7);
+        assert_eq!(r["result"]["content"][0]["text"], "done", "{r}");
+    }
+    for round in 0..3 {
+        let quick = json!({"name": "quick", "arguments": {}});
+        let r = modern(&url, 7, "tools/call", quick, json!({}))
+            .await
+            .json_body()
+            .await;
+        assert_eq!(
+            r["result"]["content"][0]["text"], "quick",
+            "round {round}: {r}"
+        );
+        assert_eq!(r["result"]["resultType"], "complete");
+    }
+}
+
 // ----- subscriptions and list changes -----
 
 #[tokio::test]

@@ -14,7 +14,7 @@ use hyper::{Request, StatusCode};
 
 use crate::Sample;
 use crate::servers::{self, Server};
-use crate::workload;
+use crate::workload::{self, Era};
 
 /// One keep-alive connection to the server.
 pub struct Conn {
@@ -61,6 +61,17 @@ impl Conn {
         session: Option<&str>,
         version: Option<&str>,
     ) -> Result<Answer, String> {
+        self.post_with(body, session, version, &[]).await
+    }
+
+    /// [`post`](Self::post) with more headers (the stateless era's `Mcp-Method`, `Mcp-Name`).
+    pub async fn post_with(
+        &mut self,
+        body: Vec<u8>,
+        session: Option<&str>,
+        version: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Result<Answer, String> {
         let mut req = Request::post("/mcp")
             .header("host", &self.host)
             .header("content-type", "application/json")
@@ -70,6 +81,9 @@ impl Conn {
         }
         if let Some(v) = version {
             req = req.header("mcp-protocol-version", v);
+        }
+        for (name, value) in headers {
+            req = req.header(*name, *value);
         }
         let req = req
             .body(Full::new(Bytes::from(body)))
@@ -128,10 +142,26 @@ pub fn reply_to(
     }
 }
 
-/// The session every connection shares: `initialize`, `notifications/initialized`, `tools/list`.
+/// The session every connection shares: `initialize`, `notifications/initialized`, `tools/list`
+/// (the stateless era: no session, only the version).
 pub struct Session {
     pub id: Option<String>,
     pub version: String,
+    pub era: Era,
+}
+
+/// The stateless era's start: one `tools/list`, no session.
+async fn discover(conn: &mut Conn) -> Result<Session, String> {
+    let headers = [("mcp-method", "tools/list")];
+    let v = Some(workload::STATELESS_VERSION);
+    let body = workload::list_stateless_first().into_bytes();
+    let answer = conn.post_with(body, None, v, &headers).await?;
+    reply_to(&answer, 1, workload::check_list_stateless)?;
+    Ok(Session {
+        id: None,
+        version: workload::STATELESS_VERSION.to_owned(),
+        era: Era::Stateless,
+    })
 }
 
 /// Opens a session on `conn`, as a client does.
@@ -146,6 +176,7 @@ pub async fn handshake(conn: &mut Conn) -> Result<Session, String> {
     let session = Session {
         id: answer.session,
         version,
+        era: Era::Handshake,
     };
     let sid = session.id.as_deref();
     let v = Some(session.version.as_str());
@@ -196,11 +227,17 @@ async fn calls(
 
 /// One checked call of `echo`.
 async fn call(conn: &mut Conn, session: &Session, id: u64) -> Result<(), String> {
-    let mut body = Vec::with_capacity(160);
-    workload::call(&mut body, id);
+    let mut body = Vec::with_capacity(320);
+    workload::call_in(session.era, &mut body, id);
     let v = Some(session.version.as_str());
-    let answer = conn.post(body, session.id.as_deref(), v).await?;
-    reply_to(&answer, id, |m| workload::check_call(m, id))
+    let headers: &[(&str, &str)] = match session.era {
+        Era::Handshake => &[],
+        Era::Stateless => &[("mcp-method", "tools/call"), ("mcp-name", "echo")],
+    };
+    let answer = conn
+        .post_with(body, session.id.as_deref(), v, headers)
+        .await?;
+    reply_to(&answer, id, |m| workload::check_call_in(session.era, m, id))
 }
 
 /// Every connection calling until `deadline`; the connections back, and all latencies.
@@ -247,8 +284,14 @@ pub async fn wait_listening(addr: &str, timeout: Duration) -> Result<(), String>
 
 /// One measured run: spawn, wait for the port, handshake, warm up, then `secs` of calls on
 /// `connections` connections.
-pub fn run(server: &Server, connections: usize, secs: f64, log: &Path) -> Result<Sample, String> {
-    measure(server, connections, Budget::Seconds(secs), log)
+pub fn run(
+    server: &Server,
+    connections: usize,
+    secs: f64,
+    log: &Path,
+    era: Era,
+) -> Result<Sample, String> {
+    measure(server, connections, Budget::Seconds(secs), log, era)
 }
 
 /// Exactly `calls` calls on `connections` connections, no warm-up (for profilers).
@@ -257,8 +300,9 @@ pub fn run_calls(
     connections: usize,
     calls: u64,
     log: &Path,
+    era: Era,
 ) -> Result<Sample, String> {
-    measure(server, connections, Budget::Calls(calls), log)
+    measure(server, connections, Budget::Calls(calls), log, era)
 }
 
 enum Budget {
@@ -271,6 +315,7 @@ fn measure(
     connections: usize,
     budget: Budget,
     log: &Path,
+    era: Era,
 ) -> Result<Sample, String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -285,7 +330,10 @@ fn measure(
     let outcome = local.block_on(&rt, async {
         wait_listening(&addr, Duration::from_secs(120)).await?;
         let mut first = Conn::open(&addr).await?;
-        let session = Arc::new(handshake(&mut first).await?);
+        let session = Arc::new(match era {
+            Era::Handshake => handshake(&mut first).await?,
+            Era::Stateless => discover(&mut first).await?,
+        });
         let startup = spawned.elapsed();
         let mut conns = vec![first];
         for _ in 1..connections {

@@ -10,9 +10,14 @@
 //! bench http SERVER [--connections C] [--secs S | --calls N] [--wrap "..."]
 //! bench sessions SERVER [--sessions N] [--wrap "valgrind --tool=dhat"]
 //! bench input [--calls N] [--lists M] [--stateless] > FILE   the fixed callgrind input (stdio)
+//! bench eras [--only floor,ours] [--secs S] [--reps N]        stateless / handshake CPU per call
+//!
+//! `stdio` and `http` take `--stateless`: the client speaks 2026-07-28 (no handshake, `_meta`
+//! on every request; over HTTP the `Mcp-Method` / `Mcp-Name` headers and no session).
 //! bench compile [--reps N]                        the 50-tool build-time probe
 //! ```
 
+mod eras;
 mod http;
 mod probe;
 mod report;
@@ -25,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use servers::Server;
+use workload::Era;
 
 /// What one measured run saw.
 #[derive(Debug, Clone)]
@@ -56,9 +62,13 @@ pub enum Scenario {
 
 impl Scenario {
     fn run(self, server: &Server, secs: f64, log: &Path) -> Result<Sample, String> {
+        self.run_in(server, secs, log, Era::Handshake)
+    }
+
+    fn run_in(self, server: &Server, secs: f64, log: &Path, era: Era) -> Result<Sample, String> {
         match self {
-            Scenario::Stdio(w) => stdio::run(server, w, secs, log),
-            Scenario::Http(c) => http::run(server, c, secs, log),
+            Scenario::Stdio(w) => stdio::run(server, w, secs, log, era),
+            Scenario::Http(c) => http::run(server, c, secs, log, era),
         }
     }
 
@@ -167,8 +177,21 @@ fn main() {
             let titles: Vec<(&str, &str)> = ready.iter().map(|s| (s.key, s.title)).collect();
             println!("{}", report::render_starts(&results, &titles));
         }
+        "eras" => {
+            let reps = args.num("--reps", 3);
+            let only = args
+                .flag("--only")
+                .unwrap_or_else(|| "floor,ours".to_owned());
+            eras::run(&servers(Some(&only)), secs, reps, &log_dir());
+        }
         "stdio" | "http" => {
             let wrap = args.flag("--wrap");
+            let era = if args.rest.iter().any(|a| a == "--stateless") {
+                args.rest.retain(|a| a != "--stateless");
+                Era::Stateless
+            } else {
+                Era::Handshake
+            };
             let calls = args.flag("--calls").map(|c| {
                 c.parse::<u64>()
                     .unwrap_or_else(|_| fail(&format!("--calls: not a number: {c}")))
@@ -182,9 +205,9 @@ fn main() {
             let s = server(&key, wrap);
             let log = log_dir().join(format!("{key}.log"));
             let outcome = match (scenario, calls) {
-                (Scenario::Http(c), Some(n)) => http::run_calls(&s, c, n, &log),
+                (Scenario::Http(c), Some(n)) => http::run_calls(&s, c, n, &log, era),
                 (_, Some(_)) => fail("--calls is for http (stdio: bench input | server)"),
-                _ => scenario.run(&s, secs, &log),
+                _ => scenario.run_in(&s, secs, &log, era),
             };
             match outcome {
                 Ok(sample) => println!("{}: {}", scenario.label(), report::one_line(&sample)),
@@ -220,7 +243,7 @@ fn main() {
             }
         }
         other => fail(&format!(
-            "unknown command {other}; expected all, startup, stdio, http, sessions, input or compile"
+            "unknown command {other}; expected all, startup, eras, stdio, http, sessions, input or compile"
         )),
     }
 }

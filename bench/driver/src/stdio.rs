@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 
 use crate::Sample;
 use crate::servers::{self, Server};
-use crate::workload;
+use crate::workload::{self, Era};
 
 struct Pipe {
     input: ChildStdin,
     output: BufReader<ChildStdout>,
     line: String,
     next_id: u64,
+    era: Era,
 }
 
 impl Pipe {
@@ -40,6 +41,7 @@ impl Pipe {
     /// latencies in nanoseconds.
     fn calls(&mut self, window: usize, duration: Duration) -> Result<Vec<u64>, String> {
         let deadline = Instant::now() + duration;
+        let era = self.era;
         let mut sent_at: HashMap<u64, Instant> = HashMap::with_capacity(window * 2);
         let mut latencies = Vec::new();
         let mut buf = Vec::with_capacity(window * 128);
@@ -50,7 +52,7 @@ impl Pipe {
                 while sent_at.len() < window {
                     let id = self.next_id;
                     self.next_id += 1;
-                    workload::call(&mut buf, id);
+                    workload::call_in(self.era, &mut buf, id);
                     buf.push(b'\n');
                     sent_at.insert(id, now);
                 }
@@ -67,7 +69,7 @@ impl Pipe {
                 let Some(at) = sent_at.remove(&id) else {
                     return Err(format!("a reply to no call in flight: {text}"));
                 };
-                workload::check_call(text, id)?;
+                workload::check_call_in(era, text, id)?;
                 latencies.push(at.elapsed().as_nanos() as u64);
                 if self.output.buffer().is_empty() {
                     break;
@@ -86,12 +88,23 @@ fn measure(
     spawned: Instant,
 ) -> Result<Sample, String> {
     let ticks = servers::clock_ticks();
-    pipe.send(&workload::initialize())?;
-    workload::check_initialize(pipe.read_line()?)?;
-    let startup = spawned.elapsed();
-    pipe.send(workload::INITIALIZED)?;
-    pipe.send(workload::LIST)?;
-    workload::check_list(pipe.read_line()?)?;
+    let startup = match pipe.era {
+        Era::Handshake => {
+            pipe.send(&workload::initialize())?;
+            workload::check_initialize(pipe.read_line()?)?;
+            let startup = spawned.elapsed();
+            pipe.send(workload::INITIALIZED)?;
+            pipe.send(workload::LIST)?;
+            workload::check_list(pipe.read_line()?)?;
+            startup
+        }
+        // No handshake: the first request is the client's first `tools/list`.
+        Era::Stateless => {
+            pipe.send(&workload::list_stateless_first())?;
+            workload::check_list_stateless(pipe.read_line()?)?;
+            spawned.elapsed()
+        }
+    };
     pipe.calls(window, Duration::from_millis(300))?;
     let cpu = servers::cpu_seconds(pid, ticks);
     let client_cpu = servers::cpu_seconds(std::process::id(), ticks);
@@ -112,7 +125,13 @@ fn measure(
 }
 
 /// One measured run: spawn, handshake, warm up, then `secs` of calls with `window` in flight.
-pub fn run(server: &Server, window: usize, secs: f64, log: &Path) -> Result<Sample, String> {
+pub fn run(
+    server: &Server,
+    window: usize,
+    secs: f64,
+    log: &Path,
+    era: Era,
+) -> Result<Sample, String> {
     let spawned = Instant::now();
     let mut child = server.spawn_stdio(log)?;
     let pid = child.id();
@@ -124,6 +143,7 @@ pub fn run(server: &Server, window: usize, secs: f64, log: &Path) -> Result<Samp
         output: BufReader::with_capacity(256 * 1024, output),
         line: String::new(),
         next_id: workload::FIRST_CALL,
+        era,
     };
     let outcome = measure(&mut pipe, pid, window, secs, spawned);
     drop(pipe);

@@ -41,6 +41,43 @@ pub fn call_add(buf: &mut Vec<u8>, id: u64) {
     );
 }
 
+/// Which era the client speaks: the handshake era (`initialize`, a session, 2025-11-25) or the
+/// stateless era (2026-07-28: every request carries its `_meta`, no session).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    Handshake,
+    Stateless,
+}
+
+impl Era {
+    pub fn label(self) -> &'static str {
+        match self {
+            Era::Handshake => "handshake (2025-11-25)",
+            Era::Stateless => "stateless (2026-07-28)",
+        }
+    }
+}
+
+/// The revision of the stateless era.
+pub const STATELESS_VERSION: &str = "2026-07-28";
+
+/// The stateless `tools/call` of `echo` with id `id`, appended to `buf`.
+pub fn call_stateless(buf: &mut Vec<u8>, id: u64) {
+    use std::io::Write;
+    let _ = write!(
+        buf,
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hello from call {id}"}},{STATELESS_META}}}}}"#
+    );
+}
+
+/// The `tools/call` of `echo` with id `id` in `era`, appended to `buf`.
+pub fn call_in(era: Era, buf: &mut Vec<u8>, id: u64) {
+    match era {
+        Era::Handshake => call(buf, id),
+        Era::Stateless => call_stateless(buf, id),
+    }
+}
+
 /// The `_meta` of a stateless (2026-07-28) request.
 const STATELESS_META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -51,6 +88,13 @@ pub fn call_add_stateless(buf: &mut Vec<u8>, id: u64) {
         buf,
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{id},"b":2}},{STATELESS_META}}}}}"#
     );
+}
+
+/// The stateless `tools/list` a client starts with, id 1.
+pub fn list_stateless_first() -> String {
+    let mut buf = Vec::new();
+    list_stateless(&mut buf, 1);
+    String::from_utf8(buf).unwrap_or_default()
 }
 
 /// A stateless `tools/list` with id `id` (for the callgrind input), appended to `buf`.
@@ -121,6 +165,27 @@ pub fn reply_id(text: &str) -> Result<u64, String> {
     v["id"]
         .as_u64()
         .ok_or_else(|| format!("reply without a numeric id: {text}"))
+}
+
+/// Checks the reply to the stateless `tools/list` (id 1): `echo` is there, and the fields the
+/// 2026-07-28 schema requires.
+pub fn check_list_stateless(text: &str) -> Result<(), String> {
+    check_list(text)?;
+    let r = result(text, 1)?;
+    if r["resultType"] != "complete" || !r["ttlMs"].is_u64() || !r["cacheScope"].is_string() {
+        return Err(format!(
+            "stateless tools/list without resultType, ttlMs or cacheScope: {text}"
+        ));
+    }
+    Ok(())
+}
+
+/// [`check_call`], and in the stateless era `resultType: "complete"` too.
+pub fn check_call_in(era: Era, text: &str, id: u64) -> Result<(), String> {
+    if era == Era::Stateless && result(text, id)?["resultType"] != "complete" {
+        return Err(format!("call {id}: no resultType \"complete\": {text}"));
+    }
+    check_call(text, id)
 }
 
 /// Checks the reply to the `echo` call `id`: one text block with exactly the text sent.

@@ -10,7 +10,15 @@
 //! ```
 //!
 //! It parses every message into a `serde_json::Value`, checks the envelope and answers with a
-//! `json!` value serialised into one buffer. stdio is a plain blocking loop on the main thread
+//! `json!` value serialised into one buffer.
+//!
+//! Both eras, chosen per request as the spec says: a request whose `params._meta` names a
+//! protocol version is served in the stateless era (2026-07-28), with the minimum that era asks
+//! of every request: the version read from `_meta` (-32022 unless it is 2026-07-28), the client's
+//! capabilities required there (-32602 without them), `initialize` unknown (-32601), and the
+//! result fields the 2026-07-28 schema makes required (`resultType`; `ttlMs` and `cacheScope` on
+//! `tools/list`). Over HTTP such a request needs no session; its `MCP-Protocol-Version`,
+//! `Mcp-Method` and `Mcp-Name` headers must match the body (-32020 and 400 otherwise). stdio is a plain blocking loop on the main thread
 //! (no runtime: the cheapest way to serve stdio), its replies flushed once the input read so far
 //! is answered; HTTP is hyper's HTTP/1.1 server on tokio's default runtime.
 
@@ -31,6 +39,13 @@ fn parse(text: &str) -> Result<Value, Value> {
     serde_json::from_str::<Value>(text).map_err(|_| error(&Value::Null, -32700, "Parse error"))
 }
 
+/// The version a request names in `params._meta` (the stateless era), if any.
+fn meta_version(msg: &Value) -> Option<&Value> {
+    msg.get("params")?
+        .get("_meta")?
+        .get("io.modelcontextprotocol/protocolVersion")
+}
+
 /// What one message asks for: a reply, or nothing (a notification).
 fn answer(msg: &Value) -> Option<Value> {
     let id = msg.get("id").cloned();
@@ -41,7 +56,21 @@ fn answer(msg: &Value) -> Option<Value> {
         return None; // a notification, or a response to nothing we sent
     };
     let params = &msg["params"];
-    let result = match method {
+    let stateless = match meta_version(msg) {
+        None => false,
+        Some(v) if v == STATELESS => {
+            if params["_meta"]
+                .get("io.modelcontextprotocol/clientCapabilities")
+                .is_none_or(|c| !c.is_object())
+            {
+                return Some(error(&id, -32602, "Missing client capabilities"));
+            }
+            true
+        }
+        Some(_) => return Some(error(&id, -32022, "Unsupported protocol version")),
+    };
+    let mut result = match method {
+        "initialize" if stateless => return Some(error(&id, -32601, "Method not found")),
         "initialize" => json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {"tools": {}},
@@ -75,8 +104,18 @@ fn answer(msg: &Value) -> Option<Value> {
         }
         _ => return Some(error(&id, -32601, "Method not found")),
     };
+    if stateless && let Value::Object(fields) = &mut result {
+        if method == "tools/list" {
+            fields.insert("ttlMs".to_owned(), json!(0));
+            fields.insert("cacheScope".to_owned(), json!("public"));
+        }
+        fields.insert("resultType".to_owned(), json!("complete"));
+    }
     Some(json!({"jsonrpc": "2.0", "id": id, "result": result}))
 }
+
+/// The stateless era's revision.
+const STATELESS: &str = "2026-07-28";
 
 fn error(id: &Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
@@ -127,11 +166,15 @@ async fn post(sessions: Arc<Sessions>, req: Request<Incoming>) -> Response<Full<
     if req.method() != Method::POST {
         return respond(StatusCode::METHOD_NOT_ALLOWED, Vec::new(), None);
     }
-    let sid = req
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    let header = |name: &str| {
+        req.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let sid = header("mcp-session-id");
+    let version = header("mcp-protocol-version");
+    let (mcp_method, mcp_name) = (header("mcp-method"), header("mcp-name"));
     let Ok(body) = req.into_body().collect().await else {
         return respond(StatusCode::BAD_REQUEST, Vec::new(), None);
     };
@@ -143,6 +186,9 @@ async fn post(sessions: Arc<Sessions>, req: Request<Incoming>) -> Response<Full<
         }
         Err(_) => return respond(StatusCode::BAD_REQUEST, Vec::new(), None),
     };
+    if version.as_deref() == Some(STATELESS) {
+        return stateless_post(&msg, mcp_method.as_deref(), mcp_name.as_deref());
+    }
     let initialize = msg["method"] == "initialize";
     let session = if initialize {
         let id = format!("{:016x}", sessions.next.fetch_add(1, Ordering::Relaxed));
@@ -163,6 +209,30 @@ async fn post(sessions: Arc<Sessions>, req: Request<Incoming>) -> Response<Full<
         }
         None => respond(StatusCode::ACCEPTED, Vec::new(), None),
     }
+}
+
+/// A stateless-era POST: no session; the standard headers must match the body.
+fn stateless_post(msg: &Value, method: Option<&str>, name: Option<&str>) -> Response<Full<Bytes>> {
+    let body_method = msg["method"].as_str();
+    let named = matches!(body_method, Some("tools/call"));
+    let mismatch = method.is_none()
+        || method != body_method
+        || meta_version(msg).and_then(Value::as_str) != Some(STATELESS)
+        || (named && name != msg["params"]["name"].as_str());
+    let reply = if mismatch {
+        Some(error(&msg["id"], -32020, "Header mismatch"))
+    } else {
+        answer(msg)
+    };
+    let Some(reply) = reply else {
+        return respond(StatusCode::ACCEPTED, Vec::new(), None);
+    };
+    let status = match reply["error"]["code"].as_i64() {
+        None => StatusCode::OK,
+        Some(-32601) => StatusCode::NOT_FOUND,
+        Some(_) => StatusCode::BAD_REQUEST,
+    };
+    respond(status, serde_json::to_vec(&reply).unwrap_or_default(), None)
 }
 
 async fn http(addr: &str) -> std::io::Result<()> {

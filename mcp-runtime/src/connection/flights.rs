@@ -51,6 +51,17 @@ impl Flights {
         self.table.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whether no request is in flight or admitted.
+    #[cfg(feature = "http")]
+    pub(crate) fn is_idle(&self) -> bool {
+        // An owned permit holds its semaphore: nobody else holding either, none is out.
+        self.table().is_empty()
+            && Arc::strong_count(&self.slots) == 1
+            && Arc::strong_count(&self.admitted) == 1
+            && !self.slots.is_closed()
+            && !self.admitted.is_closed()
+    }
+
     /// Waits for room to admit one more request; `None` when the connection is closing.
     pub(crate) async fn admit(&self) -> Option<OwnedSemaphorePermit> {
         Arc::clone(&self.admitted).acquire_owned().await.ok()

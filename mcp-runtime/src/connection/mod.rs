@@ -13,6 +13,8 @@ mod blocking;
 mod flights;
 #[cfg(feature = "http")]
 mod replica;
+#[cfg(feature = "http")]
+mod spare;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -30,7 +32,7 @@ use crate::dispatch::link::Link;
 use crate::dispatch::methods;
 use crate::dispatch::reply::{Answer, Reply};
 use crate::dispatch::route::{Notice, Route};
-use crate::dispatch::scope::{RequestHeaders, Resolver, Scoping, mentions_meta};
+use crate::dispatch::scope::{RequestHeaders, Resolver, Retry, Scoping, mentions_meta};
 use crate::handler::context::CancellationToken;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
@@ -93,6 +95,13 @@ type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
 impl Connection {
     /// A connection whose server-initiated messages go to `out`.
     pub(crate) fn new(server: Arc<ServerInner>, out: Sink) -> Arc<Self> {
+        Self::with_raw_log(server, out, raw_log_enabled())
+    }
+
+    /// [`new`](Self::new), with the raw message log on or off as the caller read it once (a
+    /// stateless HTTP request has a connection of its own: the environment is not read again
+    /// for each).
+    pub(crate) fn with_raw_log(server: Arc<ServerInner>, out: Sink, raw_log: bool) -> Arc<Self> {
         let options = &server.options;
         let link = Link::new(
             options.max_client_requests,
@@ -108,7 +117,7 @@ impl Connection {
             out,
             link,
             flights,
-            raw_log: raw_log_enabled(),
+            raw_log,
             blocking,
             hub_key: Mutex::new(None),
         })
@@ -182,7 +191,7 @@ impl Connection {
         }
         match mcp_core::jsonrpc::parse_batch_or_message(text) {
             Ok(Parsed::Single(msg)) => self
-                .route(msg, None, None, false, sink)
+                .route(msg, None, Retry::Unknown, None, false, sink)
                 .await
                 .map(Answer::One),
             Ok(Parsed::Batch(items)) => self.batch(items, sink).await,
@@ -243,7 +252,10 @@ impl Connection {
                         ErrorObject::invalid_request("`initialize` must not be part of a batch"),
                     ))
                 }
-                Ok(msg) => self.route(msg, None, None, true, sink).await,
+                Ok(msg) => {
+                    self.route(msg, None, Retry::Unknown, None, true, sink)
+                        .await
+                }
                 Err(err) => Some(Reply::envelope(&err)),
             };
             replies.extend(reply);
@@ -253,17 +265,18 @@ impl Connection {
 
     /// Handles one parsed message in the calling task (HTTP): handler methods run here, so
     /// dropping the future drops the handler. `meta` is the request's `_meta` when the caller
-    /// already read it; `headers` are the HTTP request's. Notifications and requests to the
-    /// client go to `sink` meanwhile.
+    /// already read it (and `retry` what it saw of a retry's members meanwhile); `headers` are
+    /// the HTTP request's. Notifications and requests to the client go to `sink` meanwhile.
     #[cfg(feature = "http")]
     pub(crate) async fn dispatch(
         self: &Arc<Self>,
         msg: Message<'_>,
         meta: Option<Box<RequestMeta>>,
+        retry: Retry,
         headers: RequestHeaders,
         sink: &Sink,
     ) -> Option<Reply> {
-        let reply = self.route(msg, meta, headers, true, sink).await;
+        let reply = self.route(msg, meta, retry, headers, true, sink).await;
         if self.raw_log
             && let Some(reply) = &reply
         {
@@ -278,6 +291,7 @@ impl Connection {
         self: &Arc<Self>,
         msg: Message<'_>,
         meta: Option<Box<RequestMeta>>,
+        retry: Retry,
         headers: RequestHeaders,
         wait: bool,
         sink: &Sink,
@@ -302,6 +316,7 @@ impl Connection {
             headers,
             #[cfg(feature = "auth")]
             caller: crate::caller::current(),
+            retry,
         };
         // `tools/call` (a handler method) reads `_meta` in the same pass as its params, in its
         // method (see `dispatch::call::Open`); every other request's scope is resolved here.

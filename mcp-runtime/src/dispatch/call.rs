@@ -14,7 +14,7 @@ use crate::dispatch::link::Link;
 use crate::dispatch::params::{Read, read_with_meta};
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
-use crate::dispatch::scope::{Resolver, Scope, invalid_meta};
+use crate::dispatch::scope::{Resolver, Retry, Scope, invalid_meta};
 use crate::error::HandlerError;
 use crate::handler::context::{CancellationToken, Context, ContextInner};
 use crate::handler::invoke::{HandlerFuture, Invoked, Limits, invoke};
@@ -83,8 +83,10 @@ impl Open for Resolver {
             _ => Read::BadParams,
         };
         match read {
-            Read::Both(params, meta) => {
+            Read::Both(params, meta, retry) => {
                 let scope = resolver.resolve_read(call.route, meta)?;
+                let mut scope = scope;
+                scope.retry = Retry::known(retry);
                 Ok((call.with(scope), Ok(params)))
             }
             Read::BadMeta(message) => Err(invalid_meta(&message)),
@@ -165,7 +167,12 @@ impl<'a> Call<'a> {
         let server = self.server;
         let (method, params, id) = (self.method(), self.params, self.id);
         let prepared = if self.scope.version.is_stateless() {
-            Round::from_request(&server.state_key, method, params).map(|r| Some(Arc::new(r)))
+            let key = &server.state_key;
+            match self.scope.retry {
+                Retry::Unknown => Round::from_request(key, method, params),
+                known => Round::read(key, method, params, known == Retry::Present),
+            }
+            .map(|r| Some(Arc::new(r)))
         } else {
             Ok(None)
         }
@@ -207,6 +214,7 @@ impl<'a> Call<'a> {
                 version: scope.version,
                 progress_token: scope.progress_token,
                 meta: scope.meta,
+                meta_map: std::sync::OnceLock::new(),
                 client_info: scope.client_info,
                 client_capabilities: scope.client_caps,
                 log_gate: scope.log_gate,
@@ -290,7 +298,9 @@ pub(crate) fn framed_complete<T: Serialize>(
     }
     // `resultType` makes the result a non-empty object.
     *result_type = Some(ResultType::Complete);
-    let Payload::Framed(mut message) = Payload::framed(id, result)? else {
+    // Room for the identity from the start: appending it does not move the message.
+    let room = server.server_info_json.len() + 12;
+    let Some(mut message) = crate::wire::response_with_room(id, result, room) else {
         return Err(ErrorObject::internal("failed to serialise the result"));
     };
     // The message ends with the result's closing brace, then its own.
@@ -298,7 +308,6 @@ pub(crate) fn framed_complete<T: Serialize>(
         return Err(ErrorObject::internal("failed to serialise the result"));
     }
     message.truncate(message.len() - 2);
-    message.reserve(server.server_info_json.len() + 12);
     message.extend_from_slice(b",\"_meta\":");
     message.extend_from_slice(server.server_info_json.as_bytes());
     message.extend_from_slice(b"}}");

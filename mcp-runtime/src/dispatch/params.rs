@@ -18,26 +18,29 @@ use serde::forward_to_deserialize_any;
 /// What one pass over a params object found.
 #[derive(Debug)]
 pub(crate) enum Read<P> {
-    /// The params, and `_meta` if the object has one (`null` counts as none).
-    Both(P, Option<Box<RequestMeta>>),
+    /// The params, `_meta` if the object has one (`null` counts as none), and whether the
+    /// object has a member of a retried request (`inputResponses`, `requestState`).
+    Both(P, Option<RequestMeta>, bool),
     /// `_meta` is not a valid request `_meta`: serde's message.
     BadMeta(String),
     /// The params are not a valid `P` (and `_meta`, if any, was not reached or was valid).
     BadParams,
 }
 
-/// Reads `text` (a JSON object) as `P` with its `_meta` member read as a [`RequestMeta`].
+/// Reads `text` (a JSON object) as `P` with its `_meta` member read as a [`RequestMeta`], and
+/// notes whether a retry's members are there (so that the round need not look for them again).
 pub(crate) fn read_with_meta<'a, P: Deserialize<'a>>(text: &'a str) -> Read<P> {
-    let failed = Cell::new(false);
+    let (failed, retry) = (Cell::new(false), Cell::new(false));
     let mut meta = None;
     let seed = Whole {
         meta: &mut meta,
         failed: &failed,
+        retry: &retry,
         params: PhantomData,
     };
     let mut de = serde_json::Deserializer::from_str(text);
     match seed.deserialize(&mut de).and_then(|p| de.end().map(|()| p)) {
-        Ok(params) => Read::Both(params, meta),
+        Ok(params) => Read::Both(params, meta, retry.get()),
         Err(e) if failed.get() => Read::BadMeta(e.to_string()),
         Err(_) => Read::BadParams,
     }
@@ -45,8 +48,9 @@ pub(crate) fn read_with_meta<'a, P: Deserialize<'a>>(text: &'a str) -> Read<P> {
 
 /// The whole params object: `P`, with `_meta` set aside.
 struct Whole<'m, P> {
-    meta: &'m mut Option<Box<RequestMeta>>,
+    meta: &'m mut Option<RequestMeta>,
     failed: &'m Cell<bool>,
+    retry: &'m Cell<bool>,
     params: PhantomData<P>,
 }
 
@@ -71,6 +75,7 @@ impl<'de, P: Deserialize<'de>> Visitor<'de> for Whole<'_, P> {
             meta: self.meta,
             seen: false,
             failed: self.failed,
+            retry: self.retry,
         })
     }
 }
@@ -78,9 +83,11 @@ impl<'de, P: Deserialize<'de>> Visitor<'de> for Whole<'_, P> {
 /// The params' members but `_meta`, as a map (and as a deserialiser of that map, for `P`).
 struct WithoutMeta<'m, A> {
     map: A,
-    meta: &'m mut Option<Box<RequestMeta>>,
+    meta: &'m mut Option<RequestMeta>,
     seen: bool,
     failed: &'m Cell<bool>,
+    /// Set when a member of a retried request goes by (it is handed to `P` all the same).
+    retry: &'m Cell<bool>,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithoutMeta<'_, A> {
@@ -95,6 +102,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithoutMeta<'_, A> {
                 return Ok(None);
             };
             if key != "_meta" {
+                if key == "inputResponses" || key == "requestState" {
+                    self.retry.set(true);
+                }
                 return match key {
                     Cow::Borrowed(k) => seed
                         .deserialize(de::value::BorrowedStrDeserializer::new(k))
@@ -110,7 +120,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithoutMeta<'_, A> {
                 self.map.next_value::<Option<RequestMeta>>()
             };
             match meta {
-                Ok(meta) => *self.meta = meta.map(Box::new),
+                Ok(meta) => *self.meta = meta,
                 Err(e) => {
                     self.failed.set(true);
                     return Err(e);
@@ -191,7 +201,7 @@ mod tests {
         let text = r#"{"name":"add","arguments":{"a":1,"_meta":2},"_meta":{"progressToken":7,
             "io.modelcontextprotocol/protocolVersion":"2026-07-28",
             "io.modelcontextprotocol/clientCapabilities":{}},"extra":[1]}"#;
-        let Read::Both(p, Some(meta)) = read(text) else {
+        let Read::Both(p, Some(meta), false) = read(text) else {
             panic!("{:?}", read(text));
         };
         assert_eq!(p.name, "add");
@@ -199,28 +209,43 @@ mod tests {
         assert_eq!(meta.progress_token, Some(ProgressToken::Number(7)));
         assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
         assert_eq!(
-            meta.client_capabilities,
-            Some(ClientCapabilities::default())
+            meta.client_capabilities.as_deref(),
+            Some(&ClientCapabilities::default())
         );
         // The same as `_meta` read apart.
         let raw = RawValue::from_string(text.to_owned()).unwrap();
-        assert_eq!(*meta, RequestMeta::from_params(Some(&raw)).unwrap());
+        assert_eq!(meta, RequestMeta::from_params(Some(&raw)).unwrap());
     }
 
     #[test]
     fn no_meta_null_meta_and_escaped_names() {
-        assert!(matches!(read(r#"{"name":"a"}"#), Read::Both(_, None)));
+        assert!(matches!(
+            read(r#"{"name":"a"}"#),
+            Read::Both(_, None, false)
+        ));
         assert!(matches!(
             read(r#"{"_meta":null,"name":"a"}"#),
-            Read::Both(_, None)
+            Read::Both(_, None, false)
         ));
-        let Read::Both(p, Some(meta)) =
+        let Read::Both(p, Some(meta), false) =
             read(r#"{"na\u006de":"b","\u005fmeta":{"progressToken":"t"}}"#)
         else {
             panic!("escaped names");
         };
         assert_eq!(p.name, "b");
         assert_eq!(meta.progress_token, Some(ProgressToken::String("t".into())));
+    }
+
+    #[test]
+    fn the_members_of_a_retry_are_noticed_at_the_top_level_only() {
+        let retry = |text| matches!(read(text), Read::Both(_, _, true));
+        assert!(retry(r#"{"name":"a","requestState":"s"}"#));
+        assert!(retry(r#"{"name":"a","inputResponses":{},"_meta":{}}"#));
+        assert!(retry(r#"{"name":"a","input\u0052esponses":{}}"#));
+        assert!(!retry(
+            r#"{"name":"a","arguments":{"requestState":"s","inputResponses":{}}}"#
+        ));
+        assert!(!retry(r#"{"name":"a","_meta":{"requestState":"s"}}"#));
     }
 
     #[test]

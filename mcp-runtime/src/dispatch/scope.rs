@@ -59,6 +59,26 @@ pub(crate) struct Scope {
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
     pub(crate) caller: Option<Arc<crate::caller::Claims>>,
+    /// Whether the params carry a retry's members, if a pass over them found out.
+    pub(crate) retry: Retry,
+}
+
+/// What is known of a request's `inputResponses` and `requestState` (a retried round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// Nothing yet: the round looks for them in the params' text.
+    Unknown,
+    /// A pass over the params saw neither member.
+    Absent,
+    /// A pass over the params saw one of them.
+    Present,
+}
+
+impl Retry {
+    /// What a pass over the params found.
+    pub(crate) fn known(present: bool) -> Self {
+        if present { Self::Present } else { Self::Absent }
+    }
 }
 
 /// The headers of the HTTP request that carried a message, when it came over HTTP.
@@ -116,14 +136,13 @@ pub(crate) fn missing_stateless_meta() -> ErrorObject {
 fn read_meta(
     params: Option<&RawValue>,
     pre: Option<Box<RequestMeta>>,
-) -> Result<Option<Box<RequestMeta>>, ErrorObject> {
-    // Boxed all the way to the scope: the 448-byte value is not copied at every step.
+) -> Result<Option<RequestMeta>, ErrorObject> {
     match pre {
-        Some(meta) => Ok(Some(meta)),
+        Some(meta) => Ok(Some(*meta)),
         // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
         None if !mentions_meta(params) => Ok(None),
         None => RequestMeta::from_params(params)
-            .map(|m| Some(Box::new(m)))
+            .map(Some)
             .map_err(|e| invalid_meta(&e.to_string())),
     }
 }
@@ -154,6 +173,8 @@ pub(crate) struct Resolver {
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
     pub(crate) caller: Option<Arc<crate::caller::Claims>>,
+    /// What the transport learnt of a retry's members while it read `_meta`.
+    pub(crate) retry: Retry,
 }
 
 impl Resolver {
@@ -167,7 +188,12 @@ impl Resolver {
     ) -> Result<Scope, ErrorObject> {
         let meta_version = pre.as_ref().and_then(|m| m.protocol_version.as_deref());
         if announced_era(Some(route), meta_version) == Some(Era::Handshake) {
-            return Ok(self.scope(ProtocolVersion::LATEST_HANDSHAKE, None, None));
+            return Ok(self.scope(
+                ProtocolVersion::LATEST_HANDSHAKE,
+                None,
+                None,
+                SentMeta::new(None),
+            ));
         }
         let meta = read_meta(params, pre)?;
         self.resolve_read(route, meta)
@@ -178,7 +204,7 @@ impl Resolver {
     pub(crate) fn resolve_read(
         mut self,
         route: Route,
-        meta: Option<Box<RequestMeta>>,
+        meta: Option<RequestMeta>,
     ) -> Result<Scope, ErrorObject> {
         let meta = match meta {
             Some(mut meta) => match meta.protocol_version.take() {
@@ -191,10 +217,13 @@ impl Resolver {
             if route.stateless_only() {
                 return Err(missing_meta(PROTOCOL_VERSION_KEY));
             }
-            return Ok(self.scope(session.version, Some(&session), meta));
+            let progress_token = meta.as_ref().and_then(|m| m.progress_token.clone());
+            let sent = SentMeta::new(meta);
+            return Ok(self.scope(session.version, Some(&session), progress_token, sent));
         }
         if route == Route::Ping {
-            let mut scope = self.scope(ProtocolVersion::LATEST_HANDSHAKE, None, None);
+            let sent = SentMeta::new(None);
+            let mut scope = self.scope(ProtocolVersion::LATEST_HANDSHAKE, None, None, sent);
             scope.log_gate = LogGate::Request(None);
             return Ok(scope);
         }
@@ -208,15 +237,14 @@ impl Resolver {
         &self.peer
     }
 
-    /// A handshake-era scope; `meta` is the request's `_meta`, if it has one.
+    /// A handshake-era scope; `meta` is the request's `_meta`.
     fn scope(
         self,
         version: ProtocolVersion,
         session: Option<&Session>,
-        meta: Option<Box<RequestMeta>>,
+        progress_token: Option<ProgressToken>,
+        meta: SentMeta,
     ) -> Scope {
-        let progress_token = meta.as_ref().and_then(|m| m.progress_token.clone());
-        let meta = SentMeta::handshake(meta);
         Scope {
             version,
             client_info: session.map(|s| Arc::clone(&s.client_info)),
@@ -228,6 +256,7 @@ impl Resolver {
             headers: self.headers,
             #[cfg(feature = "auth")]
             caller: self.caller,
+            retry: self.retry,
         }
     }
 
@@ -235,7 +264,7 @@ impl Resolver {
         self,
         route: Route,
         requested: &str,
-        mut meta: Box<RequestMeta>,
+        mut meta: RequestMeta,
     ) -> Result<Scope, ErrorObject> {
         let version = stateless_version(requested)?;
         if meta.client_capabilities.is_none() {
@@ -247,20 +276,24 @@ impl Resolver {
             ));
         }
         // The typed fields move into the scope; the handler still sees `_meta` as sent, version
-        // included, when it asks (`SentMeta` puts them back).
-        let client_info = meta.client_info.take().map(Arc::new);
-        let client_caps = meta.client_capabilities.take().map(Arc::new);
+        // included, when it asks (`SentMeta` puts them back from the context).
+        let client_info = meta.client_info.take();
+        let client_caps = meta.client_capabilities.take();
+        let log_gate = LogGate::Request(meta.log_level);
+        let progress_token = meta.progress_token.clone();
+
         Ok(Scope {
             version,
-            log_gate: LogGate::Request(meta.log_level),
-            progress_token: meta.progress_token.clone(),
-            client_info: client_info.clone(),
-            client_caps: client_caps.clone(),
-            meta: SentMeta::stateless(meta, requested.to_owned(), client_info, client_caps),
+            log_gate,
+            progress_token,
+            client_info,
+            client_caps,
+            meta: SentMeta::new(Some(meta)),
             peer: self.peer,
             headers: self.headers,
             #[cfg(feature = "auth")]
             caller: self.caller,
+            retry: self.retry,
         })
     }
 }

@@ -36,6 +36,8 @@ pub(crate) struct ContextInner {
     pub(crate) version: ProtocolVersion,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) meta: crate::handler::sent_meta::SentMeta,
+    /// `meta` as a map, made when the handler first asks.
+    pub(crate) meta_map: std::sync::OnceLock<Option<mcp_core::Meta>>,
     pub(crate) client_info: Option<Arc<Implementation>>,
     pub(crate) client_capabilities: Option<Arc<ClientCapabilities>>,
     pub(crate) log_gate: LogGate,
@@ -105,7 +107,20 @@ impl Context {
 
     /// The request's `_meta` object, as sent.
     pub fn meta(&self) -> Option<&mcp_core::Meta> {
-        self.inner.meta.map()
+        let inner = &*self.inner;
+        if inner.meta.is_none(inner.version) {
+            return None;
+        }
+        inner
+            .meta_map
+            .get_or_init(|| {
+                inner.meta.build(crate::handler::sent_meta::Typed {
+                    version: inner.version,
+                    client_info: inner.client_info.as_deref(),
+                    client_caps: inner.client_capabilities.as_deref(),
+                })
+            })
+            .as_ref()
     }
 
     /// The client's name and version, from `initialize` or the request's `_meta`.

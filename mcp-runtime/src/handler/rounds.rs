@@ -227,14 +227,23 @@ impl Round {
         params: Option<&RawValue>,
     ) -> Result<Self, ErrorObject> {
         // First rounds (almost every request) carry neither member: skip the parse.
+        let retried = params.is_some_and(|p| {
+            p.get().contains("\"inputResponses\"") || p.get().contains("\"requestState\"")
+        });
+        Self::read(key, method, params, retried)
+    }
+
+    /// [`from_request`](Self::from_request) when the caller knows already whether the params
+    /// carry `inputResponses` or `requestState` (`retried`): it read them in its own pass.
+    pub(crate) fn read(
+        key: &StateKey,
+        method: &str,
+        params: Option<&RawValue>,
+        retried: bool,
+    ) -> Result<Self, ErrorObject> {
         let retry: RetryParams<'_> = match params {
-            Some(p)
-                if p.get().contains("\"inputResponses\"")
-                    || p.get().contains("\"requestState\"") =>
-            {
-                serde_json::from_str(p.get())
-                    .map_err(|_| ErrorObject::invalid_params("invalid params"))?
-            }
+            Some(p) if retried => serde_json::from_str(p.get())
+                .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
             _ => RetryParams::default(),
         };
         let mut answers = match &retry.request_state {

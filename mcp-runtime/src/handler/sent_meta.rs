@@ -1,117 +1,106 @@
 //! A request's `_meta` as the handler sees it, made into a map only when a handler asks.
 
-use std::sync::{Arc, OnceLock};
+use mcp_core::meta::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY};
+use mcp_core::{ClientCapabilities, Implementation, Meta, ProtocolVersion, RequestMeta};
 
-use mcp_core::meta::PROTOCOL_VERSION_KEY;
-use mcp_core::{ClientCapabilities, Implementation, Meta, RequestMeta};
-
-/// The `_meta` a request sent, kept typed; [`SentMeta::map`] builds the handler's view once.
+/// The `_meta` a request sent, kept typed; [`SentMeta::build`] makes the handler's view (the
+/// context keeps it once made).
 ///
-/// The stateless era's typed keys live in the request's scope (the client's identity and
+/// The stateless era's typed keys live in the request's context (the client's identity and
 /// capabilities as `Arc`s, the version as a revision); they are put back when the map is made,
-/// so the handler sees every key as sent without the hot path serialising anything.
+/// so the handler sees every key as sent without the hot path copying or serialising anything.
 ///
-/// One pointer: a request without `_meta` (most in the handshake era) costs nothing to carry.
+/// One pointer, and no allocation for a request that sent nothing beyond what the context keeps
+/// (most requests, in both eras).
 #[derive(Default)]
-pub(crate) struct SentMeta(Option<Box<Sent>>);
+pub(crate) struct SentMeta(Option<Box<RequestMeta>>);
 
-struct Sent {
-    sent: Box<RequestMeta>,
-    /// Stateless era: the requested revision, raw, and the client's typed keys.
-    version: Option<String>,
-    client_info: Option<Arc<Implementation>>,
-    client_caps: Option<Arc<ClientCapabilities>>,
-    map: OnceLock<Option<Meta>>,
+/// What the context keeps of a request's `_meta`, to put back into the map in the stateless era.
+pub(crate) struct Typed<'a> {
+    pub(crate) version: ProtocolVersion,
+    pub(crate) client_info: Option<&'a Implementation>,
+    pub(crate) client_caps: Option<&'a ClientCapabilities>,
 }
 
 impl SentMeta {
-    /// A handshake-era request's `_meta` (whole; nothing was taken out of it).
-    pub(crate) fn handshake(sent: Option<Box<RequestMeta>>) -> Self {
-        Self(sent.map(|sent| {
-            Box::new(Sent {
-                sent,
-                version: None,
-                client_info: None,
-                client_caps: None,
-                map: OnceLock::new(),
-            })
-        }))
+    /// A request's `_meta`: in the handshake era all of it; in the stateless era what is left
+    /// once the scope took the version, the client's identity and its capabilities.
+    pub(crate) fn new(sent: Option<RequestMeta>) -> Self {
+        Self(sent.filter(|m| !Self::nothing_in(m)).map(Box::new))
     }
 
-    /// A stateless request's `_meta`: `sent` without its version, client identity and
-    /// capabilities, which are given apart.
-    pub(crate) fn stateless(
-        sent: Box<RequestMeta>,
-        version: String,
-        client_info: Option<Arc<Implementation>>,
-        client_caps: Option<Arc<ClientCapabilities>>,
-    ) -> Self {
-        Self(Some(Box::new(Sent {
-            sent,
-            version: Some(version),
-            client_info,
-            client_caps,
-            map: OnceLock::new(),
-        })))
+    /// Whether `meta` holds no key at all (it need not be kept).
+    pub(crate) fn nothing_in(meta: &RequestMeta) -> bool {
+        // A transport that read `_meta` ahead hands over the default one when there is none.
+        *meta == RequestMeta::default()
+    }
+
+    /// Whether there is no map to make (a handshake-era request without `_meta`).
+    pub(crate) fn is_none(&self, version: ProtocolVersion) -> bool {
+        self.0.is_none() && !version.is_stateless()
     }
 
     /// `_meta` as the handler sees it: every key the request sent (`None` when it sent none).
-    pub(crate) fn map(&self) -> Option<&Meta> {
-        let s = self.0.as_deref()?;
-        s.map.get_or_init(|| s.build()).as_ref()
-    }
-}
-
-impl Sent {
-    fn build(&self) -> Option<Meta> {
-        let sent = &*self.sent;
-        let Some(version) = &self.version else {
-            return meta_map(sent);
+    pub(crate) fn build(&self, typed: Typed<'_>) -> Option<Meta> {
+        let mut map = match self.0.as_deref().map(serde_json::to_value) {
+            Some(Ok(serde_json::Value::Object(m))) => m,
+            _ => Meta::new(),
         };
-        let mut whole = sent.clone();
-        whole.client_info = self.client_info.as_deref().cloned();
-        whole.client_capabilities = self.client_caps.as_deref().cloned();
-        // The version goes in last, as it was before the map was made lazily.
-        let mut map = meta_map(&whole)?;
-        map.insert(
-            PROTOCOL_VERSION_KEY.to_owned(),
-            serde_json::Value::String(version.clone()),
-        );
-        Some(map)
-    }
-}
-
-fn meta_map(meta: &RequestMeta) -> Option<Meta> {
-    // A transport that read `_meta` ahead hands over the default one when there is none.
-    if *meta == RequestMeta::default() {
-        return None;
-    }
-    match serde_json::to_value(meta) {
-        Ok(serde_json::Value::Object(m)) if !m.is_empty() => Some(m),
-        _ => None,
+        // Every stateless request sent these (the scope refuses one without them).
+        if typed.version.is_stateless() {
+            let mut put = |key: &str, value: Option<serde_json::Value>| {
+                if let Some(v) = value {
+                    map.insert(key.to_owned(), v);
+                }
+            };
+            put(
+                CLIENT_CAPABILITIES_KEY,
+                typed.client_caps.and_then(|c| serde_json::to_value(c).ok()),
+            );
+            put(
+                CLIENT_INFO_KEY,
+                typed.client_info.and_then(|i| serde_json::to_value(i).ok()),
+            );
+            put(
+                PROTOCOL_VERSION_KEY,
+                Some(serde_json::Value::String(typed.version.as_str().to_owned())),
+            );
+        }
+        (!map.is_empty()).then_some(map)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
-    fn read(params: &str) -> Box<RequestMeta> {
+    fn read(params: &str) -> RequestMeta {
         let raw = serde_json::value::RawValue::from_string(params.to_owned()).unwrap();
-        Box::new(RequestMeta::from_params(Some(&raw)).unwrap())
+        RequestMeta::from_params(Some(&raw)).unwrap()
+    }
+
+    fn handshake() -> Typed<'static> {
+        Typed {
+            version: ProtocolVersion::V2025_11_25,
+            client_info: None,
+            client_caps: None,
+        }
     }
 
     #[test]
     fn a_handshake_request_sees_its_meta_as_sent() {
-        let m = SentMeta::handshake(Some(read(
+        let m = SentMeta::new(Some(read(
             r#"{"_meta":{"progressToken":7,"vendor.example/x":[1]}}"#,
         )));
         assert_eq!(
-            serde_json::to_string(m.map().unwrap()).unwrap(),
+            serde_json::to_string(&m.build(handshake()).unwrap()).unwrap(),
             r#"{"progressToken":7,"vendor.example/x":[1]}"#
         );
-        assert!(SentMeta::handshake(None).map().is_none());
-        assert!(SentMeta::handshake(Some(read("{}"))).map().is_none());
+        let v = ProtocolVersion::V2025_11_25;
+        assert!(SentMeta::new(None).is_none(v));
+        assert!(SentMeta::new(Some(read("{}"))).is_none(v));
+        assert!(SentMeta::new(None).build(handshake()).is_none());
     }
 
     #[test]
@@ -119,11 +108,15 @@ mod tests {
         let mut sent = read(
             r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"k":"v"}}"#,
         );
-        let version = sent.protocol_version.take().unwrap();
-        let info = sent.client_info.take().map(Arc::new);
-        let caps = sent.client_capabilities.take().map(Arc::new);
-        let m = SentMeta::stateless(sent, version, info, caps);
-        let map = m.map().unwrap();
+        sent.protocol_version.take().unwrap();
+        let info: Option<Arc<Implementation>> = sent.client_info.take();
+        let caps: Option<Arc<ClientCapabilities>> = sent.client_capabilities.take();
+        let typed = || Typed {
+            version: ProtocolVersion::V2026_07_28,
+            client_info: info.as_deref(),
+            client_caps: caps.as_deref(),
+        };
+        let map = SentMeta::new(Some(sent)).build(typed()).unwrap();
         assert_eq!(map["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
         assert_eq!(
             map["io.modelcontextprotocol/clientCapabilities"],
@@ -135,7 +128,11 @@ mod tests {
         );
         assert_eq!(map["k"], "v");
         assert_eq!(map.len(), 4);
-        // Built once.
-        assert!(std::ptr::eq(m.map().unwrap(), map));
+        // Nothing but the typed keys sent: nothing kept, the map made from the context alone.
+        let m = SentMeta::new(None);
+        assert!(!m.is_none(ProtocolVersion::V2026_07_28));
+        let map = m.build(typed()).unwrap();
+        assert_eq!(map.len(), 3);
+        assert_eq!(map["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
     }
 }

@@ -31,7 +31,13 @@ pub(crate) struct Http {
     stop: CancellationToken,
     /// Whether this replica listens to the scale-out bus yet.
     pub(crate) bus_started: std::sync::atomic::AtomicBool,
+    /// Connections a stateless request left as it found them, for the next ones (at most
+    /// [`SPARE_CONNECTIONS`]).
+    spare: std::sync::Mutex<Vec<Arc<crate::connection::Connection>>>,
 }
+
+/// How many idle connections the stateless era keeps for its next requests.
+const SPARE_CONNECTIONS: usize = 64;
 
 impl Http {
     /// The endpoint of `server`; `loopback` when it is bound to a loopback address or mounted;
@@ -57,6 +63,33 @@ impl Http {
             opts,
             stop,
             bus_started: std::sync::atomic::AtomicBool::new(false),
+            spare: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A connection for one stateless request: a spare one, else a new one. A stateless request
+    /// needs no state of the connection beyond its own flight (no session, no questions to the
+    /// client, no subscriptions), so one that finished leaves its connection as it found it.
+    /// `out` is where a new one sends server-initiated messages.
+    pub(crate) fn stateless_conn(
+        &self,
+        out: crate::outbound::Sink,
+    ) -> Arc<crate::connection::Connection> {
+        let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        spare.unwrap_or_else(|| {
+            crate::connection::Connection::with_raw_log(Arc::clone(&self.server), out, self.raw_log)
+        })
+    }
+
+    /// Keeps `conn` for the next stateless request if it holds nothing of the last one (see
+    /// `Connection::is_spare`) and fewer than [`SPARE_CONNECTIONS`] are kept.
+    pub(crate) fn recycle(&self, conn: Arc<crate::connection::Connection>) {
+        if !conn.is_spare() {
+            return;
+        }
+        let mut spare = self.spare.lock().unwrap_or_else(|e| e.into_inner());
+        if spare.len() < SPARE_CONNECTIONS {
+            spare.push(conn);
         }
     }
 

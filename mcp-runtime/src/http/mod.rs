@@ -65,6 +65,7 @@
 //! [`ShutdownHandle`](crate::ShutdownHandle), SIGTERM or SIGINT.
 
 mod accept;
+mod ahead;
 #[cfg(feature = "auth")]
 pub mod auth;
 mod conns;

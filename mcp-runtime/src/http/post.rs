@@ -1,6 +1,5 @@
 //! `POST`: one JSON-RPC message (or a 2025-03-26 batch), classified by era and served.
 
-use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -12,15 +11,14 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderMap, StatusCode, header};
 use mcp_core::jsonrpc::{Message, Parsed, error_codes};
 use mcp_core::{Era, ErrorObject, ProtocolVersion, RequestMeta};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::connection::Connection;
 use crate::dispatch::headers as mirror;
-use crate::dispatch::route::{Notice, Route, Target};
-use crate::dispatch::scope;
+use crate::dispatch::route::{Notice, Route};
+use crate::dispatch::scope::{self, Retry};
 use crate::handler::invoke::CatchUnwind;
+use crate::http::ahead::{Ahead, check_headers};
 use crate::http::endpoint::{
     Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
     too_large, unsupported_media_type,
@@ -30,17 +28,6 @@ use crate::http::shared::{Found, unavailable_error};
 use crate::http::sse::{AbortOnDrop, SseBody};
 use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_request};
 use crate::outbound::Outbound;
-
-/// The params members the stateless era mirrors in headers.
-#[derive(Deserialize, Default)]
-struct Mirrored<'a> {
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    uri: Option<Cow<'a, str>>,
-    #[serde(rename = "taskId", default, borrow)]
-    task_id: Option<Cow<'a, str>>,
-}
 
 pub(crate) async fn handle_post(
     State(h): State<Arc<Http>>,
@@ -169,10 +156,15 @@ async fn post_task(
         Message::Response(_) => (None, None),
     };
     // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
-    let meta = params
-        .filter(|p| p.get().contains("\"_meta\""))
-        .and_then(|p| RequestMeta::from_params(Some(p)).ok())
-        .map(Box::new);
+    let ahead = match params.filter(|p| p.get().contains("\"_meta\"")) {
+        Some(p) => Ahead::read(p),
+        None => Ahead {
+            meta: None,
+            mirrored: None,
+            retry: Retry::Unknown,
+        },
+    };
+    let meta = ahead.meta;
     let meta_version = meta.as_ref().and_then(|m| m.protocol_version.as_deref());
     if h.raw_log {
         eprintln!("--> {text}");
@@ -203,7 +195,8 @@ async fn post_task(
         }
         Some(_) => {
             armed.store(true, Ordering::Release);
-            stateless_post(&h, &headers, msg, meta, hv, sse_ok, head).await;
+            let ahead = Ahead { meta, ..ahead };
+            stateless_post(&h, &headers, msg, ahead, hv, sse_ok, head).await;
         }
         None => {
             let id = match &msg {
@@ -249,13 +242,15 @@ async fn handshake_post(
     if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
         if !h.opts.sessions {
             let conn = Connection::new(Arc::clone(server), nowhere());
-            let reply = Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
+            let reply = Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await;
             return head.reply(reply, false);
         }
         let queue = server.options.outbound_queue.min(SESSION_QUEUE);
         let (out_tx, out_rx) = mpsc::channel(queue);
         let conn = Connection::new(Arc::clone(server), out_tx);
-        let Some(reply) = Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await else {
+        let Some(reply) =
+            Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await
+        else {
             return head.send(Head::Accepted);
         };
         if reply.error_code().is_some() {
@@ -339,6 +334,7 @@ async fn handshake_post(
                 conn,
                 msg,
                 meta,
+                retry: Retry::Unknown,
                 headers: None,
                 session,
                 modern: false,
@@ -347,7 +343,7 @@ async fn handshake_post(
             run_request(h, req, head).await;
         }
         _ => {
-            Box::pin(conn.dispatch(msg, meta, None, &nowhere())).await;
+            Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await;
             head.send(Head::Accepted);
         }
     }
@@ -387,7 +383,13 @@ async fn replica_message(
             let Parsed::Single(msg) = again else {
                 return None;
             };
-            let reply = Box::pin(session.conn.dispatch(msg, None, None, &nowhere())).await;
+            let reply =
+                Box::pin(
+                    session
+                        .conn
+                        .dispatch(msg, None, Retry::Unknown, None, &nowhere()),
+                )
+                .await;
             let changed = reply.as_ref().is_some_and(|r| r.error_code().is_none());
             if changed && h.share_session(session, true).await.is_err() {
                 let id = reply.map(|r| r.id.clone());
@@ -409,11 +411,16 @@ async fn stateless_post(
     h: &Arc<Http>,
     headers: &Arc<HeaderMap>,
     msg: Message<'_>,
-    meta: Option<Box<RequestMeta>>,
+    ahead: Ahead<'_>,
     hv: Option<&str>,
     sse_ok: bool,
     mut head: HeadTx,
 ) {
+    let Ahead {
+        meta,
+        mirrored,
+        retry,
+    } = ahead;
     let (id, method, params) = match &msg {
         Message::Request(r) => (Some(r.id.clone()), &*r.method, r.params),
         Message::Notification(n) => (None, &*n.method, n.params),
@@ -450,54 +457,29 @@ async fn stateless_post(
     }
     // 5. Standard headers (`Mcp-Param-*` are checked by `tools/call` against the tool).
     if id.is_some()
-        && let Err(err) = check_headers(headers, method, params)
+        && let Err(err) = check_headers(headers, method, params, mirrored)
     {
         return head.error(StatusCode::BAD_REQUEST, id, err);
     }
-    let conn = Connection::new(Arc::clone(&h.server), nowhere());
+    let conn = h.stateless_conn(nowhere());
     if id.is_none() {
-        Box::pin(conn.dispatch(msg, Some(meta), None, &nowhere())).await;
+        Box::pin(conn.dispatch(msg, Some(meta), Retry::Unknown, None, &nowhere())).await;
+        h.recycle(conn);
         return head.send(Head::Accepted);
     }
     let req = Request {
-        conn,
+        conn: Arc::clone(&conn),
         msg,
         meta: Some(meta),
+        retry,
         headers: Some(Arc::clone(headers)),
         session: None,
         modern: true,
         sse_ok,
     };
     run_request(h, req, head).await;
-}
-
-/// Step 5 of the stateless era's validation: `Mcp-Method` and `Mcp-Name`.
-fn check_headers(
-    headers: &HeaderMap,
-    method: &str,
-    params: Option<&RawValue>,
-) -> Result<(), ErrorObject> {
-    mirror::check_method(headers, method)?;
-    let Some(target) = Route::parse(method).named_by() else {
-        return Ok(());
-    };
-    let mirrored: Mirrored<'_> = match params {
-        Some(p) => serde_json::from_str(p.get())
-            .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
-        None => Mirrored::default(),
-    };
-    let body_name = match target {
-        Target::Uri => mirrored.uri.as_deref(),
-        Target::Name => mirrored.name.as_deref(),
-        Target::TaskId => mirrored.task_id.as_deref(),
-    };
-    match body_name {
-        Some(expected) => mirror::check_name(headers, expected),
-        None if headers.get("mcp-name").is_none() => Err(mirror::mismatch(
-            "Header mismatch: the Mcp-Name header is required for this method",
-        )),
-        None => Ok(()),
-    }
+    // Finished here (not continuing as a stream): the connection may serve the next request.
+    h.recycle(conn);
 }
 
 /// A JSON-RPC batch: protocol revision 2025-03-26 only (a session of that revision, or without

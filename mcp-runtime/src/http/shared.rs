@@ -326,7 +326,14 @@ async fn apply(h: &Arc<Http>, message: &BusMessage) {
             if matches!(msg, Message::Request(_)) {
                 return;
             }
-            Box::pin(s.conn.dispatch(msg, None, None, &nowhere())).await;
+            Box::pin(s.conn.dispatch(
+                msg,
+                None,
+                crate::dispatch::scope::Retry::Unknown,
+                None,
+                &nowhere(),
+            ))
+            .await;
         }
     }
 }

@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::connection::Connection;
 use crate::dispatch::reply::Reply;
-use crate::dispatch::scope::RequestHeaders;
+use crate::dispatch::scope::{RequestHeaders, Retry};
 use crate::http::endpoint::{Http, status_of};
 use crate::http::session::Session;
 use crate::http::sse::{self, Resumable};
@@ -26,7 +26,10 @@ pub(crate) const SSE_QUEUE: usize = 256;
 
 /// A sink whose messages go nowhere.
 pub(crate) fn nowhere() -> Sink {
-    mpsc::channel(1).0
+    // One closed channel for the whole process: a request without a stream to send to does not
+    // allocate a channel of its own.
+    static NOWHERE: std::sync::OnceLock<Sink> = std::sync::OnceLock::new();
+    NOWHERE.get_or_init(|| mpsc::channel(1).0).clone()
 }
 
 /// How a POST is answered, decided by its task.
@@ -129,6 +132,8 @@ pub(crate) struct Request<'a> {
     pub(crate) conn: Arc<Connection>,
     pub(crate) msg: Message<'a>,
     pub(crate) meta: Option<Box<RequestMeta>>,
+    /// What the POST saw of a retry's members while it read `_meta`.
+    pub(crate) retry: Retry,
     pub(crate) headers: RequestHeaders,
     /// The handshake-era session the request belongs to, if any.
     pub(crate) session: Option<Arc<Session>>,
@@ -162,6 +167,7 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
         conn,
         msg,
         meta,
+        retry,
         headers,
         session,
         modern,
@@ -180,7 +186,7 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
     // The dispatch goes to the heap once: every future around it (the POST's, the
     // connection's task) stays small and cheap to move.
     let mut work: Pin<Box<dyn Future<Output = Option<Reply>> + Send + '_>> =
-        Box::pin(conn.dispatch(msg, meta, headers, &sink));
+        Box::pin(conn.dispatch(msg, meta, retry, headers, &sink));
     let dispatch = closing_on_stop(h, &conn, work.as_mut());
     tokio::pin!(dispatch);
     if !sse_ok {
