@@ -2,7 +2,15 @@
 //! parameters each, written for mcp-runtime and for rmcp; with the dependencies built, the clean
 //! build of the crate and its rebuild after one tool body is edited (dev profile, `cargo build`),
 //! as wall clock and as CPU seconds; the probes are built in turn in each repetition.
+//!
+//! Two like-for-like pairs: stdio only (`probe-ours-stdio`, mcp-runtime without default
+//! features, against `probe-rmcp`, rmcp with `transport-io`), and stdio + Streamable HTTP from
+//! the command line (`probe-ours`, mcp-runtime's default features, against `probe-rmcp-http`,
+//! rmcp with its Streamable HTTP server in axum). The earlier row, `probe-ours` against
+//! `probe-rmcp`, is printed too. Every probe resolves its dependencies from the bench
+//! workspace's lock, offline; a package outside it stops the run.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,9 +38,10 @@ fn body(i: usize, edit: usize) -> String {
     format!("format!(\"tool {i}/{edit}: {{name}} {{count}} {{ratio}}{fourth}\")")
 }
 
-fn ours(edit: usize) -> String {
+/// The 50 tools on mcp-runtime, served by `main`.
+fn ours_with(edit: usize, title: &str, main: &str) -> String {
     let mut s =
-        String::from("//! Probe: 50 tools on mcp-runtime.\n\nuse mcp_runtime::prelude::*;\n");
+        format!("//! Probe: 50 tools on mcp-runtime, {title}.\n\nuse mcp_runtime::prelude::*;\n");
     for i in 0..TOOLS {
         let _ = writeln!(
             s,
@@ -44,15 +53,33 @@ fn ours(edit: usize) -> String {
         let e = if i == EDITED { edit } else { 0 };
         let _ = writeln!(s, ") -> String {{\n    {}\n}}", body(i, e));
     }
-    s.push_str(
-        "\n#[tokio::main]\nasync fn main() {\n    if let Err(e) = Server::from_registry(server_info!()).run().await {\n        eprintln!(\"{e}\");\n    }\n}\n",
-    );
+    s.push_str(main);
     s
 }
 
-fn rmcp(edit: usize) -> String {
-    let mut s = String::from(
-        "//! Probe: 50 tools on rmcp.\n\nuse rmcp::handler::server::wrapper::Parameters;\nuse rmcp::{ServiceExt, tool, tool_handler, tool_router};\nuse schemars::JsonSchema;\nuse serde::Deserialize;\n",
+/// On mcp-runtime's default features: its command line serves stdio or Streamable HTTP.
+fn ours(edit: usize) -> String {
+    ours_with(
+        edit,
+        "default features (stdio and Streamable HTTP from the command line)",
+        "\n#[tokio::main]\nasync fn main() {\n    if let Err(e) = Server::from_registry(server_info!()).run().await {\n        eprintln!(\"{e}\");\n    }\n}\n",
+    )
+}
+
+/// On mcp-runtime without default features (`macros` only), serving stdio as
+/// `examples/stdio-only` does.
+fn ours_stdio(edit: usize) -> String {
+    ours_with(
+        edit,
+        "stdio only",
+        "\n#[tokio::main]\nasync fn main() {\n    if let Err(e) = Server::from_registry(server_info!()).serve_stdio().await {\n        eprintln!(\"{e}\");\n    }\n}\n",
+    )
+}
+
+/// The 50 tools on rmcp, served by `main` (which brings its own `use` lines).
+fn rmcp_with(edit: usize, title: &str, main: &str) -> String {
+    let mut s = format!(
+        "//! Probe: 50 tools on rmcp, {title}.\n\nuse rmcp::handler::server::wrapper::Parameters;\nuse rmcp::{{ServiceExt, tool, tool_handler, tool_router}};\nuse schemars::JsonSchema;\nuse serde::Deserialize;\n",
     );
     for i in 0..TOOLS {
         let _ = writeln!(
@@ -75,10 +102,67 @@ fn rmcp(edit: usize) -> String {
             body(i, e)
         );
     }
-    s.push_str(
-        "}\n\n#[tool_handler]\nimpl rmcp::ServerHandler for Probe {}\n\n#[tokio::main]\nasync fn main() {\n    if let Ok(s) = Probe.serve(rmcp::transport::stdio()).await {\n        let _ = s.waiting().await;\n    }\n}\n",
-    );
+    s.push_str("}\n\n#[tool_handler]\nimpl rmcp::ServerHandler for Probe {}\n");
+    s.push_str(main);
     s
+}
+
+/// On rmcp with stdio only (`server`, `macros`, `transport-io`).
+fn rmcp(edit: usize) -> String {
+    rmcp_with(
+        edit,
+        "stdio only",
+        "\n#[tokio::main]\nasync fn main() {\n    if let Ok(s) = Probe.serve(rmcp::transport::stdio()).await {\n        let _ = s.waiting().await;\n    }\n}\n",
+    )
+}
+
+/// On rmcp serving stdio or Streamable HTTP (its `StreamableHttpService` with sessions, in
+/// axum, `TCP_NODELAY` on) chosen by the first argument, as `bench/rmcp` does.
+fn rmcp_http(edit: usize) -> String {
+    rmcp_with(
+        edit,
+        "stdio and Streamable HTTP from the command line",
+        r#"
+async fn stdio() -> Result<(), Box<dyn std::error::Error>> {
+    let service = Probe.serve(rmcp::transport::stdio()).await?;
+    service.waiting().await?;
+    Ok(())
+}
+
+async fn http(addr: &str) -> Result<(), Box<dyn std::error::Error>> {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+    let service = StreamableHttpService::new(
+        || Ok(Probe),
+        std::sync::Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("serving MCP over Streamable HTTP at http://{}/mcp", listener.local_addr()?);
+    use axum::serve::ListenerExt as _;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, router).await?;
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        None | Some("stdio") => stdio().await,
+        Some("http") => http(args.get(1).map_or("127.0.0.1:8000", String::as_str)).await,
+        Some(other) => Err(format!("usage: probe [stdio | http ADDR] (got `{other}`)").into()),
+    };
+    if let Err(err) = result {
+        eprintln!("probe: {err}");
+        std::process::exit(2);
+    }
+}
+"#,
+    )
 }
 
 struct Probe {
@@ -116,8 +200,24 @@ fn setup(root: &Path) -> Result<Vec<Probe>, String> {
             ),
             rmcp,
         ),
+        // The like-for-like pairs: ours with stdio only (against `probe-rmcp`), and rmcp with
+        // stdio and Streamable HTTP (against `probe-ours`, whose default features serve both).
+        (
+            "probe-ours-stdio",
+            format!(
+                "mcp-runtime = {{ path = {:?}, default-features = false, features = [\"macros\"] }}\n{common}",
+                runtime.display().to_string()
+            ),
+            ours_stdio,
+        ),
+        (
+            "probe-rmcp-http",
+            "rmcp = { version = \"=3.11.0\", default-features = false, features = [\"server\", \"macros\", \"transport-io\", \"transport-streamable-http-server\"] }\naxum = { version = \"0.8\", default-features = false, features = [\"http1\", \"tokio\"] }\nserde = { version = \"1\", features = [\"derive\"] }\nschemars = \"1.2\"\ntokio = { version = \"1.40\", features = [\"rt-multi-thread\", \"macros\", \"net\"] }\n"
+                .to_owned(),
+            rmcp_http,
+        ),
     ];
-    // `MCP_PROBE_BASE=<dir of another checkout's mcp-runtime>` adds a third probe on that
+    // `MCP_PROBE_BASE=<dir of another checkout's mcp-runtime>` adds a probe on that
     // runtime, so that a change and its base are timed in the same interleaved run.
     let mut probes = probes.to_vec();
     if let Some(base) = std::env::var_os("MCP_PROBE_BASE") {
@@ -235,9 +335,12 @@ pub fn run(root: &Path, reps: usize) -> Result<(), String> {
     let probes = setup(root)?;
     let target = root.join("target/probe-target");
     let ticks = crate::servers::clock_ticks();
+    let bench =
+        locked(&std::fs::read_to_string(root.join("Cargo.lock")).map_err(|e| e.to_string())?);
     for p in &probes {
         eprintln!("{}: building the dependencies (not measured)", p.name);
         build(p, &target, ticks)?;
+        check_pinned(p, &bench)?;
     }
     // Interleaved: each repetition builds every probe in turn, so that a change of load on the
     // machine during the run falls on both alike and the ratio stays meaningful.
@@ -284,12 +387,62 @@ pub fn run(root: &Path, reps: usize) -> Result<(), String> {
             a.2.cpu / b.2.cpu
         );
     };
-    if let (Some(ours), Some(rmcp)) = (rows.first(), rows.last()) {
-        ratio("ours / rmcp", (ours, rmcp));
-        if let [_, base, _] = rows.as_slice() {
-            ratio("base / rmcp", (base, rmcp));
-            ratio("ours / base", (ours, base));
+    let row = |name: &str| rows.iter().find(|r| r.0 == name);
+    let pairs = [
+        // The row of the earlier rounds, kept for comparison: not like for like (ours serves
+        // stdio and HTTP, this rmcp stdio only).
+        (
+            "ours default features / rmcp stdio only (earlier row)",
+            "probe-ours",
+            "probe-rmcp",
+        ),
+        ("stdio only: ours / rmcp", "probe-ours-stdio", "probe-rmcp"),
+        ("stdio + HTTP: ours / rmcp", "probe-ours", "probe-rmcp-http"),
+        ("base / rmcp stdio only", "probe-base", "probe-rmcp"),
+        ("stdio + HTTP: base / rmcp", "probe-base", "probe-rmcp-http"),
+        ("ours / base", "probe-ours", "probe-base"),
+    ];
+    for (label, a, b) in pairs {
+        if let (Some(a), Some(b)) = (row(a), row(b)) {
+            ratio(label, (a, b));
         }
     }
     Ok(())
+}
+
+/// The `(name, version)` of every package of a `Cargo.lock`.
+fn locked(lock: &str) -> HashSet<(String, String)> {
+    let mut out = HashSet::new();
+    let mut name = None;
+    for line in lock.lines() {
+        if let Some(v) = line.strip_prefix("name = ") {
+            name = Some(v.trim_matches('"').to_owned());
+        } else if let Some(v) = line.strip_prefix("version = ")
+            && let Some(n) = name.take()
+        {
+            out.insert((n, v.trim_matches('"').to_owned()));
+        }
+    }
+    out
+}
+
+/// Checks that every registry package a probe resolved is in the bench workspace's lock at the
+/// same version: the probes build what the benchmark's servers run, offline, nothing newer.
+fn check_pinned(p: &Probe, bench: &HashSet<(String, String)>) -> Result<(), String> {
+    let lock = std::fs::read_to_string(p.dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    let mut extra: Vec<String> = locked(&lock)
+        .difference(bench)
+        .filter(|(n, _)| !n.starts_with("probe-") && !n.starts_with("mcp-runtime"))
+        .map(|(n, v)| format!("{n} {v}"))
+        .collect();
+    if extra.is_empty() {
+        Ok(())
+    } else {
+        extra.sort();
+        Err(format!(
+            "{}: resolved outside bench/Cargo.lock: {}",
+            p.name,
+            extra.join(", ")
+        ))
+    }
 }
