@@ -65,11 +65,18 @@ impl Server {
     /// replies and notifications. ([`serve`](Self::serve) with
     /// [`Stdio`](crate::transport::stdio::Stdio) is the same protocol
     /// through the general transport loop.)
-    pub async fn serve_stdio(&self) -> Result<(), Error> {
-        let _signals = self.inner.listen_for_signals();
-        let shutdown = self.inner.shutdown.clone();
-        self.serve_stdio_until(async move { shutdown.cancelled().await })
-            .await
+    ///
+    /// The future is boxed here, in the runtime: a server's crate polls one `Box<dyn Future>`
+    /// instead of compiling this state machine, everything it awaits and their drop glue again
+    /// on every build (BENCHMARKS.md, "Fourth round: build time").
+    pub fn serve_stdio(&self) -> impl Future<Output = Result<(), Error>> + Send + '_ {
+        let serving: crate::server::Serving<'_> = Box::pin(async move {
+            let _signals = self.inner.listen_for_signals();
+            let shutdown = self.inner.shutdown.clone();
+            self.serve_stdio_until(async move { shutdown.cancelled().await })
+                .await
+        });
+        serving
     }
 
     /// [`serve_stdio`](Self::serve_stdio) until stdin closes or `stop` resolves.

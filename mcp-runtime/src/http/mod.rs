@@ -223,10 +223,20 @@ impl Server {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn serve_http_on(&self, listener: tokio::net::TcpListener) -> Result<(), Error> {
-        let _signals = self.inner.listen_for_signals();
-        self.serve_http_until(listener, CancellationToken::new())
-            .await
+    ///
+    /// The future is boxed here, in the runtime: a server's crate polls one `Box<dyn Future>`
+    /// instead of compiling this state machine, everything it awaits and their drop glue again
+    /// on every build (BENCHMARKS.md, "Fourth round: build time").
+    pub fn serve_http_on(
+        &self,
+        listener: tokio::net::TcpListener,
+    ) -> impl Future<Output = Result<(), Error>> + Send + '_ {
+        let serving: crate::server::Serving<'_> = Box::pin(async move {
+            let _signals = self.inner.listen_for_signals();
+            self.serve_http_until(listener, CancellationToken::new())
+                .await
+        });
+        serving
     }
 
     /// [`serve_http_on`](Self::serve_http_on) until the server shuts down or `stop` is
@@ -265,6 +275,16 @@ impl Server {
         addr: impl tokio::net::ToSocketAddrs,
     ) -> Result<(), Error> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
+        self.serve_both(listener).await
+    }
+
+    /// [`serve_stdio_and_http`](Self::serve_stdio_and_http) once bound, boxed (see
+    /// [`serve_http_on`](Self::serve_http_on)).
+    fn serve_both(&self, listener: tokio::net::TcpListener) -> crate::server::Serving<'_> {
+        Box::pin(self.serve_both_inner(listener))
+    }
+
+    async fn serve_both_inner(&self, listener: tokio::net::TcpListener) -> Result<(), Error> {
         let _signals = self.inner.listen_for_signals();
         let stop = CancellationToken::new();
         let stdio = async {

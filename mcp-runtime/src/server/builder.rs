@@ -575,7 +575,13 @@ impl ServerBuilder {
     }
 
     /// Builds the server and serves it over stdio until stdin closes.
-    pub async fn serve_stdio(self) -> Result<(), Error> {
-        self.build()?.serve_stdio().await
+    ///
+    /// The future is boxed here, in the runtime: a server's crate polls one `Box<dyn Future>`
+    /// instead of compiling this state machine, everything it awaits and their drop glue again
+    /// on every build (BENCHMARKS.md, "Fourth round: build time").
+    pub fn serve_stdio(self) -> impl Future<Output = Result<(), Error>> + Send {
+        let serving: super::Serving<'static> =
+            Box::pin(async move { self.build()?.serve_stdio().await });
+        serving
     }
 }

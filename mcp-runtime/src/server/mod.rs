@@ -25,6 +25,11 @@ use options::Options;
 /// Settings of optional parts (transports, extensions), by type: what the core does not know.
 pub(crate) type Extensions = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
 
+/// What the `serve_*` entry points return: one future boxed in the runtime, so that a server's
+/// crate does not compile the serving state machines (and their drop glue) again.
+pub(crate) type Serving<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), Error>> + Send + 'a>>;
+
 /// The registered items, kept to rebuild the catalog when they change at run time.
 #[derive(Clone)]
 pub(crate) struct Records {
