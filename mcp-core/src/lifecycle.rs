@@ -565,10 +565,9 @@ where
     A: serde::de::MapAccess<'de>,
     T: Deserialize<'de>,
 {
-    if std::mem::replace(seen, true) {
-        return Err(serde::de::Error::duplicate_field(key));
-    }
-    *slot = map.next_value::<Option<T>>()?.map(Arc::new);
+    let mut value = None;
+    reserved(map, &mut value, seen, key)?;
+    *slot = value.map(Arc::new);
     Ok(())
 }
 

@@ -57,23 +57,26 @@ fn ours_with(edit: usize, title: &str, main: &str) -> String {
     s
 }
 
+/// The probe's `main` on mcp-runtime: the server from the registry, served by `serve`.
+fn ours_main(serve: &str) -> String {
+    format!(
+        "\n#[tokio::main]\nasync fn main() {{\n    if let Err(e) = Server::from_registry(server_info!()).{serve}().await {{\n        eprintln!(\"{{e}}\");\n    }}\n}}\n"
+    )
+}
+
 /// On mcp-runtime's default features: its command line serves stdio or Streamable HTTP.
 fn ours(edit: usize) -> String {
     ours_with(
         edit,
         "default features (stdio and Streamable HTTP from the command line)",
-        "\n#[tokio::main]\nasync fn main() {\n    if let Err(e) = Server::from_registry(server_info!()).run().await {\n        eprintln!(\"{e}\");\n    }\n}\n",
+        &ours_main("run"),
     )
 }
 
 /// On mcp-runtime without default features (`macros` only), serving stdio as
 /// `examples/stdio-only` does.
 fn ours_stdio(edit: usize) -> String {
-    ours_with(
-        edit,
-        "stdio only",
-        "\n#[tokio::main]\nasync fn main() {\n    if let Err(e) = Server::from_registry(server_info!()).serve_stdio().await {\n        eprintln!(\"{e}\");\n    }\n}\n",
-    )
+    ours_with(edit, "stdio only", &ours_main("serve_stdio"))
 }
 
 /// The 50 tools on rmcp, served by `main` (which brings its own `use` lines).

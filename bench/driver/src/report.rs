@@ -183,6 +183,39 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
     }
 }
 
+/// The head of a side-by-side table: a column per server, then the ratios of ours to the floor
+/// and to rmcp.
+fn side_by_side_head(out: &mut String, servers: &[(&str, &str)]) {
+    out.push('|');
+    for (_, title) in servers {
+        let _ = write!(out, " | {title}");
+    }
+    out.push_str(" | ours / floor | ours / rmcp |\n|---|");
+    out.push_str(&"--:|".repeat(servers.len() + 2));
+    out.push('\n');
+}
+
+/// One row of a side-by-side table: `value` of each server, then ours against the floor and
+/// against rmcp.
+fn side_by_side_row(
+    out: &mut String,
+    servers: &[(&str, &str)],
+    label: &str,
+    value: &dyn Fn(&str) -> Option<f64>,
+) {
+    let _ = write!(out, "| {label}");
+    for (key, _) in servers {
+        let _ = write!(out, " | {}", number(value(key)));
+    }
+    let ours = value("ours");
+    let _ = writeln!(
+        out,
+        " | {} | {} |",
+        ratio(ours, value("floor")),
+        ratio(ours, value("rmcp"))
+    );
+}
+
 /// The tables, in Markdown.
 pub fn render(
     r: &Results,
@@ -197,25 +230,9 @@ pub fn render(
         out,
         "Medians of {reps} runs of {secs} s per scenario (the `echo` tool, every reply checked).\n"
     );
-    out.push('|');
-    for (_, title) in servers {
-        let _ = write!(out, " | {title}");
-    }
-    out.push_str(" | ours / floor | ours / rmcp |\n|---|");
-    out.push_str(&"--:|".repeat(servers.len() + 2));
-    out.push('\n');
+    side_by_side_head(&mut out, servers);
     let mut row = |label: String, value: &dyn Fn(&str) -> Option<f64>| {
-        let _ = write!(out, "| {label}");
-        for (key, _) in servers {
-            let _ = write!(out, " | {}", number(value(key)));
-        }
-        let ours = value("ours");
-        let _ = writeln!(
-            out,
-            " | {} | {} |",
-            ratio(ours, value("floor")),
-            ratio(ours, value("rmcp"))
-        );
+        side_by_side_row(&mut out, servers, &label, value);
     };
     for &scenario in main {
         let metrics: &[Metric] = match scenario {
@@ -347,25 +364,9 @@ pub fn render_starts(r: &Results, servers: &[(&str, &str)]) -> String {
          (starts stdio/HTTP: {}); CPU, page faults and resident set of the server up to the reply:\n",
         counts.join(", ")
     );
-    out.push('|');
-    for (_, title) in servers {
-        let _ = write!(out, " | {title}");
-    }
-    out.push_str(" | ours / floor | ours / rmcp |\n|---|");
-    out.push_str(&"--:|".repeat(servers.len() + 2));
-    out.push('\n');
+    side_by_side_head(&mut out, servers);
     let mut row = |label: String, value: &dyn Fn(&str) -> Option<f64>| {
-        let _ = write!(out, "| {label}");
-        for (key, _) in servers {
-            let _ = write!(out, " | {}", number(value(key)));
-        }
-        let ours = value("ours");
-        let _ = writeln!(
-            out,
-            " | {} | {} |",
-            ratio(ours, value("floor")),
-            ratio(ours, value("rmcp"))
-        );
+        side_by_side_row(&mut out, servers, &label, value);
     };
     type Of = fn(&Start) -> f64;
     let numbers: [(&str, Of); 4] = [

@@ -9,15 +9,9 @@ use super::args::Args;
 use super::exit::{CliError, CommandOutput, Failure};
 use super::inspect::{self, Completion};
 use crate::error::Error;
-use crate::server::{Server, ServerBuilder};
+use crate::server::{Server, ServerBuilder, Serving};
 
 type BoxedCommand = Pin<Box<dyn Future<Output = Result<(), CliError>> + Send>>;
-
-/// What the `run` entry points return: one boxed future, made here. A server's crate then polls
-/// and drops a `Box<dyn Future>` instead of compiling the command line's whole state machine
-/// (every command, both transports, and their drop glue) again, in every server crate and on
-/// every rebuild of one (see BENCHMARKS.md, "Fourth round: build time").
-type Running<'a> = Pin<Box<dyn Future<Output = Result<(), Error>> + Send + 'a>>;
 type Handler = Arc<dyn Fn(Server, Vec<String>) -> BoxedCommand + Send + Sync>;
 
 /// A command of the application, next to the built-in ones.
@@ -263,8 +257,9 @@ impl Cli {
         self.run_args(args.into_iter().map(Into::into).collect())
     }
 
-    /// [`run_with`](Self::run_with), not generic, boxed (see [`Running`]).
-    fn run_args(self, args: Vec<String>) -> Running<'static> {
+    /// [`run_with`](Self::run_with), not generic, boxed: a server's crate polls one boxed
+    /// future instead of compiling the command line's state machines again.
+    fn run_args(self, args: Vec<String>) -> Serving<'static> {
         Box::pin(self.run_boxed(args))
     }
 
@@ -505,7 +500,7 @@ impl Server {
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub fn run(&self) -> impl Future<Output = Result<(), Error>> + Send + '_ {
-        let running: Running<'_> = Box::pin(self.run_boxed());
+        let running: Serving<'_> = Box::pin(self.run_boxed());
         running
     }
 
@@ -576,7 +571,7 @@ impl ServerBuilder {
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
     pub fn run(self) -> impl Future<Output = Result<(), Error>> + Send {
-        let running: Running<'static> = Box::pin(self.run_boxed());
+        let running: Serving<'static> = Box::pin(self.run_boxed());
         running
     }
 
