@@ -121,13 +121,57 @@ impl Claims {
     }
 }
 
+/// The server's rule on the items a caller sees, when lists leave out what a caller may not use
+/// ([`Authorization::hide_unpermitted_items`](crate::auth::Authorization::hide_unpermitted_items)).
+pub(crate) trait Sight: Send + Sync {
+    /// Whether a token granting `granted` covers every scope of `needed`.
+    fn permits(&self, granted: &[String], needed: &[&str]) -> bool;
+}
+
+/// The verified caller of a request: the [`Claims`] of its token (which it derefs to), and the
+/// rule on the items it sees when the server hides the ones it may not use.
+#[derive(Clone)]
+pub(crate) struct Caller {
+    pub(crate) claims: Arc<Claims>,
+    hides: Option<Arc<dyn Sight>>,
+}
+
+impl Caller {
+    /// `claims`, seeing only what `hides` permits when given.
+    pub(crate) fn new(claims: Arc<Claims>, hides: Option<Arc<dyn Sight>>) -> Self {
+        Self { claims, hides }
+    }
+
+    /// Whether this caller sees an item that needs `scopes` (every item, when the server does not
+    /// hide).
+    pub(crate) fn sees(&self, scopes: &[&str]) -> bool {
+        match &self.hides {
+            Some(sight) => scopes.is_empty() || sight.permits(&self.claims.scopes, scopes),
+            None => true,
+        }
+    }
+
+    /// Whether the server hides from this caller the items it may not use.
+    pub(crate) fn hides(&self) -> bool {
+        self.hides.is_some()
+    }
+}
+
+impl std::ops::Deref for Caller {
+    type Target = Claims;
+
+    fn deref(&self) -> &Claims {
+        &self.claims
+    }
+}
+
 tokio::task_local! {
     /// The caller of the HTTP request being served, set by the gate around the endpoint.
-    static CALLER: Option<Arc<Claims>>;
+    static CALLER: Option<Caller>;
 }
 
 /// The caller of the request this task serves, if it came through the gate.
-pub(crate) fn current() -> Option<Arc<Claims>> {
+pub(crate) fn current() -> Option<Caller> {
     CALLER.try_with(Clone::clone).ok().flatten()
 }
 
@@ -137,6 +181,6 @@ pub(crate) fn carry<F: Future>(fut: F) -> impl Future<Output = F::Output> {
 }
 
 /// `fut` served for `caller`.
-pub(crate) fn serve_as<F: Future>(caller: Arc<Claims>, fut: F) -> impl Future<Output = F::Output> {
+pub(crate) fn serve_as<F: Future>(caller: Caller, fut: F) -> impl Future<Output = F::Output> {
     CALLER.scope(Some(caller), fut)
 }

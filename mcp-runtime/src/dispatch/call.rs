@@ -226,7 +226,7 @@ impl<'a> Call<'a> {
                 fault: Mutex::new(None),
                 server: Arc::clone(self.server) as _,
                 #[cfg(feature = "auth")]
-                auth: scope.caller,
+                auth: scope.caller.map(|c| c.claims),
             }),
         }
     }

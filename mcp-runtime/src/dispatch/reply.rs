@@ -22,7 +22,8 @@ pub(crate) enum Payload {
     /// The whole response message of the request this payload was made for: a typed result is
     /// serialised once, straight into the buffer the transport writes (see [`Payload::framed`]).
     Framed(Vec<u8>),
-    /// A prepared list page, shared with the catalog; framed when written.
+    /// A prepared list page, shared with the catalog (or made for one caller who does not see
+    /// every item); framed when written.
     Shared(Arc<str>),
     /// `{}`.
     Empty,

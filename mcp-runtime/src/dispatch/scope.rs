@@ -58,7 +58,7 @@ pub(crate) struct Scope {
     pub(crate) headers: RequestHeaders,
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
-    pub(crate) caller: Option<Arc<crate::caller::Claims>>,
+    pub(crate) caller: Option<crate::caller::Caller>,
     /// Whether the params carry a retry's members, if a pass over them found out.
     pub(crate) retry: Retry,
 }
@@ -172,7 +172,7 @@ pub(crate) struct Resolver {
     pub(crate) headers: RequestHeaders,
     /// The caller the HTTP endpoint's auth gate verified (feature `auth`).
     #[cfg(feature = "auth")]
-    pub(crate) caller: Option<Arc<crate::caller::Claims>>,
+    pub(crate) caller: Option<crate::caller::Caller>,
     /// What the transport learnt of a retry's members while it read `_meta`.
     pub(crate) retry: Retry,
 }

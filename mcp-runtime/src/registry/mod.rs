@@ -8,6 +8,8 @@ mod descriptors;
 pub(crate) mod mirror;
 pub(crate) mod mounted;
 mod record;
+#[cfg(feature = "auth")]
+mod seen;
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -321,55 +323,24 @@ impl Catalog {
     fn pages_for(&self, v: ProtocolVersion) -> Pages {
         let (s, m) = (&self.page_settings, &self.mounted);
         let (tools, prompts) = (m.tools(&self.tool_index), m.prompts(&self.prompt_index));
+        let resources = self.resources.iter().map(|r| &r.descriptor);
+        let templates = self.templates.iter().map(|t| &t.descriptor);
         Pages {
-            tools: paginate(
-                self.tools.iter().map(|t| t.descriptor.clone()).chain(tools),
+            tools: paginate::<ListToolsResult>(
+                self.tools.iter().map(|t| &t.descriptor).chain(tools),
                 s,
                 v,
-                |items, next| {
-                    let mut r = ListToolsResult::new(items);
-                    r.next_cursor = next;
-                    r
-                },
             ),
-            resources: paginate(
-                self.resources
-                    .iter()
-                    .map(|r| r.descriptor.clone())
-                    .chain(m.resources()),
+            resources: paginate::<ListResourcesResult>(resources.chain(m.resources()), s, v),
+            templates: paginate::<ListResourceTemplatesResult>(
+                templates.chain(m.templates()),
                 s,
                 v,
-                |items, next| {
-                    let mut r = ListResourcesResult::new(items);
-                    r.next_cursor = next;
-                    r
-                },
             ),
-            templates: paginate(
-                self.templates
-                    .iter()
-                    .map(|t| t.descriptor.clone())
-                    .chain(m.templates()),
+            prompts: paginate::<ListPromptsResult>(
+                self.prompts.iter().map(|p| &p.descriptor).chain(prompts),
                 s,
                 v,
-                |items, next| {
-                    let mut r = ListResourceTemplatesResult::new(items);
-                    r.next_cursor = next;
-                    r
-                },
-            ),
-            prompts: paginate(
-                self.prompts
-                    .iter()
-                    .map(|p| p.descriptor.clone())
-                    .chain(prompts),
-                s,
-                v,
-                |items, next| {
-                    let mut r = ListPromptsResult::new(items);
-                    r.next_cursor = next;
-                    r
-                },
             ),
         }
     }
@@ -381,18 +352,19 @@ impl Catalog {
         kind: ListKind,
         cursor: Option<&str>,
     ) -> Option<Arc<str>> {
+        let index = cursor.map_or(Some(0), decode_cursor)?;
+        self.pages_of(v, kind).get(index).map(Arc::clone)
+    }
+
+    /// Every pre-serialised page of a list (built on its revision's first list request).
+    fn pages_of(&self, v: ProtocolVersion, kind: ListKind) -> &[Arc<str>] {
         let pages = self.pages[version_slot(v)].get_or_init(|| self.pages_for(v));
-        let list = match kind {
+        match kind {
             ListKind::Tools => &pages.tools,
             ListKind::Resources => &pages.resources,
             ListKind::Templates => &pages.templates,
             ListKind::Prompts => &pages.prompts,
-        };
-        let index = match cursor {
-            None => 0,
-            Some(c) => decode_cursor(c)?,
-        };
-        list.get(index).map(Arc::clone)
+        }
     }
 
     /// The fixed resource or matching template for a URI, with matched variables and the
@@ -417,18 +389,29 @@ impl Catalog {
     }
 }
 
-/// List results of the stateless era carry cache hints, `resultType` and `serverInfo`.
-trait CacheHints {
-    fn add_cache_hints(&mut self, v: ProtocolVersion, s: &PageSettings);
+/// A list result: one page of items, with the stateless era's cache hints, `resultType` and
+/// `serverInfo`.
+trait ListPage: Serialize + ForVersion {
+    type Item: Clone;
+    fn page(items: Vec<Self::Item>, next: Option<String>) -> Self;
+    fn add_cache_hints(&mut self, v: ProtocolVersion, s: &PageSettings, scope: CacheScope);
 }
 
-macro_rules! cache_hints {
-    ($($t:ty),*) => {$(
-        impl CacheHints for $t {
-            fn add_cache_hints(&mut self, v: ProtocolVersion, s: &PageSettings) {
+macro_rules! list_page {
+    ($($t:ty => $item:ty),*) => {$(
+        impl ListPage for $t {
+            type Item = $item;
+
+            fn page(items: Vec<$item>, next: Option<String>) -> Self {
+                let mut r = Self::new(items);
+                r.next_cursor = next;
+                r
+            }
+
+            fn add_cache_hints(&mut self, v: ProtocolVersion, s: &PageSettings, scope: CacheScope) {
                 if v.has_cache_hints() {
                     self.ttl_ms = Some(s.ttl_ms);
-                    self.cache_scope = Some(CacheScope::Public);
+                    self.cache_scope = Some(scope);
                     self.result_type = Some(ResultType::Complete);
                     self.meta = Some(s.server_info_meta.clone());
                 }
@@ -436,11 +419,11 @@ macro_rules! cache_hints {
         }
     )*};
 }
-cache_hints!(
-    ListToolsResult,
-    ListResourcesResult,
-    ListResourceTemplatesResult,
-    ListPromptsResult
+list_page!(
+    ListToolsResult => Tool,
+    ListResourcesResult => Resource,
+    ListResourceTemplatesResult => ResourceTemplate,
+    ListPromptsResult => Prompt
 );
 
 /// Cursor `n` (as text) is the index of the next page.
@@ -452,18 +435,21 @@ fn decode_cursor(cursor: &str) -> Option<usize> {
     cursor.strip_prefix('p')?.parse().ok().filter(|n| *n > 0)
 }
 
-fn paginate<D, R: Serialize + ForVersion + CacheHints>(
-    items: impl Iterator<Item = D>,
+/// The pages of a list, `page_size` items each (one empty page for an empty list).
+fn paginate<'a, R: ListPage>(
+    items: impl Iterator<Item = &'a R::Item>,
     s: &PageSettings,
     v: ProtocolVersion,
-    result: impl Fn(Vec<D>, Option<String>) -> R,
-) -> Vec<Arc<str>> {
+) -> Vec<Arc<str>>
+where
+    R::Item: 'a,
+{
     let (mut chunks, mut page) = (Vec::new(), Vec::new());
     for item in items {
         if page.len() == s.page_size {
             chunks.push(std::mem::take(&mut page));
         }
-        page.push(item);
+        page.push(item.clone());
     }
     chunks.push(page);
     let count = chunks.len();
@@ -472,13 +458,25 @@ fn paginate<D, R: Serialize + ForVersion + CacheHints>(
         .enumerate()
         .map(|(i, chunk)| {
             let next = (i + 1 < count).then(|| encode_cursor(i + 1));
-            let mut r = result(chunk, next);
-            r.for_version(v);
-            r.add_cache_hints(v, s);
-            Arc::from(serde_json::to_string(&r).unwrap_or_default())
+            page_text::<R>(chunk, next, s, v, CacheScope::Public)
         })
         .collect()
 }
+
+/// One page's JSON text, as revision `v` defines the result.
+fn page_text<R: ListPage>(
+    items: Vec<R::Item>,
+    next: Option<String>,
+    s: &PageSettings,
+    v: ProtocolVersion,
+    scope: CacheScope,
+) -> Arc<str> {
+    let mut r = R::page(items, next);
+    r.for_version(v);
+    r.add_cache_hints(v, s, scope);
+    Arc::from(serde_json::to_string(&r).unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use mcp_core::{GetPromptResult, ResourceContents};

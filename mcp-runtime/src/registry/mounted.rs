@@ -288,32 +288,28 @@ impl Mounted {
     pub(crate) fn tools<'a>(
         &'a self,
         local: &'a HashMap<&str, usize>,
-    ) -> impl Iterator<Item = Tool> + 'a {
+    ) -> impl Iterator<Item = &'a Tool> + 'a {
         let mounted = self.mounts.iter().flat_map(|m| m.tools.iter());
-        mounted
-            .filter(|t| !local.contains_key(t.name.as_str()))
-            .cloned()
+        mounted.filter(|t| !local.contains_key(t.name.as_str()))
     }
 
-    pub(crate) fn resources(&self) -> impl Iterator<Item = Resource> + '_ {
-        self.mounts.iter().flat_map(|m| m.resources.iter().cloned())
+    pub(crate) fn resources(&self) -> impl Iterator<Item = &Resource> + '_ {
+        self.mounts.iter().flat_map(|m| m.resources.iter())
     }
 
-    pub(crate) fn templates(&self) -> impl Iterator<Item = ResourceTemplate> + '_ {
+    pub(crate) fn templates(&self) -> impl Iterator<Item = &ResourceTemplate> + '_ {
         self.mounts
             .iter()
-            .flat_map(|m| m.templates.iter().map(|(t, _)| t.clone()))
+            .flat_map(|m| m.templates.iter().map(|(t, _)| t))
     }
 
     /// The mounted prompts, but those named like a local one (which is served instead).
     pub(crate) fn prompts<'a>(
         &'a self,
         local: &'a HashMap<&str, usize>,
-    ) -> impl Iterator<Item = Prompt> + 'a {
+    ) -> impl Iterator<Item = &'a Prompt> + 'a {
         let mounted = self.mounts.iter().flat_map(|m| m.prompts.iter());
-        mounted
-            .filter(|p| !local.contains_key(p.name.as_str()))
-            .cloned()
+        mounted.filter(|p| !local.contains_key(p.name.as_str()))
     }
 }
 
@@ -364,14 +360,17 @@ mod tests {
         };
         let items = MountedItems::new("docs".into(), Arc::new(Nowhere), None, [true; 3], remote);
         let mounted = Mounted::new(&[Arc::new(items)]).unwrap();
-        let names: Vec<String> = mounted.tools(&HashMap::new()).map(|t| t.name).collect();
+        let names: Vec<String> = mounted
+            .tools(&HashMap::new())
+            .map(|t| t.name.clone())
+            .collect();
         let local = HashMap::from([("docs.echo", 0)]);
         assert_eq!(mounted.tools(&local).count(), 0);
         assert_eq!(names, ["docs.echo"]);
         assert_eq!(&*mounted.tool("docs.echo").unwrap().remote, "echo");
         assert!(mounted.tool("echo").is_none());
         assert_eq!(&*mounted.prompt("docs.greet").unwrap().remote, "greet");
-        let uris: Vec<String> = mounted.resources().map(|r| r.uri).collect();
+        let uris: Vec<String> = mounted.resources().map(|r| r.uri.clone()).collect();
         assert_eq!(uris, ["docs+file:///a.md"]);
         assert_eq!(
             mounted.resource("docs+file:///a.md").unwrap().remote,

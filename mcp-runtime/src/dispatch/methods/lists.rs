@@ -1,4 +1,5 @@
-//! `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`: prepared pages.
+//! `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`: prepared pages
+//! (with feature `auth`, less what a caller may not use when the server hides it).
 
 use std::borrow::Cow;
 
@@ -28,8 +29,16 @@ pub(super) fn list(call: &Call<'_>, kind: ListKind) -> Result<Payload, ErrorObje
         return Err(ErrorObject::method_not_found(call.method()));
     }
     let p: CursorParams<'_> = call.params()?;
-    live.catalog
-        .page(call.scope.version, kind, p.cursor.as_deref())
-        .map(Payload::Shared)
+    let (v, cursor) = (call.scope.version, p.cursor.as_deref());
+    // A caller the server hides unpermitted items from gets the page as it may see it, whatever
+    // carries the answer (JSON, SSE, a batch, the legacy stream).
+    #[cfg(feature = "auth")]
+    let page = match call.scope.caller.as_ref().filter(|c| c.hides()) {
+        Some(caller) => live.catalog.page_seen(v, kind, cursor, &|s| caller.sees(s)),
+        None => live.catalog.page(v, kind, cursor),
+    };
+    #[cfg(not(feature = "auth"))]
+    let page = live.catalog.page(v, kind, cursor);
+    page.map(Payload::Shared)
         .ok_or_else(|| ErrorObject::invalid_params("invalid cursor"))
 }

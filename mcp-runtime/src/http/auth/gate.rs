@@ -12,7 +12,7 @@ use futures_util::StreamExt;
 use http::{HeaderMap, Method, header};
 use serde_json::Value;
 
-use crate::caller::{Claims, serve_as};
+use crate::caller::{Caller, Sight, serve_as};
 use crate::http::auth::bind::Bindings;
 use crate::http::auth::challenge::{Challenger, Refusal};
 use crate::http::auth::needs;
@@ -24,9 +24,6 @@ use crate::http::shared::{Found, unavailable};
 
 /// The longest `Authorization` header accepted (a bigger one is refused unread by the verifier).
 pub(crate) const MAX_TOKEN: usize = 8 * 1024;
-
-/// The largest list answer filtered for [`Authorization::hide_unpermitted_items`].
-const MAX_LIST: usize = 16 * 1024 * 1024;
 
 /// The gate's state.
 pub(crate) struct Gate {
@@ -148,7 +145,6 @@ pub(crate) async fn gate(State(g): State<Arc<Gate>>, req: Request, next: Next) -
     }
     let mut needed: Vec<&str> = g.auth.required.iter().map(String::as_str).collect();
     let live = g.http.server.live();
-    let mut method_of_list = None;
     let body = if parts.method == Method::POST {
         let limit = g.http.server.options.max_message_bytes;
         let bytes = match read_body(body, limit, g.http.opts.body_read_timeout).await {
@@ -157,7 +153,6 @@ pub(crate) async fn gate(State(g): State<Arc<Gate>>, req: Request, next: Next) -
         };
         if let Ok(msg) = serde_json::from_slice::<Value>(&bytes) {
             needed.extend(needs::item_scopes(&live.catalog, &msg));
-            method_of_list = list_of(&msg);
         }
         Body::from(bytes)
     } else {
@@ -171,19 +166,19 @@ pub(crate) async fn gate(State(g): State<Arc<Gate>>, req: Request, next: Next) -
         return g.refuse(&Refusal::Insufficient(all));
     }
     let opens_legacy = parts.method == Method::GET && parts.uri.path().ends_with("/sse");
-    let claims = Arc::new(claims);
+    // With `hide_unpermitted_items`, the dispatcher leaves out of every list answer (JSON, SSE,
+    // batch, legacy stream) what this same rule would refuse here.
+    let sight = g.auth.hide.then(|| Arc::clone(&g.auth) as Arc<dyn Sight>);
+    let caller = Caller::new(Arc::new(claims), sight);
     let req = Request::from_parts(parts, body);
-    let mut resp = serve_as(Arc::clone(&claims), next.run(req)).await;
+    let mut resp = serve_as(caller, next.run(req)).await;
     if let Some(minted) = session_id(resp.headers()) {
         g.bindings.bind(minted, &owner);
     }
     if opens_legacy && resp.status().is_success() {
         resp = bind_legacy(&g, resp, owner);
     }
-    match method_of_list {
-        Some(key) if g.auth.hide => hide(&g, resp, key, &claims).await,
-        _ => resp,
-    }
+    resp
 }
 
 /// A session this replica has not bound to the caller: one of a replica set (scale-out) may
@@ -201,17 +196,6 @@ async fn adopt(g: &Gate, sid: &str, owner: &Owner) -> Result<(), Response> {
         }
         Found::Session(_) | Found::Gone => Err(session_not_found(None)),
         Found::Unavailable => Err(unavailable(None)),
-    }
-}
-
-/// The list a request asks for, by its result's member name.
-fn list_of(msg: &Value) -> Option<&'static str> {
-    match msg.get("method")?.as_str()? {
-        "tools/list" => Some("tools"),
-        "resources/list" => Some("resources"),
-        "resources/templates/list" => Some("resourceTemplates"),
-        "prompts/list" => Some("prompts"),
-        _ => None,
     }
 }
 
@@ -236,50 +220,6 @@ fn bind_legacy(g: &Arc<Gate>, resp: Response, owner: Owner) -> Response {
         chunk
     });
     Response::from_parts(parts, Body::from_stream(stream))
-}
-
-/// Leaves out of a JSON list answer the items whose scopes the caller lacks.
-async fn hide(g: &Gate, resp: Response, key: &str, claims: &Claims) -> Response {
-    let json = resp
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if !json {
-        return resp;
-    }
-    let (mut parts, body) = resp.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_LIST).await else {
-        return crate::http::endpoint::transport_error(
-            http::StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error",
-        );
-    };
-    let Ok(mut answer) = serde_json::from_slice::<Value>(&bytes) else {
-        return Response::from_parts(parts, Body::from(bytes));
-    };
-    let live = g.http.server.live();
-    let c = &live.catalog;
-    if let Some(Value::Array(items)) = answer.pointer_mut(&format!("/result/{key}")) {
-        items.retain(|item| {
-            let text = |k: &str| item.get(k).and_then(Value::as_str).unwrap_or_default();
-            let scopes = match key {
-                "tools" => needs::tool(c, text("name")),
-                "prompts" => needs::prompt(c, text("name")),
-                "resources" => needs::resource(c, text("uri")),
-                _ => c
-                    .templates
-                    .iter()
-                    .find(|t| t.record.uri == text("uriTemplate"))
-                    .map(|t| t.record.scopes),
-            };
-            g.auth
-                .missing(&claims.scopes, scopes.unwrap_or_default())
-                .is_empty()
-        });
-    }
-    let body = serde_json::to_vec(&answer).unwrap_or_default();
-    parts.headers.remove(header::CONTENT_LENGTH);
-    Response::from_parts(parts, Body::from(body))
 }
 
 #[cfg(test)]

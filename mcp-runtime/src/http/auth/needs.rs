@@ -47,17 +47,17 @@ fn one(catalog: &Catalog, msg: &Value, out: &mut Vec<&'static str>) {
     out.extend(scopes.unwrap_or_default().iter().copied());
 }
 
-pub(crate) fn tool(c: &Catalog, name: &str) -> Option<&'static [&'static str]> {
+fn tool(c: &Catalog, name: &str) -> Option<&'static [&'static str]> {
     c.tool_index.get(name).map(|&i| c.tools[i].record.scopes)
 }
 
-pub(crate) fn prompt(c: &Catalog, name: &str) -> Option<&'static [&'static str]> {
+fn prompt(c: &Catalog, name: &str) -> Option<&'static [&'static str]> {
     c.prompt_index
         .get(name)
         .map(|&i| c.prompts[i].record.scopes)
 }
 
-pub(crate) fn resource(c: &Catalog, uri: &str) -> Option<&'static [&'static str]> {
+fn resource(c: &Catalog, uri: &str) -> Option<&'static [&'static str]> {
     if let Some(found) = c.find_resource(uri) {
         return Some(found.0.scopes);
     }

@@ -4,6 +4,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
+use crate::caller::Sight;
 use crate::http::auth::jwt::JwtVerifier;
 use crate::http::auth::verifier::TokenVerifier;
 use crate::server::ServerBuilder;
@@ -240,6 +241,14 @@ impl Authorization {
             .copied()
             .filter(|n| !self.covers(granted, n))
             .collect()
+    }
+}
+
+/// The rule the gate applies to a request naming an item (403 unless every scope is covered)
+/// is the rule lists apply to that item when they hide.
+impl Sight for Authorization {
+    fn permits(&self, granted: &[String], needed: &[&str]) -> bool {
+        needed.iter().all(|n| self.covers(granted, n))
     }
 }
 
