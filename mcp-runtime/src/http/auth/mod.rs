@@ -47,6 +47,9 @@
 //!   `completion/complete`). A token that does not cover them gets 403
 //!   `error="insufficient_scope", scope="…"` naming every scope the request needs, so that the
 //!   client can step up. [`Authorization::imply`] declares scope hierarchies.
+//! - **Lists.** With [`Authorization::hide_unpermitted_items`], the four lists leave out the
+//!   items the caller's token would get 403 for, on every transport, stream and batch; pages
+//!   keep their cursors (a page may be shorter, or empty).
 //! - **Callers.** Handlers take [`Auth`] like `State<T>`. A session (`Mcp-Session-Id`, or the
 //!   legacy `sessionId`) is bound to the subject (and issuer) whose token opened it; another
 //!   subject's token gets 404, as if the session did not exist. On replicas

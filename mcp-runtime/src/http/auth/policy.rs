@@ -184,8 +184,22 @@ impl Authorization {
 
     /// Whether `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`
     /// leave out the items the caller's scopes do not cover (default `false`: everything is
-    /// listed, and using an item without its scopes gets 403). JSON answers are filtered; a list
-    /// answered on an SSE stream is left whole.
+    /// listed, and using an item without its scopes gets 403).
+    ///
+    /// An item is left out exactly when a request naming it (`tools/call`, `resources/read`,
+    /// `prompts/get`, ...) is refused with 403 `insufficient_scope`: the token's scopes, through
+    /// [`imply`](Self::imply), do not cover every scope of its `scopes = [..]`. That refusal
+    /// stays as it is. Items without scopes, and mounted items, are listed to every caller.
+    ///
+    /// The lists are filtered where they are made, so every list answer is, whatever carries it:
+    /// a JSON body or an SSE stream, a JSON-RPC batch (2025-03-26), the legacy HTTP+SSE
+    /// transport's stream, in both eras. Pagination is the unfiltered one: a page keeps its
+    /// cursor and its `nextCursor`, so it may be shorter than the others, or empty, and still
+    /// name the next one; a client that follows the cursors to the end sees each item it may use
+    /// exactly once. In the stateless era every page of a list whose items declare scopes says
+    /// `cacheScope: "private"`: the answer depends on the token. Requests that do not come
+    /// through the HTTP endpoint (stdio, in memory) have no verified caller and see every item;
+    /// so do all callers while this is off (the pages prepared once, served as they are).
     ///
     /// ```
     /// let auth = mcp_runtime::auth::Authorization::jwt("https://a.example", "https://r.example/mcp")
