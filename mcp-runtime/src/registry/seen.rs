@@ -132,3 +132,158 @@ impl Catalog {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use mcp_core::{CallToolResult, GetPromptResult, Prompt, ResourceContents};
+    use serde_json::Value;
+    use serde_json::value::RawValue;
+
+    use super::*;
+    use crate::error::HandlerError;
+    use crate::handler::context::{Context, StateMap};
+    use crate::registry::mounted::{Forward, MountedItems, RemoteLists};
+    use crate::registry::{BoxFuture, CatalogSettings, Location, PromptArguments, PromptRecord};
+
+    /// A mount that is never asked anything here.
+    struct Idle;
+
+    impl Forward for Idle {
+        fn call_tool(
+            &self,
+            _: Context,
+            _: Arc<str>,
+            _: Option<Box<RawValue>>,
+        ) -> BoxFuture<Result<CallToolResult, HandlerError>> {
+            Box::pin(async { Err(HandlerError::ResourceNotFound) })
+        }
+        fn read_resource(
+            &self,
+            _: Context,
+            _: String,
+        ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
+            Box::pin(async { Err(HandlerError::ResourceNotFound) })
+        }
+        fn get_prompt(
+            &self,
+            _: Context,
+            _: Arc<str>,
+            _: PromptArguments,
+        ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+            Box::pin(async { Err(HandlerError::ResourceNotFound) })
+        }
+    }
+
+    fn get(_: Context, _: PromptArguments) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+        Box::pin(async { Ok(GetPromptResult::new(Vec::new())) })
+    }
+
+    fn prompt(name: &'static str, scopes: Scopes) -> PromptRecord {
+        PromptRecord {
+            name,
+            title: None,
+            description: None,
+            icons: &[],
+            meta: None,
+            arguments: &[],
+            get,
+            state_needs: |_| {},
+            completions: &[],
+            server: "",
+            timeout_ms: None,
+            max_concurrency: None,
+            location: Location {
+                file: file!(),
+                line: 1,
+                column: 1,
+            },
+            scopes,
+        }
+    }
+
+    /// Local prompts `a` (needs `x`), `b`, `c` (needs `y`), then the mounted `m.p` and `m.q`,
+    /// two a page: `[a, b]`, `[c, m.p]`, `[m.q]`.
+    fn catalog() -> Catalog {
+        let meta = mcp_core::Meta::new();
+        let settings = CatalogSettings {
+            profile: crate::schema::SchemaProfile::default(),
+            page_size: 2,
+            ttl_ms: 1000,
+            server_info_meta: &meta,
+            state: &StateMap::new(),
+            allow_unknown_args: false,
+            apps: crate::apps::AppsOptions::new(),
+        };
+        let remote = RemoteLists {
+            prompts: vec![Prompt::new("p"), Prompt::new("q")],
+            ..RemoteLists::default()
+        };
+        let mount = MountedItems::new("m".into(), Arc::new(Idle), None, [true; 3], remote);
+        let prompts = vec![prompt("a", &["x"]), prompt("b", &[]), prompt("c", &["y"])];
+        Catalog::build(
+            Vec::new(),
+            Vec::new(),
+            prompts,
+            &[Arc::new(mount)],
+            &settings,
+        )
+        .unwrap()
+    }
+
+    /// A page's prompt names, next cursor and cache scope.
+    fn read(page: &str) -> (Vec<String>, Option<String>, Option<String>) {
+        let v: Value = serde_json::from_str(page).unwrap();
+        let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        let names = v["prompts"].as_array().unwrap().iter();
+        let names = names.map(|p| p["name"].as_str().unwrap().to_owned());
+        (names.collect(), text("nextCursor"), text("cacheScope"))
+    }
+
+    #[test]
+    fn pages_keep_their_cursors_and_leave_out_what_is_not_seen() {
+        let c = catalog();
+        let sees_x = |s: &[&str]| s.iter().all(|s| *s == "x");
+        let old = ProtocolVersion::V2025_11_25;
+        let prepared = |cursor| c.page(old, ListKind::Prompts, cursor).unwrap();
+        let seen = |v, cursor| c.page_seen(v, ListKind::Prompts, cursor, &sees_x).unwrap();
+        // Nothing hidden on the first page: the prepared page itself, no copy.
+        assert!(Arc::ptr_eq(&seen(old, None), &prepared(None)));
+        let s = |n: &[&str]| n.iter().map(|n| (*n).to_owned()).collect::<Vec<_>>();
+        let p = |c: &str| Some(c.to_owned());
+        assert_eq!(read(&seen(old, Some("p1"))), (s(&["m.p"]), p("p2"), None));
+        assert_eq!(read(&prepared(Some("p1"))).0, s(&["c", "m.p"]));
+        assert!(Arc::ptr_eq(&seen(old, Some("p2")), &prepared(Some("p2"))));
+        // 2026-07-28: every page private, the hidden item left out, the cursors as they were.
+        let new = ProtocolVersion::V2026_07_28;
+        let private = p("private");
+        assert_eq!(
+            read(&seen(new, None)),
+            (s(&["a", "b"]), p("p1"), private.clone())
+        );
+        assert_eq!(
+            read(&seen(new, Some("p1"))),
+            (s(&["m.p"]), p("p2"), private.clone())
+        );
+        assert_eq!(read(&seen(new, Some("p2"))), (s(&["m.q"]), None, private));
+        let public = c.page(new, ListKind::Prompts, None).unwrap();
+        assert_eq!(read(&public).2, p("public"));
+        // A caller who sees nothing: local items gone, mounted ones kept.
+        let blind = |s: &[&str]| s.is_empty();
+        let page = |cursor| c.page_seen(old, ListKind::Prompts, cursor, &blind).unwrap();
+        assert_eq!(read(&page(None)).0, s(&["b"]));
+        assert_eq!(read(&page(Some("p1"))).0, s(&["m.p"]));
+        // Invalid cursors stay invalid.
+        for bad in ["p3", "p0", "x"] {
+            assert!(
+                c.page_seen(old, ListKind::Prompts, Some(bad), &blind)
+                    .is_none()
+            );
+        }
+        // A list whose items declare no scopes is the same for everyone: the prepared page.
+        let tools = c.page_seen(new, ListKind::Tools, None, &blind).unwrap();
+        assert!(Arc::ptr_eq(
+            &tools,
+            &c.page(new, ListKind::Tools, None).unwrap()
+        ));
+    }
+}
