@@ -368,8 +368,10 @@ async fn using_a_hidden_item_is_refused_as_before() {
 
 #[tokio::test]
 async fn answers_the_server_may_stream_list_only_what_the_caller_may_use() {
-    // SSE allowed (the JSON-response setting off) and chosen at once when anything is pending;
-    // the client accepts both. Whichever the server picks, the list is the caller's.
+    // SSE allowed (the JSON-response setting off, a stream at once when anything is pending)
+    // and accepted by the client. A list's reply is ready when the request is first polled, so
+    // today the server answers JSON; whichever it picks, the list is the caller's (the legacy
+    // transport's test reads list answers from an SSE stream).
     let s = serve(Some(hiding), |b| {
         b.http(
             HttpOptions::new()
