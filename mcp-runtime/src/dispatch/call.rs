@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::dispatch::link::Link;
+use crate::dispatch::meta_memo::Sent;
 use crate::dispatch::params::{Read, read_with_meta};
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
@@ -79,13 +80,18 @@ impl Open for Resolver {
     {
         let (resolver, call) = call.take_scope();
         let read = match call.params {
-            Some(p) if p.get().starts_with('{') => read_with_meta::<P>(p.get()),
+            Some(p) if p.get().starts_with('{') => {
+                read_with_meta::<P>(p.get(), &call.link.meta_memo)
+            }
             _ => Read::BadParams,
         };
         match read {
             Read::Both(params, meta, retry) => {
-                let scope = resolver.resolve_read(call.route, meta)?;
-                let mut scope = scope;
+                let mut scope = match meta {
+                    Some(Sent::Known(known)) => resolver.resolve_known(call.route, known)?,
+                    Some(Sent::Read(meta)) => resolver.resolve_read(call.route, Some(meta))?,
+                    None => resolver.resolve_read(call.route, None)?,
+                };
                 scope.retry = Retry::known(retry);
                 Ok((call.with(scope), Ok(params)))
             }
