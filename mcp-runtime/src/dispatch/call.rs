@@ -178,30 +178,29 @@ impl<'a> Call<'a> {
                 Retry::Unknown => Round::from_request(key, method, params),
                 known => Round::read(key, method, params, known == Retry::Present),
             }
-            .map(|r| Some(Arc::new(r)))
+            .map(Some)
         } else {
             Ok(None)
         }
         .map(|round| {
-            let interact = match &round {
-                Some(r) => Interact::Rounds(Arc::clone(r)),
+            // The round lives in the context (no allocation of its own).
+            let interact = match round {
+                Some(r) => Interact::Rounds(r),
                 None => Interact::Peer(Arc::clone(&self.link.pending)),
             };
-            (round, self.into_context(interact))
+            self.into_context(interact)
         });
         async move {
-            let (round, ctx) = match prepared {
-                Ok(prepared) => prepared,
+            let ctx = match prepared {
+                Ok(ctx) => ctx,
                 Err(err) => return Ran::Answered(Err(err)),
             };
-            match invoke(limits, round.as_deref(), || start(ctx.clone())).await {
-                Invoked::NeedsInput => {
-                    let round = round.as_deref();
-                    Ran::Answered(round.map_or_else(
-                        || Err(ErrorObject::internal("input required outside a round")),
-                        |r| input_required(server, id, method, params, r),
-                    ))
-                }
+            let round = ctx.inner.interact.round();
+            match invoke(limits, round, || start(ctx.clone())).await {
+                Invoked::NeedsInput => Ran::Answered(round.map_or_else(
+                    || Err(ErrorObject::internal("input required outside a round")),
+                    |r| input_required(server, id, method, params, r),
+                )),
                 Invoked::TimedOut(ms) => Ran::TimedOut(ms),
                 Invoked::Done(outcome) => match ctx.take_fault() {
                     Some(fault) if failed(&outcome) => Ran::Answered(Err(fault)),
