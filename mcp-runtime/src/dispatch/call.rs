@@ -298,11 +298,13 @@ pub(crate) fn framed_complete<T: Serialize>(
     fields: impl FnOnce(&mut T) -> (&mut Option<ResultType>, &mut Option<Meta>),
 ) -> Result<Payload, ErrorObject> {
     let (result_type, meta) = fields(result);
-    let append = v.has_result_type() && meta.is_none() && result_type.is_none();
+    let append = v.has_result_type() && meta.is_none();
     if !append {
         mark_complete(server, result_type, meta, v);
         return Payload::framed(id, result);
     }
+    // Written with the tail instead (always `complete`, as `mark_complete` sets it).
+    *result_type = None;
     // Room for the tail from the start: appending it does not move the message.
     let identity = &server.server_info_json;
     let room = identity.len() + COMPLETE.len() + 2;
