@@ -347,3 +347,88 @@ async fn client_info_and_meta_reach_the_handler_context() {
         r#"test-client 0.0.0 at 2025-06-18 trace=null"#
     );
 }
+
+#[tokio::test]
+async fn a_repeated_meta_is_served_as_read_and_every_request_is_checked() {
+    use mcp_runtime::prelude::*;
+
+    /// Says who called and with what, from the context.
+    #[tool(server = "it-memo")]
+    async fn who(ctx: Context) -> String {
+        let client = ctx
+            .client_info()
+            .map_or("?".to_owned(), |i| format!("{} {}", i.name, i.version));
+        let roots = ctx.client_capabilities().is_some_and(|c| c.roots.is_some());
+        let keys: Vec<String> = ctx
+            .meta()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        format!("{client} roots={roots} {}", keys.join(","))
+    }
+
+    let server = Server::builder(server_info!())
+        .tool(who::TOOL)
+        .build()
+        .unwrap();
+    // One connection: a stateless client sends the same `_meta` with every request.
+    let mut client = server.connect_in_memory();
+    let first = meta_with(Value::Null);
+    let second = meta_with(json!({
+        "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "other", "version": "2.0"}
+    }));
+    let caps = "io.modelcontextprotocol/clientCapabilities";
+    let keys = format!(
+        "{caps},io.modelcontextprotocol/clientInfo,io.modelcontextprotocol/protocolVersion"
+    );
+    let mut call = async |meta: &Value| {
+        client
+            .request("tools/call", json!({"name": "who", "_meta": meta}))
+            .await
+    };
+    for (meta, expected) in [
+        (&first, format!("it 1.0.0 roots=false {keys}")),
+        (&first, format!("it 1.0.0 roots=false {keys}")),
+        (&second, format!("other 2.0 roots=true {keys}")),
+        (&second, format!("other 2.0 roots=true {keys}")),
+        (&first, format!("it 1.0.0 roots=false {keys}")),
+    ] {
+        let r = call(meta).await;
+        assert_eq!(only_text(&result(&r, r["id"].clone())), expected);
+    }
+    // The checks hold for a request after a kept `_meta` as for the first.
+    let mut other_version = first.clone();
+    other_version["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
+    let r = call(&other_version).await;
+    error_message(&r, -32022, r["id"].clone());
+    assert_eq!(
+        r["error"]["data"],
+        json!({"supported": ["2026-07-28"], "requested": "2099-01-01"})
+    );
+    let mut no_caps = first.clone();
+    no_caps.as_object_mut().unwrap().remove(caps);
+    let r = call(&no_caps).await;
+    assert_eq!(
+        error_message(&r, -32602, r["id"].clone()),
+        format!("missing required `_meta[\"{caps}\"]`")
+    );
+    let mut bad_caps = first.clone();
+    bad_caps[caps] = json!([]);
+    let r = call(&bad_caps).await;
+    assert_eq!(
+        error_message(&r, -32602, r["id"].clone()),
+        "invalid `_meta`: invalid type: sequence, expected struct ClientCapabilities"
+    );
+    // More than the typed keys: read as sent, every key reaches the handler.
+    let with_token = meta_with(json!({"progressToken": "p", "example.com/x": 1}));
+    let r = call(&with_token).await;
+    assert_eq!(
+        only_text(&result(&r, r["id"].clone())),
+        format!("it 1.0.0 roots=false example.com/x,{keys},progressToken")
+    );
+    let r = call(&first).await;
+    assert_eq!(
+        only_text(&result(&r, r["id"].clone())),
+        format!("it 1.0.0 roots=false {keys}")
+    );
+}

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::dispatch::link::Link;
+use crate::dispatch::meta_memo::Sent;
 use crate::dispatch::params::{Read, read_with_meta};
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
@@ -79,13 +80,18 @@ impl Open for Resolver {
     {
         let (resolver, call) = call.take_scope();
         let read = match call.params {
-            Some(p) if p.get().starts_with('{') => read_with_meta::<P>(p.get()),
+            Some(p) if p.get().starts_with('{') => {
+                read_with_meta::<P>(p.get(), &call.link.meta_memo)
+            }
             _ => Read::BadParams,
         };
         match read {
             Read::Both(params, meta, retry) => {
-                let scope = resolver.resolve_read(call.route, meta)?;
-                let mut scope = scope;
+                let mut scope = match meta {
+                    Some(Sent::Known(known)) => resolver.resolve_known(call.route, known)?,
+                    Some(Sent::Read(meta)) => resolver.resolve_read(call.route, Some(meta))?,
+                    None => resolver.resolve_read(call.route, None)?,
+                };
                 scope.retry = Retry::known(retry);
                 Ok((call.with(scope), Ok(params)))
             }
@@ -172,30 +178,29 @@ impl<'a> Call<'a> {
                 Retry::Unknown => Round::from_request(key, method, params),
                 known => Round::read(key, method, params, known == Retry::Present),
             }
-            .map(|r| Some(Arc::new(r)))
+            .map(Some)
         } else {
             Ok(None)
         }
         .map(|round| {
-            let interact = match &round {
-                Some(r) => Interact::Rounds(Arc::clone(r)),
+            // The round lives in the context (no allocation of its own).
+            let interact = match round {
+                Some(r) => Interact::Rounds(r),
                 None => Interact::Peer(Arc::clone(&self.link.pending)),
             };
-            (round, self.into_context(interact))
+            self.into_context(interact)
         });
         async move {
-            let (round, ctx) = match prepared {
-                Ok(prepared) => prepared,
+            let ctx = match prepared {
+                Ok(ctx) => ctx,
                 Err(err) => return Ran::Answered(Err(err)),
             };
-            match invoke(limits, round.as_deref(), || start(ctx.clone())).await {
-                Invoked::NeedsInput => {
-                    let round = round.as_deref();
-                    Ran::Answered(round.map_or_else(
-                        || Err(ErrorObject::internal("input required outside a round")),
-                        |r| input_required(server, id, method, params, r),
-                    ))
-                }
+            let round = ctx.inner.interact.round();
+            match invoke(limits, round, || start(ctx.clone())).await {
+                Invoked::NeedsInput => Ran::Answered(round.map_or_else(
+                    || Err(ErrorObject::internal("input required outside a round")),
+                    |r| input_required(server, id, method, params, r),
+                )),
                 Invoked::TimedOut(ms) => Ran::TimedOut(ms),
                 Invoked::Done(outcome) => match ctx.take_fault() {
                     Some(fault) if failed(&outcome) => Ran::Answered(Err(fault)),
@@ -280,9 +285,11 @@ pub(crate) fn mark_complete(
 }
 
 /// [`mark_complete`], then the response to request `id` with `result`. A stateless-era result
-/// without `_meta` of its own gets the server's identity without a copy of it in the result: its
-/// JSON, serialised once with the server, is written into the response as the result's last
-/// member.
+/// without `_meta` of its own gets `resultType` and the server's identity written as text: the
+/// result is serialised without them, and `"resultType":"complete","_meta":` and the identity's
+/// JSON (serialised once with the server) are written after its last member. `T` serialises
+/// `resultType` then `_meta` after every other member (as `CallToolResult` does), so the bytes
+/// are those of the marked result serialised.
 pub(crate) fn framed_complete<T: Serialize>(
     server: &ServerInner,
     id: &RequestId,
@@ -296,22 +303,36 @@ pub(crate) fn framed_complete<T: Serialize>(
         mark_complete(server, result_type, meta, v);
         return Payload::framed(id, result);
     }
-    // `resultType` makes the result a non-empty object.
-    *result_type = Some(ResultType::Complete);
-    // Room for the identity from the start: appending it does not move the message.
-    let room = server.server_info_json.len() + 12;
-    let Some(mut message) = crate::wire::response_with_room(id, result, room) else {
-        return Err(ErrorObject::internal("failed to serialise the result"));
-    };
+    // Written with the tail instead (always `complete`, as `mark_complete` sets it).
+    *result_type = None;
+    // Room for the tail from the start: appending it does not move the message.
+    let identity = &server.server_info_json;
+    let room = identity.len() + COMPLETE.len() + 2;
+    crate::wire::response_with_room(id, result, room)
+        .and_then(|message| with_complete(message, identity))
+        .map(Payload::Framed)
+        .ok_or_else(|| ErrorObject::internal("failed to serialise the result"))
+}
+
+/// What a finished stateless result ends with, before the server's identity.
+const COMPLETE: &[u8] = br#""resultType":"complete","_meta":"#;
+
+/// `message`, a response whose result is an object, with `resultType: "complete"` and `_meta`
+/// (`identity`, JSON) as the result's last members.
+fn with_complete(mut message: Vec<u8>, identity: &str) -> Option<Vec<u8>> {
     // The message ends with the result's closing brace, then its own.
     if !message.ends_with(b"}}") {
-        return Err(ErrorObject::internal("failed to serialise the result"));
+        return None;
     }
+    let empty = message.ends_with(b"{}}");
     message.truncate(message.len() - 2);
-    message.extend_from_slice(b",\"_meta\":");
-    message.extend_from_slice(server.server_info_json.as_bytes());
+    if !empty {
+        message.push(b',');
+    }
+    message.extend_from_slice(COMPLETE);
+    message.extend_from_slice(identity.as_bytes());
     message.extend_from_slice(b"}}");
-    Ok(Payload::Framed(message))
+    Some(message)
 }
 
 /// The error of an item that ran past its `timeout_ms` (resources and prompts have no error
@@ -336,4 +357,44 @@ pub(crate) fn parse_params<'a, T: Deserialize<'a>>(
         let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
         ErrorObject::invalid_params(format!("invalid params: {}", echo(msg)))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_core::CallToolResult;
+
+    #[test]
+    fn the_complete_tail_is_what_serialising_the_marked_result_writes() {
+        let identity = r#"{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}"#;
+        let id = RequestId::Number(3);
+        let mut structured = CallToolResult::text("4");
+        structured.structured_content = Some(serde_json::json!({"sum": 4}));
+        let no_content = CallToolResult::new(Vec::new());
+        for result in [
+            CallToolResult::text("a \"quoted\" text"),
+            CallToolResult::error_text("failed"),
+            structured,
+            no_content,
+        ] {
+            let mut marked = result.clone();
+            marked.result_type = Some(ResultType::Complete);
+            marked.meta = Some(serde_json::from_str(identity).unwrap());
+            let expected = crate::wire::response(&id, &marked).unwrap();
+            let plain = crate::wire::response(&id, &result).unwrap();
+            let written = with_complete(plain, identity).unwrap();
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                String::from_utf8(expected).unwrap()
+            );
+        }
+        // An empty result object: no comma before the tail.
+        let empty = crate::wire::response(&id, &serde_json::json!({})).unwrap();
+        let written = String::from_utf8(with_complete(empty, "{}").unwrap()).unwrap();
+        assert_eq!(
+            written,
+            r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","_meta":{}}}"#
+        );
+        assert!(with_complete(b"[1]".to_vec(), "{}").is_none());
+    }
 }

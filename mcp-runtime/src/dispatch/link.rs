@@ -8,6 +8,7 @@ use std::time::Duration;
 use mcp_core::LoggingLevel;
 use tokio::sync::Semaphore;
 
+use crate::dispatch::meta_memo::MetaMemo;
 use crate::dispatch::scope::Session;
 use crate::handler::context::{CancellationToken, severity};
 use crate::handler::peer::Pending;
@@ -31,6 +32,8 @@ pub(crate) struct Link {
     /// Who owns the tasks created here: random, one per connection (one per handshake-era
     /// session over HTTP); made on first use.
     task_owner: std::sync::OnceLock<String>,
+    /// The last plain stateless `_meta` read here, by its text.
+    pub(crate) meta_memo: MetaMemo,
 }
 
 impl Link {
@@ -45,6 +48,7 @@ impl Link {
             closing: CancellationToken::new(),
             out: None,
             task_owner: std::sync::OnceLock::new(),
+            meta_memo: MetaMemo::default(),
         }
     }
 

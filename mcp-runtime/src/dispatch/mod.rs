@@ -5,6 +5,7 @@ pub(crate) mod call;
 #[cfg(feature = "http")]
 pub(crate) mod headers;
 pub(crate) mod link;
+pub(crate) mod meta_memo;
 pub(crate) mod methods;
 pub(crate) mod params;
 pub(crate) mod reply;

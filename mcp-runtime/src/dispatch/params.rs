@@ -4,36 +4,42 @@
 //! request's `params._meta`. Reading `_meta` apart and then the params again for the method
 //! would walk the params twice (and skip the arguments twice); here the method's params type `P`
 //! is read from the object with `_meta` taken out of it on the way, typed, by a map that hands
-//! every other member to `P`'s own (derived) deserialiser.
+//! every other member to `P`'s own (derived) deserialiser. `_meta` itself is taken as text and
+//! read through the connection's [`MetaMemo`] (a stateless client sends the same one each time).
 
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
-use mcp_core::RequestMeta;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
+use serde_json::value::RawValue;
+
+use crate::dispatch::meta_memo::{MetaMemo, Sent};
 
 /// What one pass over a params object found.
 #[derive(Debug)]
 pub(crate) enum Read<P> {
     /// The params, `_meta` if the object has one (`null` counts as none), and whether the
     /// object has a member of a retried request (`inputResponses`, `requestState`).
-    Both(P, Option<RequestMeta>, bool),
+    Both(P, Option<Sent>, bool),
     /// `_meta` is not a valid request `_meta`: serde's message.
     BadMeta(String),
     /// The params are not a valid `P` (and `_meta`, if any, was not reached or was valid).
     BadParams,
 }
 
-/// Reads `text` (a JSON object) as `P` with its `_meta` member read as a [`RequestMeta`], and
-/// notes whether a retry's members are there (so that the round need not look for them again).
-pub(crate) fn read_with_meta<'a, P: Deserialize<'a>>(text: &'a str) -> Read<P> {
+/// Reads `text` (a JSON object, syntax checked) as `P` with its `_meta` member read as a
+/// [`RequestMeta`](mcp_core::RequestMeta) through `memo`, and notes whether a retry's members are
+/// there (so that the round need not look for them again).
+pub(crate) fn read_with_meta<'a, P: Deserialize<'a>>(text: &'a str, memo: &MetaMemo) -> Read<P> {
     let (failed, retry) = (Cell::new(false), Cell::new(false));
-    let mut meta = None;
+    let (mut meta, mut bad) = (None, None);
     let seed = Whole {
         meta: &mut meta,
+        memo,
+        bad: &mut bad,
         failed: &failed,
         retry: &retry,
         params: PhantomData,
@@ -41,14 +47,16 @@ pub(crate) fn read_with_meta<'a, P: Deserialize<'a>>(text: &'a str) -> Read<P> {
     let mut de = serde_json::Deserializer::from_str(text);
     match seed.deserialize(&mut de).and_then(|p| de.end().map(|()| p)) {
         Ok(params) => Read::Both(params, meta, retry.get()),
-        Err(e) if failed.get() => Read::BadMeta(e.to_string()),
+        Err(e) if failed.get() => Read::BadMeta(bad.unwrap_or_else(|| e.to_string())),
         Err(_) => Read::BadParams,
     }
 }
 
 /// The whole params object: `P`, with `_meta` set aside.
 struct Whole<'m, P> {
-    meta: &'m mut Option<RequestMeta>,
+    meta: &'m mut Option<Sent>,
+    memo: &'m MetaMemo,
+    bad: &'m mut Option<String>,
     failed: &'m Cell<bool>,
     retry: &'m Cell<bool>,
     params: PhantomData<P>,
@@ -73,6 +81,8 @@ impl<'de, P: Deserialize<'de>> Visitor<'de> for Whole<'_, P> {
         P::deserialize(WithoutMeta {
             map,
             meta: self.meta,
+            memo: self.memo,
+            bad: self.bad,
             seen: false,
             failed: self.failed,
             retry: self.retry,
@@ -83,7 +93,10 @@ impl<'de, P: Deserialize<'de>> Visitor<'de> for Whole<'_, P> {
 /// The params' members but `_meta`, as a map (and as a deserialiser of that map, for `P`).
 struct WithoutMeta<'m, A> {
     map: A,
-    meta: &'m mut Option<RequestMeta>,
+    meta: &'m mut Option<Sent>,
+    memo: &'m MetaMemo,
+    /// The message of a `_meta` the memo could not read (its text's own position in it).
+    bad: &'m mut Option<String>,
     seen: bool,
     failed: &'m Cell<bool>,
     /// Set when a member of a retried request goes by (it is handed to `P` all the same).
@@ -117,9 +130,18 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithoutMeta<'_, A> {
             let meta = if std::mem::replace(&mut self.seen, true) {
                 Err(de::Error::duplicate_field("_meta"))
             } else {
-                self.map.next_value::<Option<RequestMeta>>()
+                self.map.next_value::<Option<&'de RawValue>>()
             };
-            match meta {
+            let read = match meta {
+                Ok(None) => Ok(None),
+                Ok(Some(raw)) => self.memo.read(raw.get()).map(Some).map_err(|e| {
+                    let message = e.to_string();
+                    *self.bad = Some(message.clone());
+                    de::Error::custom(message)
+                }),
+                Err(e) => Err(e),
+            };
+            match read {
                 Ok(meta) => *self.meta = meta,
                 Err(e) => {
                     self.failed.set(true);
@@ -180,7 +202,7 @@ impl<'de> Deserialize<'de> for Key<'de> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_core::{ClientCapabilities, ProgressToken};
+    use mcp_core::{ClientCapabilities, ProgressToken, ProtocolVersion, RequestMeta};
     use serde::Deserialize;
     use serde_json::value::RawValue;
 
@@ -193,7 +215,7 @@ mod tests {
     }
 
     fn read(text: &str) -> Read<Params<'_>> {
-        read_with_meta(text)
+        read_with_meta(text, &MetaMemo::default())
     }
 
     #[test]
@@ -201,7 +223,7 @@ mod tests {
         let text = r#"{"name":"add","arguments":{"a":1,"_meta":2},"_meta":{"progressToken":7,
             "io.modelcontextprotocol/protocolVersion":"2026-07-28",
             "io.modelcontextprotocol/clientCapabilities":{}},"extra":[1]}"#;
-        let Read::Both(p, Some(meta), false) = read(text) else {
+        let Read::Both(p, Some(Sent::Read(meta)), false) = read(text) else {
             panic!("{:?}", read(text));
         };
         assert_eq!(p.name, "add");
@@ -227,13 +249,41 @@ mod tests {
             read(r#"{"_meta":null,"name":"a"}"#),
             Read::Both(_, None, false)
         ));
-        let Read::Both(p, Some(meta), false) =
+        let Read::Both(p, Some(Sent::Read(meta)), false) =
             read(r#"{"na\u006de":"b","\u005fmeta":{"progressToken":"t"}}"#)
         else {
             panic!("escaped names");
         };
         assert_eq!(p.name, "b");
         assert_eq!(meta.progress_token, Some(ProgressToken::String("t".into())));
+    }
+
+    #[test]
+    fn a_plain_stateless_meta_is_read_once_per_text() {
+        let memo = MetaMemo::default();
+        let text = r#"{"name":"a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}"#;
+        let known = |read: Read<Params<'_>>| match read {
+            Read::Both(p, Some(Sent::Known(known)), false) if p.name == "a" => known,
+            other => panic!("{other:?}"),
+        };
+        let first = known(read_with_meta(text, &memo));
+        assert_eq!(first.version, ProtocolVersion::V2026_07_28);
+        assert!(first.client_caps.roots.is_some() && first.client_info.is_none());
+        let again = known(read_with_meta(text, &memo));
+        assert!(std::sync::Arc::ptr_eq(
+            &first.client_caps,
+            &again.client_caps
+        ));
+        // A bad `_meta` after a kept one: its own error, its position left out.
+        let bad = r#"{"name":"a","_meta":{"io.modelcontextprotocol/clientCapabilities":[]}}"#;
+        let Read::BadMeta(msg) = read_with_meta::<Params<'_>>(bad, &memo) else {
+            panic!("bad meta");
+        };
+        assert_eq!(
+            crate::dispatch::scope::invalid_meta(&msg).message,
+            "invalid `_meta`: invalid type: sequence, expected struct ClientCapabilities"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use mcp_core::{
 };
 use serde_json::value::RawValue;
 
+use crate::dispatch::meta_memo::Known;
 use crate::dispatch::route::Route;
 use crate::handler::context::LogGate;
 use crate::handler::sent_meta::SentMeta;
@@ -258,6 +259,29 @@ impl Resolver {
             caller: self.caller,
             retry: self.retry,
         }
+    }
+
+    /// [`resolve_read`](Self::resolve_read) of a plain stateless `_meta` (the same scope as
+    /// reading it gives, its parts shared).
+    pub(crate) fn resolve_known(self, route: Route, known: Known) -> Result<Scope, ErrorObject> {
+        if route.handshake_only() {
+            return Err(ErrorObject::method_not_found(
+                route.name().unwrap_or_default(),
+            ));
+        }
+        Ok(Scope {
+            version: known.version,
+            log_gate: LogGate::Request(None),
+            progress_token: None,
+            client_info: known.client_info,
+            client_caps: Some(known.client_caps),
+            meta: SentMeta::default(),
+            peer: self.peer,
+            headers: self.headers,
+            #[cfg(feature = "auth")]
+            caller: self.caller,
+            retry: self.retry,
+        })
     }
 
     fn stateless(

@@ -175,15 +175,15 @@ impl Drop for Forget<'_> {
 }
 
 /// How a handler's interactions reach the client.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) enum Interact {
     /// Not available (command line, `completion/complete`, list methods).
     #[default]
     None,
     /// Handshake era: JSON-RPC requests on the request's stream.
     Peer(Arc<Pending>),
-    /// Stateless era: `input_required` rounds.
-    Rounds(Arc<Round>),
+    /// Stateless era: `input_required` rounds (the request's own round, kept in its context).
+    Rounds(Round),
     /// A call that runs as a task, or may become one (both eras).
     Task(Arc<TaskPort>),
 }

@@ -283,7 +283,7 @@ pub(crate) fn read_batches<R: BufRead>(
                 return;
             }
         };
-        let (part, done) = match chunk.iter().position(|b| *b == b'\n') {
+        let (part, done) = match newline(chunk) {
             Some(i) => (&chunk[..i], Some(i + 1)),
             None => (chunk, None),
         };
@@ -319,6 +319,32 @@ pub(crate) fn read_batches<R: BufRead>(
     if !batch.is_empty() {
         deliver(batch);
     }
+}
+
+/// The index of the first `\n` in `bytes`, looked for eight bytes at a time (a line of JSON is
+/// mostly long).
+fn newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    let mut words = bytes.chunks_exact(8);
+    for (n, word) in (&mut words).enumerate() {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(word);
+        // Zero where a byte is `\n`; the lowest byte flagged below is the first zero (a false
+        // flag can only come after a true one, from its borrow).
+        let x = u64::from_le_bytes(eight) ^ NEWLINES;
+        let flagged = x.wrapping_sub(ONES) & !x & HIGH;
+        if flagged != 0 {
+            return Some(n * 8 + (flagged.trailing_zeros() / 8) as usize);
+        }
+    }
+    let done = bytes.len() - words.remainder().len();
+    words
+        .remainder()
+        .iter()
+        .position(|b| *b == b'\n')
+        .map(|i| done + i)
 }
 
 /// One line as a message; blank lines are skipped, and a line that is not UTF-8 is reported as
@@ -383,6 +409,29 @@ impl Outbox for StdoutTx {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_newline_is_found_wherever_it_is() {
+        let bytes: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) | 0x40).collect();
+        assert_eq!(newline(&bytes), None);
+        assert_eq!(newline(b""), None);
+        for at in 0..bytes.len() {
+            for second in [None, Some(at + 1), Some(bytes.len() - 1)] {
+                let mut b = bytes.clone();
+                // Bytes next to `\n` in value (`\t`, `\x0b`, `\x8a`) are not it.
+                b[(at + 3) % bytes.len()] = 0x8a;
+                b[(at + 5) % bytes.len()] = b'\x0b';
+                b[(at + 7) % bytes.len()] = b'\t';
+                if let Some(s) = second.filter(|s| *s < b.len()) {
+                    b[s] = b'\n';
+                }
+                b[at] = b'\n';
+                let expected = b.iter().position(|c| *c == b'\n');
+                assert_eq!(newline(&b), expected, "{at} {second:?}");
+                assert_eq!(newline(&b[1..]), b[1..].iter().position(|c| *c == b'\n'));
+            }
+        }
+    }
 
     fn collect(input: &[u8], max: usize) -> Vec<String> {
         let (tx, mut rx) = mpsc::channel(64);
