@@ -158,7 +158,7 @@ async fn message(
     // JSON text is UTF-8: anything else is a parse error on the stream, never a guess.
     match String::from_utf8(bytes.to_vec()) {
         Ok(text) => {
-            let work = async move { conn.handle_text(&text).await };
+            let work = async move { conn.handle_text_boxed(&text).await };
             #[cfg(feature = "auth")]
             let work = crate::caller::carry(work);
             tokio::spawn(work);
