@@ -22,7 +22,7 @@ impl Server {
     pub async fn serve<T: Transport>(&self, transport: T) -> Result<(), Error> {
         let (mut rx, tx) = transport.split();
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
-        let writer = tokio::spawn(tx.drain(out_rx));
+        let writer = crate::background::spawn(tx.drain(out_rx));
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
         let shutdown = self.inner.shutdown.clone();
         let mut result = Ok(());
@@ -89,9 +89,9 @@ impl Server {
         // The writer thread starts with the first message a task queues (a reply that waited,
         // a notification): a server whose handlers answer at once never needs it.
         let writer_out = Arc::clone(&stdout);
-        let writer = tokio::spawn(async move {
+        let writer = crate::background::spawn(async move {
             if std::future::poll_fn(|cx| writer_out.poll_first(cx)).await {
-                let _ = tokio::task::spawn_blocking(move || writer_out.write_loop()).await;
+                let _ = crate::background::spawn_blocking(move || writer_out.write_loop()).await;
             }
         });
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
@@ -146,7 +146,7 @@ impl Server {
     pub fn connect_in_memory(&self) -> TestClient {
         let (server_end, client_end) = memory::pair(64);
         let server = self.clone();
-        tokio::spawn(async move {
+        crate::background::spawn(async move {
             let _ = server.serve(server_end).await;
         });
         TestClient::new(client_end)

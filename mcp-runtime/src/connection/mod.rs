@@ -470,7 +470,7 @@ impl Connection {
         let seq = self.flights.track(&id, cancel);
         let conn = Arc::clone(self);
         let task_id = id.clone();
-        let handle = tokio::spawn(async move {
+        let handle = crate::background::spawn(async move {
             let _admission = admission;
             let reply = work.await;
             // Not in the table any more: cancelled meanwhile; the spec says send nothing.

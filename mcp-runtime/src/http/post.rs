@@ -87,7 +87,7 @@ pub(crate) async fn handle_post(
     .await;
     // The stateless era's stream ends its request when the client goes away.
     let abort = task
-        .map(|rest| tokio::spawn(rest).abort_handle())
+        .map(|rest| crate::background::spawn_boxed(rest).abort_handle())
         .filter(|_| armed.load(Ordering::Acquire));
     match head {
         Ok(Head::Json {

@@ -257,7 +257,7 @@ impl Http {
         }
         let rx = scale.bus.subscribe();
         let node = Arc::clone(&scale.node);
-        rt.spawn(listen(Arc::downgrade(self), rx, node, self.stopped()));
+        crate::background::spawn_on(&rt, listen(Arc::downgrade(self), rx, node, self.stopped()));
     }
 }
 
