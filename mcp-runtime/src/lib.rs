@@ -161,6 +161,7 @@
 extern crate self as mcp_runtime;
 
 pub mod apps;
+mod background;
 #[cfg(feature = "auth")]
 mod caller;
 pub mod cli;

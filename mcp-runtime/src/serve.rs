@@ -3,11 +3,10 @@
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use crate::connection::Connection;
+use crate::connection::{Connection, erased};
 use crate::error::Error;
 use crate::outbound::Outbound;
 use crate::server::Server;
@@ -23,7 +22,7 @@ impl Server {
     pub async fn serve<T: Transport>(&self, transport: T) -> Result<(), Error> {
         let (mut rx, tx) = transport.split();
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
-        let writer = tokio::spawn(tx.drain(out_rx));
+        let writer = crate::background::spawn(tx.drain(out_rx));
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
         let shutdown = self.inner.shutdown.clone();
         let mut result = Ok(());
@@ -38,7 +37,7 @@ impl Server {
             };
             let Some(inbound) = inbound else { break };
             match inbound {
-                Ok(Inbound::Message(text)) => conn.handle_text(&text).await,
+                Ok(Inbound::Message(text)) => conn.handle_text_boxed(&text).await,
                 Ok(Inbound::TooLarge { limit }) => conn.reject_oversized(limit).await,
                 Ok(Inbound::InvalidUtf8 { offset }) => conn.reject_invalid_utf8(offset).await,
                 Err(e) => {
@@ -90,9 +89,9 @@ impl Server {
         // The writer thread starts with the first message a task queues (a reply that waited,
         // a notification): a server whose handlers answer at once never needs it.
         let writer_out = Arc::clone(&stdout);
-        let writer = tokio::spawn(async move {
+        let writer = crate::background::spawn(async move {
             if std::future::poll_fn(|cx| writer_out.poll_first(cx)).await {
-                let _ = tokio::task::spawn_blocking(move || writer_out.write_loop()).await;
+                let _ = crate::background::spawn_blocking(move || writer_out.write_loop()).await;
             }
         });
         let conn = Connection::new(Arc::clone(&self.inner), out_tx);
@@ -116,7 +115,7 @@ impl Server {
                         return false;
                     };
                     let answered =
-                        Box::pin(answer_batch(&reader_conn, batch, &stdout, &mut answers));
+                        erased::answer_batch_boxed(&reader_conn, batch, &stdout, &mut answers);
                     match runtime.block_on(answered) {
                         Ok(()) => true,
                         Err(e) => {
@@ -147,53 +146,9 @@ impl Server {
     pub fn connect_in_memory(&self) -> TestClient {
         let (server_end, client_end) = memory::pair(64);
         let server = self.clone();
-        tokio::spawn(async move {
+        crate::background::spawn(async move {
             let _ = server.serve(server_end).await;
         });
         TestClient::new(client_end)
     }
-}
-
-/// The most answers held back for one write, in bytes and in time since the first of them.
-const HOLD_BYTES: usize = 64 * 1024;
-const HOLD_TIME: Duration = Duration::from_millis(1);
-
-/// Handles the messages of one stdin batch in order. What answers them at once is collected and
-/// written by this (the stdin) thread, after whatever is queued, in one `write`: a burst of
-/// pipelined requests costs one write and no hand-over to another thread. The replies of
-/// handlers that wait, and every notification, are queued for the writer thread as they come.
-/// Answers are held back at most [`HOLD_BYTES`] and [`HOLD_TIME`] (a handler that is slow in its
-/// first poll does not delay the replies before it for long). An I/O error ends the batch after
-/// what was read before it.
-async fn answer_batch(
-    conn: &Arc<Connection>,
-    batch: stdio::Batch,
-    stdout: &stdio::SharedOut<std::io::Stdout>,
-    answers: &mut Vec<u8>,
-) -> std::io::Result<()> {
-    let mut since: Option<Instant> = None;
-    let mut result = Ok(());
-    for item in batch {
-        match item {
-            Ok(Inbound::Message(text)) => conn.answer_into(&text, answers).await,
-            Ok(Inbound::TooLarge { limit }) => conn.oversized_into(limit, answers),
-            Ok(Inbound::InvalidUtf8 { offset }) => conn.invalid_utf8_into(offset, answers),
-            Err(e) => {
-                result = Err(e);
-                break;
-            }
-        }
-        if answers.is_empty() {
-            continue;
-        }
-        let first = *since.get_or_insert_with(Instant::now);
-        if answers.len() >= HOLD_BYTES || first.elapsed() >= HOLD_TIME {
-            stdout.write_after_queued(answers);
-            answers.clear();
-            since = None;
-        }
-    }
-    stdout.write_after_queued(answers);
-    answers.clear();
-    result
 }

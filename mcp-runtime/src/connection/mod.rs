@@ -10,6 +10,7 @@
 //! requests) are routed to the handler waiting for them.
 
 mod blocking;
+pub(crate) mod erased;
 mod flights;
 #[cfg(feature = "http")]
 mod replica;
@@ -452,14 +453,7 @@ impl Connection {
         let slots = self.flights.slots();
         let conn = Arc::clone(self);
         let (task_id, task_cancel) = (id.clone(), cancel.clone());
-        let work: Work = Box::pin(async move {
-            let _slot = match slot {
-                Some(slot) => slot,
-                None => slots.acquire_owned().await.ok()?,
-            };
-            conn.run_handler(route, task_id, params, scope, task_cancel)
-                .await
-        });
+        let work = conn.work(slot, slots, route, task_id, params, scope, task_cancel);
         let method = route.name().unwrap_or_default();
         let mut work = Watched::new(work, &self.blocking, method);
         // The first poll runs here: most handlers finish without waiting for anything, and then
@@ -476,7 +470,7 @@ impl Connection {
         let seq = self.flights.track(&id, cancel);
         let conn = Arc::clone(self);
         let task_id = id.clone();
-        let handle = tokio::spawn(async move {
+        let handle = crate::background::spawn(async move {
             let _admission = admission;
             let reply = work.await;
             // Not in the table any more: cancelled meanwhile; the spec says send nothing.

@@ -139,7 +139,7 @@ fn admit(shared: &Arc<Shared>, tcp: TcpStream, during_drain: bool) {
     let _ = tcp.set_nodelay(true);
     match shared.table.admit() {
         Some(tracker) => {
-            tokio::spawn(connection(Arc::clone(shared), tcp, tracker, during_drain));
+            crate::background::spawn(connection(Arc::clone(shared), tcp, tracker, during_drain));
         }
         None => refuse(shared, tcp),
     }
@@ -219,7 +219,7 @@ fn refuse(shared: &Arc<Shared>, tcp: TcpStream) {
     };
     let liveness = shared.liveness.clone();
     let timeout = shared.http.opts.header_read_timeout;
-    tokio::spawn(async move {
+    crate::background::spawn(async move {
         let _permit = permit;
         let service = service_fn(move |req: Request<Incoming>| {
             let alive = liveness.as_deref() == Some(req.uri().path());

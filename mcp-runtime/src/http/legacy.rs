@@ -96,7 +96,7 @@ async fn open(
     let (tx, rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
     let _ = tx.try_send(sse::frame(Some("endpoint"), None, endpoint.as_bytes()));
     let period = h.opts.keep_alive;
-    tokio::spawn(async move {
+    crate::background::spawn(async move {
         let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         tokio::pin!(drained);
         loop {
@@ -158,14 +158,14 @@ async fn message(
     // JSON text is UTF-8: anything else is a parse error on the stream, never a guess.
     match String::from_utf8(bytes.to_vec()) {
         Ok(text) => {
-            let work = async move { conn.handle_text(&text).await };
+            let work = async move { conn.handle_text_boxed(&text).await };
             #[cfg(feature = "auth")]
             let work = crate::caller::carry(work);
-            tokio::spawn(work);
+            crate::background::spawn(work);
         }
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
-            tokio::spawn(async move { conn.reject_invalid_utf8(offset).await });
+            crate::background::spawn(async move { conn.reject_invalid_utf8(offset).await });
         }
     }
     StatusCode::ACCEPTED.into_response()

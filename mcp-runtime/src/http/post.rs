@@ -87,7 +87,7 @@ pub(crate) async fn handle_post(
     .await;
     // The stateless era's stream ends its request when the client goes away.
     let abort = task
-        .map(|rest| tokio::spawn(rest).abort_handle())
+        .map(|rest| crate::background::spawn_boxed(rest).abort_handle())
         .filter(|_| armed.load(Ordering::Acquire));
     match head {
         Ok(Head::Json {
@@ -242,14 +242,17 @@ async fn handshake_post(
     if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
         if !h.opts.sessions {
             let conn = Connection::new(Arc::clone(server), nowhere());
-            let reply = Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await;
+            let reply = conn
+                .dispatch_boxed(msg, meta, Retry::Unknown, None, &nowhere())
+                .await;
             return head.reply(reply, false);
         }
         let queue = server.options.outbound_queue.min(SESSION_QUEUE);
         let (out_tx, out_rx) = mpsc::channel(queue);
         let conn = Connection::new(Arc::clone(server), out_tx);
-        let Some(reply) =
-            Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await
+        let Some(reply) = conn
+            .dispatch_boxed(msg, meta, Retry::Unknown, None, &nowhere())
+            .await
         else {
             return head.send(Head::Accepted);
         };
@@ -343,7 +346,8 @@ async fn handshake_post(
             run_request(h, req, head).await;
         }
         _ => {
-            Box::pin(conn.dispatch(msg, meta, Retry::Unknown, None, &nowhere())).await;
+            conn.dispatch_boxed(msg, meta, Retry::Unknown, None, &nowhere())
+                .await;
             head.send(Head::Accepted);
         }
     }
@@ -383,12 +387,9 @@ async fn replica_message(
             let Parsed::Single(msg) = again else {
                 return None;
             };
-            let reply =
-                Box::pin(
-                    session
-                        .conn
-                        .dispatch(msg, None, Retry::Unknown, None, &nowhere()),
-                )
+            let reply = session
+                .conn
+                .dispatch_boxed(msg, None, Retry::Unknown, None, &nowhere())
                 .await;
             let changed = reply.as_ref().is_some_and(|r| r.error_code().is_none());
             if changed && h.share_session(session, true).await.is_err() {
@@ -463,7 +464,8 @@ async fn stateless_post(
     }
     let conn = h.stateless_conn(nowhere());
     if id.is_none() {
-        Box::pin(conn.dispatch(msg, Some(meta), Retry::Unknown, None, &nowhere())).await;
+        conn.dispatch_boxed(msg, Some(meta), Retry::Unknown, None, &nowhere())
+            .await;
         h.recycle(conn);
         return head.send(Head::Accepted);
     }
@@ -526,7 +528,7 @@ async fn batch(h: &Arc<Http>, headers: &HeaderMap, text: &str, mut head: HeadTx)
     // The batch's notifications have no stream to go to.
     let discard = async { while rx.recv().await.is_some() {} };
     let work = async {
-        let answer = conn.receive(text, &tx).await;
+        let answer = conn.receive_boxed(text, &tx).await;
         drop(tx);
         answer
     };

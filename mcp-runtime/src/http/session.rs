@@ -128,7 +128,7 @@ impl Session {
             }
         };
         let pumped = Arc::clone(&self.standalone);
-        let task = tokio::spawn(async move {
+        let task = crate::background::spawn(async move {
             while let Some(msg) = out.recv().await {
                 // The `GET` stream carries no request: a close signal has nothing to close.
                 if let Outbound::Message(msg) = msg {
@@ -196,7 +196,7 @@ impl Session {
         if let Pump::Running(task) = pump {
             task.abort();
         }
-        tokio::spawn(async move {
+        crate::background::spawn(async move {
             self.conn.drain_now();
             self.store.remove_session(&self.id).await;
         });

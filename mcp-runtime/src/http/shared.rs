@@ -257,7 +257,7 @@ impl Http {
         }
         let rx = scale.bus.subscribe();
         let node = Arc::clone(&scale.node);
-        rt.spawn(listen(Arc::downgrade(self), rx, node, self.stopped()));
+        crate::background::spawn_on(&rt, listen(Arc::downgrade(self), rx, node, self.stopped()));
     }
 }
 
@@ -326,14 +326,15 @@ async fn apply(h: &Arc<Http>, message: &BusMessage) {
             if matches!(msg, Message::Request(_)) {
                 return;
             }
-            Box::pin(s.conn.dispatch(
-                msg,
-                None,
-                crate::dispatch::scope::Retry::Unknown,
-                None,
-                &nowhere(),
-            ))
-            .await;
+            s.conn
+                .dispatch_boxed(
+                    msg,
+                    None,
+                    crate::dispatch::scope::Retry::Unknown,
+                    None,
+                    &nowhere(),
+                )
+                .await;
         }
     }
 }

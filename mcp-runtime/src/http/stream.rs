@@ -185,8 +185,7 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
     };
     // The dispatch goes to the heap once: every future around it (the POST's, the
     // connection's task) stays small and cheap to move.
-    let mut work: Pin<Box<dyn Future<Output = Option<Reply>> + Send + '_>> =
-        Box::pin(conn.dispatch(msg, meta, retry, headers, &sink));
+    let mut work = conn.dispatch_boxed(msg, meta, retry, headers, &sink);
     let dispatch = closing_on_stop(h, &conn, work.as_mut());
     tokio::pin!(dispatch);
     if !sse_ok {

@@ -139,7 +139,7 @@ impl Bus for MemoryBusNode {
         let mut all = self.tx.subscribe();
         let (tx, rx) = broadcast::channel(self.capacity);
         let node = self.node.clone();
-        tokio::spawn(async move {
+        crate::background::spawn(async move {
             loop {
                 match all.recv().await {
                     Ok(e) => {

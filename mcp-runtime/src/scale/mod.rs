@@ -396,7 +396,7 @@ impl ScaleOut {
         let envelope = Envelope::broadcast(&*self.node, message);
         let timeout = self.timeout;
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
-            rt.spawn(async move {
+            crate::background::spawn_on(&rt, async move {
                 if let Ok(Err(err)) = tokio::time::timeout(timeout, bus.publish(envelope)).await {
                     tracing::warn!(%err, "scale-out: broadcast lost");
                 }

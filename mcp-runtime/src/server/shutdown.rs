@@ -126,7 +126,7 @@ impl ServerInner {
         }
         let token = self.shutdown.clone();
         let drain = self.options.drain_timeout;
-        let task = tokio::spawn(async move {
+        let task = crate::background::spawn(async move {
             let Some(name) = signalled().await else {
                 return;
             };

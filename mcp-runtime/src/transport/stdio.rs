@@ -381,7 +381,7 @@ impl Outbox for StdoutTx {
         if self.queue.is_none() && self.writer.is_none() {
             let (tx, rx) = mpsc::channel(1024);
             self.queue = Some(tx);
-            self.writer = Some(tokio::task::spawn_blocking(move || write_loop(rx)));
+            self.writer = Some(crate::background::spawn_blocking(move || write_loop(rx)));
         }
         let Some(queue) = &self.queue else {
             return Err(io::ErrorKind::BrokenPipe.into());
@@ -402,7 +402,7 @@ impl Outbox for StdoutTx {
 
     async fn drain(mut self, queue: mpsc::Receiver<Outbound>) {
         let _ = self.close().await;
-        let _ = tokio::task::spawn_blocking(move || write_loop(queue)).await;
+        let _ = crate::background::spawn_blocking(move || write_loop(queue)).await;
     }
 }
 

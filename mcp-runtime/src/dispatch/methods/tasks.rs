@@ -132,7 +132,7 @@ fn owner(call: &Call<'_>) -> String {
 /// is full (nobody reads it, say, when an HTTP session has no `GET` stream open).
 fn forwarder(out: Sink) -> Sink {
     let (tx, mut rx) = mpsc::channel::<Outbound>(16);
-    tokio::spawn(async move {
+    crate::background::spawn(async move {
         while let Some(m) = rx.recv().await {
             let _ = out.try_send(m);
         }
@@ -202,7 +202,7 @@ pub(super) async fn call_tool(
                 arguments,
             };
             let r = Arc::clone(&running);
-            let handle = tokio::spawn(async move {
+            let handle = crate::background::spawn(async move {
                 let entry = &run.live.catalog.tools[run.index];
                 let (args, handler_ctx) = (run.arguments.clone(), ctx.clone());
                 let work = invoke(run.limits(), None, move || {
@@ -235,7 +235,7 @@ pub(super) async fn call_tool(
                 index,
                 arguments,
             };
-            let handle = tokio::spawn(async move {
+            let handle = crate::background::spawn(async move {
                 let entry = &run.live.catalog.tools[run.index];
                 let (args, handler_ctx) = (run.arguments.clone(), ctx.clone());
                 let work = invoke(run.limits(), port.round.as_deref(), move || {
