@@ -16,7 +16,10 @@ use crate::http::guard::{Guard, Refusal};
 use crate::http::options::HttpOptions;
 use crate::http::session::Sessions;
 use crate::http::sse::SseBody;
+use crate::http::stream::REQUEST_QUEUE;
+use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
+use tokio::sync::mpsc;
 
 /// The shared state of one HTTP endpoint.
 pub(crate) struct Http {
@@ -34,7 +37,16 @@ pub(crate) struct Http {
     /// Connections a stateless request left as it found them, for the next ones (at most
     /// [`SPARE_CONNECTIONS`]).
     spare: std::sync::Mutex<Vec<Arc<crate::connection::Connection>>>,
+    /// Request queues that ended empty and unshared, for the next requests (at most
+    /// [`SPARE_QUEUES`]): a request answered in plain JSON allocates no queue of its own.
+    queues: std::sync::Mutex<Vec<RequestQueue>>,
 }
+
+/// A request's queue of messages before its reply: both ends.
+pub(crate) type RequestQueue = (Sink, mpsc::Receiver<Outbound>);
+
+/// How many request queues the endpoint keeps for its next requests.
+const SPARE_QUEUES: usize = 64;
 
 /// How many idle connections the stateless era keeps for its next requests.
 const SPARE_CONNECTIONS: usize = 64;
@@ -64,6 +76,27 @@ impl Http {
             stop,
             bus_started: std::sync::atomic::AtomicBool::new(false),
             spare: std::sync::Mutex::new(Vec::new()),
+            queues: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A queue for one request's messages: a spare one, else a new one.
+    pub(crate) fn request_queue(&self) -> RequestQueue {
+        let spare = self.queues.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        spare.unwrap_or_else(|| mpsc::channel(REQUEST_QUEUE))
+    }
+
+    /// Keeps a request's queue for the next request when nothing else can send on it any more
+    /// (its only sender is this one, no weak ones), it is empty with its whole capacity, and
+    /// fewer than [`SPARE_QUEUES`] are kept.
+    pub(crate) fn spare_queue(&self, (tx, rx): RequestQueue) {
+        let unshared = tx.strong_count() == 1 && tx.weak_count() == 0;
+        if !unshared || tx.capacity() != tx.max_capacity() || !rx.is_empty() || rx.is_closed() {
+            return;
+        }
+        let mut queues = self.queues.lock().unwrap_or_else(|e| e.into_inner());
+        if queues.len() < SPARE_QUEUES {
+            queues.push((tx, rx));
         }
     }
 
