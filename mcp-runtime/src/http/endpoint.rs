@@ -366,6 +366,51 @@ pub(crate) fn status_of(reply: &Reply) -> StatusCode {
 mod tests {
     use super::*;
 
+    #[tokio::test]
+    async fn a_request_queue_is_kept_only_when_nothing_else_can_use_it() {
+        let server = crate::Server::builder(crate::server_info!())
+            .build()
+            .unwrap();
+        let h = Http::new(Arc::clone(&server.inner), true, CancellationToken::new());
+        let spares = |h: &Http| h.queues.lock().unwrap().len();
+        // A sender still held elsewhere (a handler's task): not kept.
+        let (tx, rx) = h.request_queue();
+        let held = tx.clone();
+        h.spare_queue((tx, rx));
+        assert_eq!(spares(&h), 0);
+        // A weak sender could come back: not kept.
+        let (tx, rx) = h.request_queue();
+        let weak = tx.downgrade();
+        h.spare_queue((tx, rx));
+        assert_eq!(spares(&h), 0);
+        drop(weak);
+        // A message left on it, or a reserved slot: not kept.
+        let (tx, rx) = h.request_queue();
+        tx.try_send(Outbound::CloseStream).unwrap();
+        h.spare_queue((tx, rx));
+        let (tx, rx) = h.request_queue();
+        let permit = tx.clone().try_reserve_owned().unwrap();
+        h.spare_queue((tx, rx));
+        assert_eq!(spares(&h), 0);
+        drop(permit);
+        // Empty and unshared: kept, and the next request gets it with its whole capacity.
+        let (tx, rx) = h.request_queue();
+        h.spare_queue((tx, rx));
+        assert_eq!(spares(&h), 1);
+        let (tx, mut rx) = h.request_queue();
+        assert_eq!(spares(&h), 0);
+        assert_eq!(tx.capacity(), REQUEST_QUEUE);
+        tx.try_send(Outbound::CloseStream).unwrap();
+        assert!(matches!(rx.recv().await, Some(Outbound::CloseStream)));
+        // At most SPARE_QUEUES are kept.
+        let queues: Vec<_> = (0..SPARE_QUEUES + 3).map(|_| h.request_queue()).collect();
+        for q in queues {
+            h.spare_queue(q);
+        }
+        assert_eq!(spares(&h), SPARE_QUEUES);
+        drop(held);
+    }
+
     #[test]
     fn statuses_come_from_the_typed_reply() {
         let id = RequestId::String("a\"b,".into());
