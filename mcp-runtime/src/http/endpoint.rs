@@ -16,7 +16,6 @@ use crate::http::guard::{Guard, Refusal};
 use crate::http::options::HttpOptions;
 use crate::http::session::Sessions;
 use crate::http::sse::SseBody;
-use crate::http::stream::REQUEST_QUEUE;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
 use tokio::sync::mpsc;
@@ -44,6 +43,9 @@ pub(crate) struct Http {
 
 /// A request's queue of messages before its reply: both ends.
 pub(crate) type RequestQueue = (Sink, mpsc::Receiver<Outbound>);
+
+/// Messages a request may queue before the response stream takes them.
+pub(crate) const REQUEST_QUEUE: usize = 64;
 
 /// How many request queues the endpoint keeps for its next requests.
 const SPARE_QUEUES: usize = 64;

@@ -20,13 +20,13 @@ use crate::dispatch::scope::{self, Retry};
 use crate::handler::invoke::CatchUnwind;
 use crate::http::ahead::{Ahead, check_headers};
 use crate::http::endpoint::{
-    Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
-    too_large, unsupported_media_type,
+    Http, REQUEST_QUEUE, accepts, json_response, not_acceptable, read_body, rpc_error, session_id,
+    sse_response, too_large, unsupported_media_type,
 };
 use crate::http::session::{SESSION_QUEUE, Session};
 use crate::http::shared::{Found, unavailable_error};
 use crate::http::sse::{AbortOnDrop, SseBody};
-use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_request};
+use crate::http::stream::{Head, HeadTx, Request, nowhere, run_request};
 use crate::outbound::Outbound;
 
 /// `POST` as an axum handler (the routers of [`Server::router`](crate::Server::router) and

@@ -19,8 +19,6 @@ use crate::http::session::Session;
 use crate::http::sse::{self, Resumable};
 use crate::outbound::{Outbound, Sink};
 
-/// Messages a request may queue before the response stream takes them.
-pub(crate) const REQUEST_QUEUE: usize = 64;
 /// SSE frames queued for one response before a slow client is cut off.
 pub(crate) const SSE_QUEUE: usize = 256;
 
