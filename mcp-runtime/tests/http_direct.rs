@@ -117,6 +117,9 @@ async fn session(addr: &str) -> String {
 }
 
 const ACCEPT: &str = "application/json, text/event-stream";
+
+/// A request: method, path, headers (`S` stands for the server's session id), body.
+type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>, &'a str);
 const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
 
 #[tokio::test]
@@ -127,7 +130,7 @@ async fn posts_served_without_the_router_are_written_as_the_router_writes_them()
     let accept = ("accept", ACCEPT);
     let version = ("mcp-protocol-version", "2025-11-25");
     let stateless = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-    let cases: Vec<(&str, &str, Vec<(&str, &str)>, &str)> = vec![
+    let cases: Vec<Case<'_>> = vec![
         ("POST", "/mcp", vec![json, accept], INIT),
         (
             "POST",
