@@ -88,14 +88,15 @@ impl Tracker {
     /// Resolves when no request has been served for `idle`, or when a request's headers have
     /// been arriving for longer than `header` (slowloris). Bodies are timed by the handlers.
     ///
-    /// Nothing wakes it when a request begins or ends: a wake per request would cost the
-    /// connection's task a second poll, and tokio's scheduler a wake of an idle worker, on every
+    /// Nothing wakes it when bytes arrive or a request begins or ends: it runs in the
+    /// connection's task, so a wake per request would have that task polled again after every
     /// request (BENCHMARKS.md, "Fifth round"). One timer for the connection's life checks at the
     /// earliest moment the connection could be stalled, computed from what it knows then: while
     /// a request is served, `idle` from now (its end, later, starts the idle time); while idle,
     /// the idle deadline, but no later than `header` from now (headers that start after now
     /// time out after that); once headers started, their deadline. So it ends exactly at the
-    /// deadline, never early.
+    /// deadline, never early; the price is that an idle connection's timer fires every `header`
+    /// (10 s by default) to look.
     pub(crate) async fn stalled(&self, idle: Duration, header: Duration) {
         let timer = tokio::time::sleep(idle.min(header));
         tokio::pin!(timer);
