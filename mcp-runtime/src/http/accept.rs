@@ -16,7 +16,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::response::{IntoResponse, Response};
-use http::{HeaderValue, Request, StatusCode, header};
+use http::{HeaderValue, Method, Request, StatusCode, header};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -31,6 +31,7 @@ use crate::handler::context::CancellationToken;
 use crate::http::conns::{RequestBody, ResponseBody, Table, TrackedIo, Tracker};
 use crate::http::endpoint::{Http, transport_error};
 use crate::http::health;
+use crate::http::post::post;
 
 /// Connections over the limit being answered 503 at once; more are closed without an answer.
 const REFUSING: usize = 64;
@@ -51,14 +52,18 @@ struct Shared {
     refusing: Arc<Semaphore>,
     /// The liveness path, answered even on refused connections.
     liveness: Option<String>,
+    /// The endpoint's path when its `POST`s are served without the router (no gate in front).
+    direct: Option<&'static str>,
 }
 
-/// Serves `router` on `listener` until the endpoint stops, then drains.
+/// Serves `router` on `listener` until the endpoint stops, then drains. A `POST` to `direct`
+/// goes to the endpoint's handler without the router.
 pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     http: Arc<Http>,
     liveness: Option<String>,
+    direct: Option<&'static str>,
 ) -> Result<(), Error> {
     let shared = Arc::new(Shared {
         router,
@@ -68,6 +73,7 @@ pub(crate) async fn serve(
         closing: CancellationToken::new(),
         refusing: Arc::new(Semaphore::new(REFUSING)),
         liveness,
+        direct,
     });
     let mut backoff = Backoff::default();
     let stopped = shared.http.stopped();
@@ -195,6 +201,15 @@ async fn serve_request(
     let flight = tracker.begin(&shared.table, receiving);
     let receiving = receiving.then(|| flight.receiving());
     let req = req.map(|inner| Body::new(RequestBody { inner, receiving }));
+    if req.method() == Method::POST && shared.direct == Some(req.uri().path()) {
+        let (parts, body) = req.into_parts();
+        let mut response = post(Arc::clone(&shared.http), parts.headers, body).await;
+        content_length(&mut response);
+        return Ok(response.map(|inner| ResponseBody {
+            inner,
+            _flight: flight,
+        }));
+    }
     let mut router = shared.router.clone();
     let ready =
         std::future::poll_fn(|cx| Service::<Request<Body>>::poll_ready(&mut router, cx)).await;
@@ -209,6 +224,19 @@ async fn serve_request(
         inner,
         _flight: flight,
     }))
+}
+
+/// What the router adds to a response of a top-level route, so that a `POST` served without it
+/// is written byte for byte the same: `Content-Length` from a body of known size.
+fn content_length(response: &mut Response) {
+    if response.headers().contains_key(header::CONTENT_LENGTH) {
+        return;
+    }
+    if let Some(size) = http_body::Body::size_hint(response.body()).exact() {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(size));
+    }
 }
 
 /// A connection over the limit while every connection serves a request: 503 (the liveness

@@ -35,7 +35,6 @@ pub(crate) struct Tracker {
     /// When the first byte after an idle `since_ms` arrived (the headers of the next request
     /// started); `NONE` while none did.
     first_byte_ms: AtomicU64,
-    changed: Notify,
     evicted: Notify,
 }
 
@@ -56,13 +55,13 @@ impl Tracker {
 
     /// Records bytes received.
     fn saw_bytes(&self) {
-        if self.first_byte_ms.load(Ordering::Relaxed) == NONE
-            && self
-                .first_byte_ms
-                .compare_exchange(NONE, self.now_ms(), Ordering::AcqRel, Ordering::Relaxed)
-                .is_ok()
-        {
-            self.changed.notify_waiters();
+        if self.first_byte_ms.load(Ordering::Relaxed) == NONE {
+            let _ = self.first_byte_ms.compare_exchange(
+                NONE,
+                self.now_ms(),
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            );
         }
     }
 
@@ -75,7 +74,6 @@ impl Tracker {
             self.receiving.fetch_add(1, Ordering::AcqRel);
             self.since_ms.store(self.now_ms(), Ordering::Release);
         }
-        self.changed.notify_waiters();
         Flight {
             tracker: Arc::clone(self),
             table: Arc::clone(table),
@@ -89,34 +87,39 @@ impl Tracker {
 
     /// Resolves when no request has been served for `idle`, or when a request's headers have
     /// been arriving for longer than `header` (slowloris). Bodies are timed by the handlers.
+    ///
+    /// Nothing wakes it when bytes arrive or a request begins or ends: it runs in the
+    /// connection's task, so a wake per request would have that task polled again after every
+    /// request (BENCHMARKS.md, "Fifth round"). One timer for the connection's life checks at the
+    /// earliest moment the connection could be stalled, computed from what it knows then: while
+    /// a request is served, `idle` from now (its end, later, starts the idle time); while idle,
+    /// the idle deadline, but no later than `header` from now (headers that start after now
+    /// time out after that); once headers started, their deadline. So it ends exactly at the
+    /// deadline, never early; the price is that an idle connection's timer fires every `header`
+    /// (10 s by default) to look.
     pub(crate) async fn stalled(&self, idle: Duration, header: Duration) {
-        // One timer for the connection's life: moved when the deadline comes sooner than it
-        // (or after it fired), left alone when the deadline moved later (it checks again when
-        // it fires), so that a request costs no timer of its own.
-        let timer = tokio::time::sleep(idle);
+        let timer = tokio::time::sleep(idle.min(header));
         tokio::pin!(timer);
         loop {
-            let changed = self.changed.notified();
-            tokio::pin!(changed);
-            changed.as_mut().enable();
-            if self.in_flight.load(Ordering::Acquire) > 0 {
-                changed.await;
-                continue;
-            }
-            let deadline = match self.first_byte_ms.load(Ordering::Acquire) {
-                NONE => self.at(self.since_ms.load(Ordering::Acquire)) + idle,
-                first => self.at(first) + header,
+            let now = Instant::now();
+            let check = if self.in_flight.load(Ordering::Acquire) > 0 {
+                now + idle
+            } else {
+                let first = self.first_byte_ms.load(Ordering::Acquire);
+                let deadline = match first {
+                    NONE => self.at(self.since_ms.load(Ordering::Acquire)) + idle,
+                    first => self.at(first) + header,
+                };
+                if now >= deadline {
+                    return;
+                }
+                match first {
+                    NONE => deadline.min(now + header),
+                    _ => deadline,
+                }
             };
-            if Instant::now() >= deadline {
-                return;
-            }
-            if timer.is_elapsed() || timer.deadline() > deadline {
-                timer.as_mut().reset(deadline);
-            }
-            tokio::select! {
-                () = &mut timer => {}
-                () = changed => {}
-            }
+            timer.as_mut().reset(check);
+            (&mut timer).await;
         }
     }
 }
@@ -141,7 +144,6 @@ impl Drop for Flight {
             t.since_ms.store(t.now_ms(), Ordering::Release);
             t.first_byte_ms.store(NONE, Ordering::Release);
         }
-        t.changed.notify_waiters();
         if self.table.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.table.changed.notify_waiters();
         }
@@ -154,7 +156,6 @@ pub(crate) struct Receiving(Arc<Tracker>);
 impl Drop for Receiving {
     fn drop(&mut self) {
         self.0.receiving.fetch_sub(1, Ordering::AcqRel);
-        self.0.changed.notify_waiters();
     }
 }
 
@@ -209,7 +210,6 @@ impl Table {
             receiving: AtomicUsize::new(0),
             since_ms: AtomicU64::new(0),
             first_byte_ms: AtomicU64::new(NONE),
-            changed: Notify::new(),
             evicted: Notify::new(),
         });
         tracker.since_ms.store(tracker.now_ms(), Ordering::Release);

@@ -16,7 +16,9 @@ use crate::http::guard::{Guard, Refusal};
 use crate::http::options::HttpOptions;
 use crate::http::session::Sessions;
 use crate::http::sse::SseBody;
+use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
+use tokio::sync::mpsc;
 
 /// The shared state of one HTTP endpoint.
 pub(crate) struct Http {
@@ -34,7 +36,19 @@ pub(crate) struct Http {
     /// Connections a stateless request left as it found them, for the next ones (at most
     /// [`SPARE_CONNECTIONS`]).
     spare: std::sync::Mutex<Vec<Arc<crate::connection::Connection>>>,
+    /// Request queues that ended empty and unshared, for the next requests (at most
+    /// [`SPARE_QUEUES`]): a request answered in plain JSON allocates no queue of its own.
+    queues: std::sync::Mutex<Vec<RequestQueue>>,
 }
+
+/// A request's queue of messages before its reply: both ends.
+pub(crate) type RequestQueue = (Sink, mpsc::Receiver<Outbound>);
+
+/// Messages a request may queue before the response stream takes them.
+pub(crate) const REQUEST_QUEUE: usize = 64;
+
+/// How many request queues the endpoint keeps for its next requests.
+const SPARE_QUEUES: usize = 64;
 
 /// How many idle connections the stateless era keeps for its next requests.
 const SPARE_CONNECTIONS: usize = 64;
@@ -64,6 +78,27 @@ impl Http {
             stop,
             bus_started: std::sync::atomic::AtomicBool::new(false),
             spare: std::sync::Mutex::new(Vec::new()),
+            queues: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A queue for one request's messages: a spare one, else a new one.
+    pub(crate) fn request_queue(&self) -> RequestQueue {
+        let spare = self.queues.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        spare.unwrap_or_else(|| mpsc::channel(REQUEST_QUEUE))
+    }
+
+    /// Keeps a request's queue for the next request when nothing else can send on it any more
+    /// (its only sender is this one, no weak ones), it is empty with its whole capacity, and
+    /// fewer than [`SPARE_QUEUES`] are kept.
+    pub(crate) fn spare_queue(&self, (tx, rx): RequestQueue) {
+        let unshared = tx.strong_count() == 1 && tx.weak_count() == 0;
+        if !unshared || tx.capacity() != tx.max_capacity() || !rx.is_empty() || rx.is_closed() {
+            return;
+        }
+        let mut queues = self.queues.lock().unwrap_or_else(|e| e.into_inner());
+        if queues.len() < SPARE_QUEUES {
+            queues.push((tx, rx));
         }
     }
 
@@ -332,6 +367,51 @@ pub(crate) fn status_of(reply: &Reply) -> StatusCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_request_queue_is_kept_only_when_nothing_else_can_use_it() {
+        let server = crate::Server::builder(crate::server_info!())
+            .build()
+            .unwrap();
+        let h = Http::new(Arc::clone(&server.inner), true, CancellationToken::new());
+        let spares = |h: &Http| h.queues.lock().unwrap().len();
+        // A sender still held elsewhere (a handler's task): not kept.
+        let (tx, rx) = h.request_queue();
+        let held = tx.clone();
+        h.spare_queue((tx, rx));
+        assert_eq!(spares(&h), 0);
+        // A weak sender could come back: not kept.
+        let (tx, rx) = h.request_queue();
+        let weak = tx.downgrade();
+        h.spare_queue((tx, rx));
+        assert_eq!(spares(&h), 0);
+        drop(weak);
+        // A message left on it, or a reserved slot: not kept.
+        let (tx, rx) = h.request_queue();
+        tx.try_send(Outbound::CloseStream).unwrap();
+        h.spare_queue((tx, rx));
+        let (tx, rx) = h.request_queue();
+        let permit = tx.clone().try_reserve_owned().unwrap();
+        h.spare_queue((tx, rx));
+        assert_eq!(spares(&h), 0);
+        drop(permit);
+        // Empty and unshared: kept, and the next request gets it with its whole capacity.
+        let (tx, rx) = h.request_queue();
+        h.spare_queue((tx, rx));
+        assert_eq!(spares(&h), 1);
+        let (tx, mut rx) = h.request_queue();
+        assert_eq!(spares(&h), 0);
+        assert_eq!(tx.capacity(), REQUEST_QUEUE);
+        tx.try_send(Outbound::CloseStream).unwrap();
+        assert!(matches!(rx.recv().await, Some(Outbound::CloseStream)));
+        // At most SPARE_QUEUES are kept.
+        let queues: Vec<_> = (0..SPARE_QUEUES + 3).map(|_| h.request_queue()).collect();
+        for q in queues {
+            h.spare_queue(q);
+        }
+        assert_eq!(spares(&h), SPARE_QUEUES);
+        drop(held);
+    }
 
     #[test]
     fn statuses_come_from_the_typed_reply() {

@@ -256,8 +256,16 @@ impl Server {
             health.as_ref(),
             stop,
         );
+        // Behind no gate, a POST to the endpoint goes straight to its handler (the router's
+        // matching, extractors and boxed futures cost a one-connection request measurably:
+        // BENCHMARKS.md, "Fifth round"); everything else goes through the router.
+        #[cfg(feature = "auth")]
+        let direct = (!auth::gated(&self.inner)).then_some("/mcp");
+        #[cfg(not(feature = "auth"))]
+        let direct = Some("/mcp");
         tracing::info!(%local, "serving MCP over Streamable HTTP at /mcp");
-        accept::serve(listener, router, http, health.map(|(live, _)| live)).await
+        let live = health.map(|(live, _)| live);
+        accept::serve(listener, router, http, live, direct).await
     }
 
     /// Serves stdio and Streamable HTTP (`http://ADDR/mcp`) from one process, until stdin closes

@@ -20,20 +20,29 @@ use crate::dispatch::scope::{self, Retry};
 use crate::handler::invoke::CatchUnwind;
 use crate::http::ahead::{Ahead, check_headers};
 use crate::http::endpoint::{
-    Http, accepts, json_response, not_acceptable, read_body, rpc_error, session_id, sse_response,
-    too_large, unsupported_media_type,
+    Http, REQUEST_QUEUE, accepts, json_response, not_acceptable, read_body, rpc_error, session_id,
+    sse_response, too_large, unsupported_media_type,
 };
 use crate::http::session::{SESSION_QUEUE, Session};
 use crate::http::shared::{Found, unavailable_error};
 use crate::http::sse::{AbortOnDrop, SseBody};
-use crate::http::stream::{Head, HeadTx, REQUEST_QUEUE, Request, nowhere, run_request};
+use crate::http::stream::{Head, HeadTx, Request, nowhere, run_request};
 use crate::outbound::Outbound;
 
+/// `POST` as an axum handler (the routers of [`Server::router`](crate::Server::router) and
+/// [`Server::into_router`](crate::Server::into_router), and the standalone server behind an
+/// authorization gate).
 pub(crate) async fn handle_post(
     State(h): State<Arc<Http>>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
+    post(h, headers, body).await
+}
+
+/// `POST`: what [`handle_post`] answers; the standalone server calls it directly for its
+/// endpoint's path.
+pub(crate) async fn post(h: Arc<Http>, headers: HeaderMap, body: Body) -> Response {
     let accepted = accepts(&headers);
     if let Some(r) = h
         .admit(&headers)

@@ -14,13 +14,11 @@ use tokio::sync::{mpsc, oneshot};
 use crate::connection::Connection;
 use crate::dispatch::reply::Reply;
 use crate::dispatch::scope::{RequestHeaders, Retry};
-use crate::http::endpoint::{Http, status_of};
+use crate::http::endpoint::{Http, RequestQueue, status_of};
 use crate::http::session::Session;
 use crate::http::sse::{self, Resumable};
 use crate::outbound::{Outbound, Sink};
 
-/// Messages a request may queue before the response stream takes them.
-pub(crate) const REQUEST_QUEUE: usize = 64;
 /// SSE frames queued for one response before a slow client is cut off.
 pub(crate) const SSE_QUEUE: usize = 256;
 
@@ -174,24 +172,37 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
         sse_ok,
     } = req;
     let sse_ok = sse_ok && !h.opts.json_response;
-    let (tx, mut rx) = mpsc::channel::<Outbound>(REQUEST_QUEUE);
-    let sink = match (&session, sse_ok) {
-        (Some(s), false) => {
+    // A client that accepts SSE gets its request's messages on a queue of the request's own,
+    // one the endpoint kept from an earlier request when it can.
+    let mut queue = sse_ok.then(|| Queue::take(h));
+    let sink = match (&session, &queue) {
+        (
+            _,
+            Some(Queue {
+                pair: Some((tx, _)),
+                ..
+            }),
+        ) => tx.clone(),
+        (Some(s), _) => {
             s.start_pump();
             s.conn.out()
         }
-        (None, false) => nowhere(),
-        _ => tx.clone(),
+        (None, _) => nowhere(),
     };
     // The dispatch goes to the heap once: every future around it (the POST's, the
     // connection's task) stays small and cheap to move.
     let mut work = conn.dispatch_boxed(msg, meta, retry, headers, &sink);
     let dispatch = closing_on_stop(h, &conn, work.as_mut());
     tokio::pin!(dispatch);
-    if !sse_ok {
+    let Some(Queue {
+        pair: Some((_, rx)),
+        reuse,
+        ..
+    }) = queue.as_mut()
+    else {
         let reply = dispatch.await;
         return head.reply(reply, modern);
-    }
+    };
     let mut first = Vec::new();
     let mut done: Option<Option<Reply>> = None;
     tokio::select! {
@@ -201,6 +212,8 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
                 first.push(m);
             }
             if first.is_empty() {
+                // Answered in plain JSON: the queue may serve the next request.
+                *reuse = true;
                 return head.reply(reply, modern);
             }
             done = Some(reply);
@@ -244,6 +257,34 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
             _ = ticks.tick() => out.keep_alive().await,
         }
     }
-    drop(tx);
     out.finish().await;
+}
+
+/// A request's queue of the messages it sends before its reply (SSE), and whether it may go
+/// back to the endpoint's spares when the request ends (it was answered in plain JSON).
+struct Queue<'a> {
+    h: &'a Http,
+    pair: Option<RequestQueue>,
+    reuse: bool,
+}
+
+impl<'a> Queue<'a> {
+    fn take(h: &'a Http) -> Self {
+        Self {
+            h,
+            pair: Some(h.request_queue()),
+            reuse: false,
+        }
+    }
+}
+
+impl Drop for Queue<'_> {
+    /// Dropped after everything of the request that held its sender.
+    fn drop(&mut self) {
+        if self.reuse
+            && let Some(pair) = self.pair.take()
+        {
+            self.h.spare_queue(pair);
+        }
+    }
 }

@@ -161,3 +161,8 @@ impl Server {
         }
     }
 }
+
+/// Whether [`protect`] puts the gate in front of the endpoint (the server has authorization).
+pub(crate) fn gated(server: &ServerInner) -> bool {
+    settings(server).is_some()
+}
