@@ -139,6 +139,9 @@ pub(crate) struct Catalog {
     pages: Vec<OnceLock<Pages>>,
     /// What the pages are built with.
     page_settings: PageSettings,
+    /// Whether any local item of each list declares scopes, by `ListKind as usize` (`auth`).
+    #[cfg(feature = "auth")]
+    scoped: [bool; 4],
 }
 
 /// The settings the list pages are built with, kept for building them on first use.
@@ -287,7 +290,16 @@ impl Catalog {
             });
         }
 
+        #[cfg(feature = "auth")]
+        let scoped = seen::scoped(
+            &tool_entries,
+            &resource_entries,
+            &template_entries,
+            &prompt_entries,
+        );
         Ok(Catalog {
+            #[cfg(feature = "auth")]
+            scoped,
             tool_index: tool_entries
                 .iter()
                 .enumerate()
@@ -478,117 +490,4 @@ fn page_text<R: ListPage>(
 }
 
 #[cfg(test)]
-mod tests {
-    use mcp_core::{GetPromptResult, ResourceContents};
-
-    use super::*;
-    use crate::error::HandlerError;
-    use crate::handler::context::Context;
-
-    fn read(
-        _: Context,
-        _: ResourceRequest,
-    ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
-        Box::pin(async { Ok(Vec::new()) })
-    }
-
-    fn get(_: Context, _: PromptArguments) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
-        Box::pin(async { Ok(GetPromptResult::new(Vec::new())) })
-    }
-
-    const HERE: Location = Location {
-        file: file!(),
-        line: 1,
-        column: 1,
-    };
-
-    fn resource(
-        name: &'static str,
-        uri: &'static str,
-        max_concurrency: Option<u32>,
-    ) -> ResourceRecord {
-        ResourceRecord {
-            name,
-            title: None,
-            description: None,
-            uri,
-            mime_type: None,
-            icons: &[],
-            meta: None,
-            read,
-            state_needs: |_| {},
-            completions: &[],
-            server: "",
-            timeout_ms: Some(100),
-            max_concurrency,
-            location: HERE,
-            scopes: &[],
-        }
-    }
-
-    fn prompt(name: &'static str, max_concurrency: Option<u32>) -> PromptRecord {
-        PromptRecord {
-            name,
-            title: None,
-            description: None,
-            icons: &[],
-            meta: None,
-            arguments: &[],
-            get,
-            state_needs: |_| {},
-            completions: &[],
-            server: "",
-            timeout_ms: None,
-            max_concurrency,
-            location: HERE,
-            scopes: &[],
-        }
-    }
-
-    fn permits(limit: Option<&Arc<Semaphore>>) -> Option<usize> {
-        limit.map(|s| s.available_permits())
-    }
-
-    #[test]
-    fn resources_templates_and_prompts_get_their_limit() {
-        let meta = mcp_core::Meta::new();
-        let settings = CatalogSettings {
-            profile: SchemaProfile::default(),
-            page_size: 10,
-            ttl_ms: 0,
-            server_info_meta: &meta,
-            state: &StateMap::new(),
-            allow_unknown_args: false,
-            apps: crate::apps::AppsOptions::new(),
-        };
-        let catalog = Catalog::build(
-            Vec::new(),
-            vec![
-                resource("fixed", "x://fixed", Some(2)),
-                resource("free", "x://free", None),
-                resource("template", "x://t/{id}", Some(1)),
-            ],
-            vec![prompt("limited", Some(3)), prompt("unlimited", None)],
-            &[],
-            &settings,
-        )
-        .unwrap();
-
-        let (record, _, limit) = catalog.find_resource("x://fixed").unwrap();
-        assert_eq!((record.name, permits(limit)), ("fixed", Some(2)));
-        let (record, _, limit) = catalog.find_resource("x://free").unwrap();
-        assert_eq!((record.name, permits(limit)), ("free", None));
-        let (record, request, limit) = catalog.find_resource("x://t/7").unwrap();
-        assert_eq!((record.name, permits(limit)), ("template", Some(1)));
-        assert_eq!(request.var("id"), Some("7"));
-        // One semaphore per template, whatever URI matched it.
-        let (_, _, again) = catalog.find_resource("x://t/8").unwrap();
-        assert!(Arc::ptr_eq(limit.unwrap(), again.unwrap()));
-        assert_eq!(record.timeout_ms, Some(100));
-
-        let limited = &catalog.prompts[catalog.prompt_index["limited"]];
-        assert_eq!(permits(limited.limit.as_ref()), Some(3));
-        let unlimited = &catalog.prompts[catalog.prompt_index["unlimited"]];
-        assert!(unlimited.limit.is_none());
-    }
-}
+mod tests;

@@ -314,11 +314,12 @@ impl Mounted {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use serde_json::json;
 
-    struct Nowhere;
+    /// A mount that is never asked anything (also the other registry tests').
+    pub(crate) struct Nowhere;
 
     impl Forward for Nowhere {
         fn call_tool(

@@ -49,54 +49,58 @@ impl Catalog {
     ) -> Option<Arc<str>> {
         let index = cursor.map_or(Some(0), decode_cursor)?;
         let pages = self.pages_of(v, kind);
+        let prepared = pages.get(index)?;
+        if !self.scoped[kind as usize] {
+            return Some(Arc::clone(prepared));
+        }
         let at = Page {
             v,
             index,
             count: pages.len(),
-            prepared: pages.get(index)?,
+            prepared,
         };
         let m = &self.mounted;
         match kind {
-            ListKind::Tools => self.seen::<ListToolsResult>(
+            ListKind::Tools => self.seen::<ListToolsResult, _>(
                 at,
                 sees,
-                self.tools.iter().map(|t| (t.record.scopes, &t.descriptor)),
+                &self.tools,
+                |t| (t.record.scopes, &t.descriptor),
                 m.tools(&self.tool_index).map(unscoped),
             ),
-            ListKind::Resources => self.seen::<ListResourcesResult>(
+            ListKind::Resources => self.seen::<ListResourcesResult, _>(
                 at,
                 sees,
-                self.resources
-                    .iter()
-                    .map(|r| (r.record.scopes, &r.descriptor)),
+                &self.resources,
+                |r| (r.record.scopes, &r.descriptor),
                 m.resources().map(unscoped),
             ),
-            ListKind::Templates => self.seen::<ListResourceTemplatesResult>(
+            ListKind::Templates => self.seen::<ListResourceTemplatesResult, _>(
                 at,
                 sees,
-                self.templates
-                    .iter()
-                    .map(|t| (t.record.scopes, &t.descriptor)),
+                &self.templates,
+                |t| (t.record.scopes, &t.descriptor),
                 m.templates().map(unscoped),
             ),
-            ListKind::Prompts => self.seen::<ListPromptsResult>(
+            ListKind::Prompts => self.seen::<ListPromptsResult, _>(
                 at,
                 sees,
-                self.prompts
-                    .iter()
-                    .map(|p| (p.record.scopes, &p.descriptor)),
+                &self.prompts,
+                |p| (p.record.scopes, &p.descriptor),
                 m.prompts(&self.prompt_index).map(unscoped),
             ),
         }
     }
 
-    /// [`page_seen`](Self::page_seen) of one list: its local items, then its mounted ones (the
-    /// order the prepared pages have).
-    fn seen<'a, R: ListPage>(
+    /// [`page_seen`](Self::page_seen) of one list whose local items declare scopes: its local
+    /// items (`local`, read by `item`), then its mounted ones (the order the prepared pages
+    /// have). The page's local items are sliced, not walked to.
+    fn seen<'a, R: ListPage, E>(
         &self,
         at: Page<'_>,
         sees: &dyn Fn(&[&str]) -> bool,
-        local: impl Iterator<Item = (Scopes, &'a R::Item)> + Clone,
+        local: &'a [E],
+        item: impl Fn(&'a E) -> (Scopes, &'a R::Item),
         mounted: impl Iterator<Item = (Scopes, &'a R::Item)>,
     ) -> Option<Arc<str>>
     where
@@ -108,11 +112,16 @@ impl Catalog {
             count,
             prepared,
         } = at;
-        if local.clone().all(|(scopes, _)| scopes.is_empty()) {
-            return Some(Arc::clone(prepared));
-        }
         let size = self.page_settings.page_size;
-        let page: Vec<_> = local.chain(mounted).skip(index * size).take(size).collect();
+        let start = index * size;
+        let page: Vec<_> = local
+            .get(start..)
+            .unwrap_or_default()
+            .iter()
+            .map(item)
+            .chain(mounted.skip(start.saturating_sub(local.len())))
+            .take(size)
+            .collect();
         let hides = page.iter().any(|(scopes, _)| !sees(scopes));
         if !hides && !v.has_cache_hints() {
             return Some(Arc::clone(prepared));
@@ -133,71 +142,37 @@ impl Catalog {
     }
 }
 
+/// Whether any local item of each list declares scopes, by [`ListKind`] (`kind as usize`):
+/// worked out once, when the catalog is built.
+pub(super) fn scoped(
+    tools: &[super::ToolEntry],
+    resources: &[super::ResourceEntry],
+    templates: &[super::TemplateEntry],
+    prompts: &[super::PromptEntry],
+) -> [bool; 4] {
+    [
+        tools.iter().any(|t| !t.record.scopes.is_empty()),
+        resources.iter().any(|r| !r.record.scopes.is_empty()),
+        templates.iter().any(|t| !t.record.scopes.is_empty()),
+        prompts.iter().any(|p| !p.record.scopes.is_empty()),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
-    use mcp_core::{CallToolResult, GetPromptResult, Prompt, ResourceContents};
+    use mcp_core::Prompt;
     use serde_json::Value;
-    use serde_json::value::RawValue;
 
     use super::*;
-    use crate::error::HandlerError;
-    use crate::handler::context::{Context, StateMap};
-    use crate::registry::mounted::{Forward, MountedItems, RemoteLists};
-    use crate::registry::{BoxFuture, CatalogSettings, Location, PromptArguments, PromptRecord};
-
-    /// A mount that is never asked anything here.
-    struct Idle;
-
-    impl Forward for Idle {
-        fn call_tool(
-            &self,
-            _: Context,
-            _: Arc<str>,
-            _: Option<Box<RawValue>>,
-        ) -> BoxFuture<Result<CallToolResult, HandlerError>> {
-            Box::pin(async { Err(HandlerError::ResourceNotFound) })
-        }
-        fn read_resource(
-            &self,
-            _: Context,
-            _: String,
-        ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
-            Box::pin(async { Err(HandlerError::ResourceNotFound) })
-        }
-        fn get_prompt(
-            &self,
-            _: Context,
-            _: Arc<str>,
-            _: PromptArguments,
-        ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
-            Box::pin(async { Err(HandlerError::ResourceNotFound) })
-        }
-    }
-
-    fn get(_: Context, _: PromptArguments) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
-        Box::pin(async { Ok(GetPromptResult::new(Vec::new())) })
-    }
+    use crate::handler::context::StateMap;
+    use crate::registry::mounted::tests::Nowhere;
+    use crate::registry::mounted::{MountedItems, RemoteLists};
+    use crate::registry::{CatalogSettings, PromptRecord};
 
     fn prompt(name: &'static str, scopes: Scopes) -> PromptRecord {
         PromptRecord {
-            name,
-            title: None,
-            description: None,
-            icons: &[],
-            meta: None,
-            arguments: &[],
-            get,
-            state_needs: |_| {},
-            completions: &[],
-            server: "",
-            timeout_ms: None,
-            max_concurrency: None,
-            location: Location {
-                file: file!(),
-                line: 1,
-                column: 1,
-            },
             scopes,
+            ..crate::registry::tests::prompt(name, None)
         }
     }
 
@@ -218,7 +193,7 @@ mod tests {
             prompts: vec![Prompt::new("p"), Prompt::new("q")],
             ..RemoteLists::default()
         };
-        let mount = MountedItems::new("m".into(), Arc::new(Idle), None, [true; 3], remote);
+        let mount = MountedItems::new("m".into(), Arc::new(Nowhere), None, [true; 3], remote);
         let prompts = vec![prompt("a", &["x"]), prompt("b", &[]), prompt("c", &["y"])];
         Catalog::build(
             Vec::new(),
