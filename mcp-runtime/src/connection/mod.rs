@@ -14,6 +14,7 @@ pub(crate) mod erased;
 mod flights;
 #[cfg(feature = "http")]
 mod replica;
+mod spanned;
 #[cfg(feature = "http")]
 mod spare;
 
@@ -26,7 +27,6 @@ use std::time::{Duration, Instant};
 use mcp_core::jsonrpc::{EnvelopeError, Message, Parsed};
 use mcp_core::{ErrorObject, RequestId, RequestMeta};
 use serde_json::value::RawValue;
-use tracing::Instrument;
 
 use crate::dispatch::call::{Call, parse_params};
 use crate::dispatch::link::Link;
@@ -40,6 +40,7 @@ use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
 use blocking::{Blocking, Watched};
 use flights::{Flights, Leave};
+use spanned::Spanned;
 
 /// One client connection.
 pub(crate) struct Connection {
@@ -501,25 +502,32 @@ impl Connection {
             item = tracing::field::Empty,
             outcome = tracing::field::Empty,
         );
-        let outcome = async {
-            let params = params.as_deref();
-            let outcome = match scope {
-                Scoping::Resolved(scope) => {
-                    methods::run_handler(self.call(route, &id, params, scope, Some(cancel))).await
-                }
-                Scoping::Deferred(resolver) => {
-                    let call = self.call(route, &id, params, resolver, Some(cancel));
-                    methods::call_tool_with_meta(call).await
-                }
-            };
-            match &outcome {
-                Ok(_) => tracing::Span::current().record("outcome", "ok"),
-                Err(err) => tracing::Span::current().record("outcome", err.code),
-            };
-            outcome
-        }
-        .instrument(span.clone())
-        .await;
+        let outcome = {
+            // Pinned where it is built and polled in the span there (not moved into a wrapper).
+            let work = std::pin::pin!(Some(async {
+                let params = params.as_deref();
+                let outcome = match scope {
+                    Scoping::Resolved(scope) => {
+                        methods::run_handler(self.call(route, &id, params, scope, Some(cancel)))
+                            .await
+                    }
+                    Scoping::Deferred(resolver) => {
+                        let call = self.call(route, &id, params, resolver, Some(cancel));
+                        methods::call_tool_with_meta(call).await
+                    }
+                };
+                match &outcome {
+                    Ok(_) => tracing::Span::current().record("outcome", "ok"),
+                    Err(err) => tracing::Span::current().record("outcome", err.code),
+                };
+                outcome
+            }));
+            Spanned {
+                span: &span,
+                fut: work,
+            }
+            .await
+        };
         if let Some(started) = started {
             span.in_scope(|| {
                 tracing::debug!(
