@@ -221,8 +221,45 @@ pub(crate) async fn run_request(h: &Arc<Http>, req: Request<'_>, mut head: HeadT
         Some(m) = rx.recv() => first.push(m),
         () = tokio::time::sleep(h.opts.stream_after) => {}
     }
+    // The stream's state is boxed: most requests never get here, and the POST's future (boxed
+    // per request) stays small.
+    let rest = Continue {
+        h,
+        session: session.as_ref(),
+        modern,
+        first,
+        done,
+    };
+    Box::pin(stream_rest(rest, head, rx, dispatch)).await;
+}
+
+/// Where a request's answer becomes an SSE stream: what [`run_request`] saw so far.
+struct Continue<'a> {
+    h: &'a Http,
+    session: Option<&'a Arc<Session>>,
+    modern: bool,
+    /// The messages the request sent before this.
+    first: Vec<Outbound>,
+    /// The reply, if it came already.
+    done: Option<Option<Reply>>,
+}
+
+/// Streams the rest of a request's answer (see [`run_request`]).
+async fn stream_rest<F: Future<Output = Option<Reply>>>(
+    rest: Continue<'_>,
+    mut head: HeadTx,
+    rx: &mut mpsc::Receiver<Outbound>,
+    mut dispatch: Pin<&mut F>,
+) {
+    let Continue {
+        h,
+        session,
+        modern,
+        first,
+        mut done,
+    } = rest;
     let (body_tx, body_rx) = mpsc::channel::<Bytes>(SSE_QUEUE);
-    let out = match &session {
+    let out = match session {
         Some(s) if !modern => {
             let stream = s.open_stream();
             stream
