@@ -51,10 +51,12 @@ pub(crate) async fn run_handler(call: Call<'_>) -> Result<Payload, ErrorObject> 
     match call.route {
         Route::CallTool => tools::call(call).await,
         Route::ReadResource => resources::read(call).await,
-        Route::GetPrompt => prompts::get(call).await,
-        Route::Complete => complete::complete(call).await,
+        // Boxed: larger than `tools/call`'s state, which would otherwise carry their space (and
+        // so would every future around it, copied into the heap once per request).
+        Route::GetPrompt => Box::pin(prompts::get(call)).await,
+        Route::Complete => Box::pin(complete::complete(call)).await,
         Route::Listen => listen::listen(call).await,
-        route if route.is_task() => tasks::method(call).await,
+        route if route.is_task() => Box::pin(tasks::method(call)).await,
         _ => answer_now(&call),
     }
 }

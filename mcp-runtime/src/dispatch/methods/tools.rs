@@ -52,9 +52,11 @@ pub(super) async fn call<S: Open>(call: Call<'_, S>) -> Result<Payload, ErrorObj
             let (forward, timeout_ms) = (Arc::clone(&found.mount.forward), found.mount.timeout_ms);
             let arguments = p.arguments.map(RawValue::to_owned);
             let name = p.name.into_owned();
-            return mounted(call, &name, timeout_ms, |ctx| {
+            // Boxed, like the task below: a mounted tool's state would otherwise be part of
+            // every `tools/call`'s future (and of every future around it).
+            return Box::pin(mounted(call, &name, timeout_ms, |ctx| {
                 forward.call_tool(ctx, found.remote, arguments)
-            })
+            }))
             .await;
         }
         return Err(ErrorObject::invalid_params(format!(
@@ -84,7 +86,8 @@ pub(super) async fn call<S: Open>(call: Call<'_, S>) -> Result<Payload, ErrorObj
         (Some(message), _) => Err(HandlerError::InvalidArguments(message)),
         (None, Some(plan)) => {
             let arguments = p.arguments.map(RawValue::to_owned);
-            return super::tasks::call_tool(call, Arc::clone(&live), index, arguments, plan).await;
+            let task = super::tasks::call_tool(call, Arc::clone(&live), index, arguments, plan);
+            return Box::pin(task).await;
         }
         (None, None) => {
             let arguments = p.arguments.map(RawValue::to_owned);
