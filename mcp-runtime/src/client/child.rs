@@ -9,19 +9,19 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use crate::transport::{Inbound, Inbox, Outbox, Transport};
 
-/// The longest line read from a server: 16 MiB (longer lines are skipped, never buffered whole).
-pub(crate) const MAX_LINE: usize = 16 * 1024 * 1024;
-
 /// The pipes of a spawned server.
 #[derive(Debug)]
 pub(crate) struct ChildTransport {
     stdin: ChildStdin,
     stdout: ChildStdout,
+    /// The longest line read (a longer one is reported, never buffered whole).
+    max_line: usize,
 }
 
 /// Spawns `command` with piped stdin and stdout (stderr is inherited); the process is killed
-/// when the returned [`Child`] is dropped.
-pub(crate) fn spawn(mut command: Command) -> io::Result<(Child, ChildTransport)> {
+/// when the returned [`Child`] is dropped. Lines longer than `max_line` bytes are reported
+/// as [`Inbound::TooLarge`] without being kept.
+pub(crate) fn spawn(mut command: Command, max_line: usize) -> io::Result<(Child, ChildTransport)> {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -29,7 +29,14 @@ pub(crate) fn spawn(mut command: Command) -> io::Result<(Child, ChildTransport)>
     let mut child = command.spawn()?;
     let stdin = child.stdin.take().ok_or(io::ErrorKind::BrokenPipe)?;
     let stdout = child.stdout.take().ok_or(io::ErrorKind::BrokenPipe)?;
-    Ok((child, ChildTransport { stdin, stdout }))
+    Ok((
+        child,
+        ChildTransport {
+            stdin,
+            stdout,
+            max_line,
+        },
+    ))
 }
 
 impl Transport for ChildTransport {
@@ -40,6 +47,7 @@ impl Transport for ChildTransport {
             LineReader {
                 reader: BufReader::new(self.stdout),
                 line: Vec::new(),
+                max_line: self.max_line,
             },
             LineWriter(Some(self.stdin)),
         )
@@ -51,6 +59,7 @@ impl Transport for ChildTransport {
 pub(crate) struct LineReader {
     reader: BufReader<ChildStdout>,
     line: Vec<u8>,
+    max_line: usize,
 }
 
 impl Inbox for LineReader {
@@ -71,7 +80,7 @@ impl Inbox for LineReader {
                     None => (buf, None),
                 };
                 if !skipped {
-                    if self.line.len() + chunk.len() > MAX_LINE {
+                    if self.line.len() + chunk.len() > self.max_line {
                         skipped = true;
                         self.line = Vec::new();
                     } else {
@@ -85,7 +94,9 @@ impl Inbox for LineReader {
                 }
             }
             if skipped {
-                return Some(Ok(Inbound::TooLarge { limit: MAX_LINE }));
+                return Some(Ok(Inbound::TooLarge {
+                    limit: self.max_line,
+                }));
             }
             if self.line.last() == Some(&b'\r') {
                 self.line.pop();

@@ -21,9 +21,10 @@ use tokio::sync::{Semaphore, broadcast, mpsc, oneshot};
 use super::error::ClientError;
 use super::handler::{ClientHandler, answer};
 use super::headers::ParamHeader;
+use super::limits::Limits;
 use super::link::Link;
 use super::notification::ServerNotification;
-use super::outgoing::{Incoming, Outgoing};
+use super::outgoing::{Answer, Incoming, Outgoing};
 
 /// A progress callback.
 pub(crate) type ProgressFn = Arc<dyn Fn(ProgressNotificationParams) + Send + Sync>;
@@ -40,6 +41,7 @@ pub(crate) struct Config {
     pub(crate) capabilities: ClientCapabilities,
     pub(crate) timeout: Option<Duration>,
     pub(crate) max_in_flight: usize,
+    pub(crate) limits: Limits,
 }
 
 /// What the connection learnt from the server.
@@ -57,7 +59,7 @@ pub(crate) struct State {
 }
 
 struct Waiting {
-    tx: oneshot::Sender<Result<Value, ClientError>>,
+    tx: oneshot::Sender<Result<Answer, ClientError>>,
     progress: Option<ProgressFn>,
     handler: Option<Arc<dyn ClientHandler>>,
 }
@@ -71,6 +73,29 @@ pub(crate) struct Options {
     pub(crate) headers: Vec<(String, String)>,
     /// Answers the questions of this request (see [`Engine::handler_for`]).
     pub(crate) handler: Option<Arc<dyn ClientHandler>>,
+    /// Reads at most this much of the answer over HTTP (see [`Outgoing::max_bytes`]).
+    pub(crate) max_bytes: Option<usize>,
+}
+
+/// Why the connection ended.
+#[derive(Debug, Clone)]
+enum Ended {
+    /// Closed by the client.
+    Closed,
+    /// The transport failed.
+    Transport(String),
+    /// A message over this bound arrived on a message transport.
+    TooLarge(usize),
+}
+
+impl Ended {
+    fn error(&self) -> ClientError {
+        match self {
+            Self::Closed => ClientError::Closed,
+            Self::Transport(why) => ClientError::Transport(why.clone()),
+            Self::TooLarge(limit) => ClientError::MessageTooLarge { limit: *limit },
+        }
+    }
 }
 
 pub(crate) struct Engine {
@@ -83,7 +108,7 @@ pub(crate) struct Engine {
     answer_slots: Arc<Semaphore>,
     next_id: AtomicI64,
     notifications: Mutex<Option<broadcast::Sender<ServerNotification>>>,
-    closed: Mutex<Option<String>>,
+    closed: Mutex<Option<Ended>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -178,13 +203,9 @@ impl Engine {
         method: &str,
         mut params: Map<String, Value>,
         options: Options,
-    ) -> Result<Value, ClientError> {
-        if let Some(why) = lock(&self.closed).clone() {
-            return Err(if why.is_empty() {
-                ClientError::Closed
-            } else {
-                ClientError::Transport(why)
-            });
+    ) -> Result<Answer, ClientError> {
+        if let Some(ended) = &*lock(&self.closed) {
+            return Err(ended.error());
         }
         let id = RequestId::Number(self.next_id.fetch_add(1, Ordering::Relaxed));
         self.stamp(&mut params, &options, &id);
@@ -214,6 +235,7 @@ impl Engine {
             method: Some(method.to_owned()),
             version: self.header_version(),
             headers: options.headers,
+            max_bytes: options.max_bytes,
         };
         if let Err(why) = self.link.send(out).await {
             guard.id = None;
@@ -271,27 +293,32 @@ impl Engine {
             method: Some(method.to_owned()),
             version: self.header_version(),
             headers: Vec::new(),
+            max_bytes: None,
         };
         self.link.send(out).await.map_err(ClientError::Transport)
     }
 
-    fn complete(&self, id: &RequestId, outcome: Result<Value, ClientError>) {
+    fn complete(&self, id: &RequestId, outcome: Result<Answer, ClientError>) {
         if let Some(w) = lock(&self.waiting).remove(id) {
             let _ = w.tx.send(outcome);
         }
     }
 
-    /// Fails every request in flight and stops the notification stream.
+    /// Fails every request in flight and stops the notification stream (`why` empty: the
+    /// client closed it).
     pub(crate) fn shut(&self, why: String) {
-        lock(&self.closed).get_or_insert(why.clone());
+        self.end(if why.is_empty() {
+            Ended::Closed
+        } else {
+            Ended::Transport(why)
+        });
+    }
+
+    fn end(&self, ended: Ended) {
+        lock(&self.closed).get_or_insert(ended.clone());
         let waiting: Vec<_> = lock(&self.waiting).drain().collect();
         for (_, w) in waiting {
-            let err = if why.is_empty() {
-                ClientError::Closed
-            } else {
-                ClientError::Transport(why.clone())
-            };
-            let _ = w.tx.send(Err(err));
+            let _ = w.tx.send(Err(ended.error()));
         }
         for (_, task) in lock(&self.answering).drain() {
             task.abort();
@@ -299,8 +326,9 @@ impl Engine {
         lock(&self.notifications).take();
     }
 
-    fn receive(self: &Arc<Self>, text: &str) {
-        let message = match jsonrpc::parse_message(text) {
+    /// One message from the server; an answer keeps its text, read later by its caller.
+    fn receive(self: &Arc<Self>, text: String) {
+        let message = match jsonrpc::parse_message(&text) {
             Ok(m) => m,
             Err(e) => {
                 tracing::warn!("mcp client: ignored a message that is not JSON-RPC: {e}");
@@ -320,10 +348,10 @@ impl Engine {
                     return;
                 };
                 let outcome = match r.outcome {
-                    Ok(raw) => serde_json::from_str(raw.get()).map_err(ClientError::protocol),
+                    Ok(_) => Ok(()),
                     Err(e) => Err(ClientError::Rpc(e)),
                 };
-                self.complete(&id, outcome);
+                self.complete(&id, outcome.map(|()| Answer(text)));
             }
             Message::Request(r) => {
                 let params = r.params.and_then(|p| serde_json::from_str(p.get()).ok());
@@ -412,6 +440,7 @@ impl Engine {
             method: None,
             version: self.header_version(),
             headers: Vec::new(),
+            max_bytes: None,
         };
         let _ = self.link.send(out).await;
     }
@@ -466,10 +495,19 @@ async fn read(engine: Weak<Engine>, mut inbound: mpsc::Receiver<Incoming>) {
             return;
         };
         match item {
-            Incoming::Message(text) => engine.receive(&text),
+            Incoming::Message(text) => engine.receive(text),
             Incoming::Failed(id, e) => engine.complete(&id, Err(e)),
             Incoming::Closed(why) => {
                 engine.shut(why);
+                return;
+            }
+            Incoming::TooLarge(limit) => {
+                tracing::warn!(
+                    limit,
+                    "mcp client: the server sent a message over the size bound; the connection is closed"
+                );
+                engine.end(Ended::TooLarge(limit));
+                engine.link.close().await;
                 return;
             }
         }

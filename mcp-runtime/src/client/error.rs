@@ -46,6 +46,64 @@ pub enum ClientError {
     /// The server did not declare a capability the request needs.
     #[error("the server does not support {0}")]
     Unsupported(&'static str),
+    /// A message from the server (a stdio line, an HTTP JSON body, an SSE event) is larger
+    /// than [`ClientBuilder::max_message_bytes`](super::ClientBuilder::max_message_bytes).
+    /// Over HTTP the request it answered fails; over a message transport (stdio, in-memory)
+    /// the connection is closed, since what the message answered cannot be known.
+    ///
+    /// ```
+    /// use mcp_runtime::client::ClientError;
+    ///
+    /// let err = ClientError::MessageTooLarge { limit: 1024 };
+    /// assert_eq!(err.to_string(), "a message from the server is larger than 1024 bytes");
+    /// ```
+    #[error("a message from the server is larger than {limit} bytes")]
+    MessageTooLarge {
+        /// The bound, in bytes.
+        limit: usize,
+    },
+    /// The pages of one list operation ([`Client::list_tools`](super::Client::list_tools) and
+    /// the other "every page" methods) would hold more than
+    /// [`ClientBuilder::max_list_bytes`](super::ClientBuilder::max_list_bytes): the page that
+    /// would pass the bound is dropped, and so is everything read before it.
+    ///
+    /// ```
+    /// use mcp_runtime::client::ClientError;
+    ///
+    /// let err = ClientError::ListTooLarge {
+    ///     method: "tools/list".into(),
+    ///     limit: 1000,
+    ///     held: 900,
+    ///     pages: 3,
+    /// };
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "tools/list: the pages would hold more than 1000 bytes (900 bytes in 3 pages read)"
+    /// );
+    /// ```
+    #[error(
+        "{method}: the pages would hold more than {limit} bytes ({held} bytes in {pages} pages read)"
+    )]
+    ListTooLarge {
+        /// The list method.
+        method: String,
+        /// The bound, in bytes.
+        limit: usize,
+        /// The bytes of the pages read and kept before the refused one (at most `limit`).
+        held: usize,
+        /// How many pages were read and kept before the refused one.
+        pages: usize,
+    },
+    /// The client's configuration is not usable (a bound of zero, …): nothing was connected.
+    ///
+    /// ```
+    /// use mcp_runtime::client::ClientError;
+    ///
+    /// let err = ClientError::InvalidConfig("max_message_bytes must be at least 1".into());
+    /// assert!(err.to_string().contains("max_message_bytes"));
+    /// ```
+    #[error("invalid client configuration: {0}")]
+    InvalidConfig(String),
 }
 
 impl ClientError {

@@ -12,16 +12,15 @@ use futures_util::StreamExt as _;
 use mcp_core::jsonrpc::RequestId;
 use mcp_core::{ErrorObject, ProtocolVersion};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
-use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinHandle};
 
 use super::error::ClientError;
+use super::limits::Limits;
 use super::outgoing::{Incoming, Outgoing};
+use super::redirect;
 use super::sse::{Event, Parser};
-
-/// The largest JSON body read: 16 MiB.
-const MAX_BODY: usize = 16 * 1024 * 1024;
 /// How long to wait before resuming a stream when the server gave no `retry`.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// The longest `retry` honoured (a server cannot park a request for longer).
@@ -65,6 +64,18 @@ struct Shared {
     posts: Mutex<HashMap<RequestId, AbortHandle>>,
     listener: Mutex<Option<JoinHandle<()>>>,
     auth: Option<Arc<dyn Authorizer>>,
+    /// The largest JSON body or SSE event read.
+    max_message: usize,
+}
+
+/// How one response's events ended.
+enum Pumped {
+    /// The answer to the request went by.
+    Answered,
+    /// The stream ended (or failed) before it.
+    Ended,
+    /// An event passed this bound: the stream is dropped.
+    TooLarge(usize),
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -77,9 +88,13 @@ impl HttpLink {
         headers: HeaderMap,
         inbound: mpsc::Sender<Incoming>,
         auth: Option<Arc<dyn Authorizer>>,
+        limits: Limits,
     ) -> Result<Self, String> {
+        // Redirects are followed by `redirect::send`, which drops the client's own headers on
+        // the way to another origin.
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| e.to_string())?;
         Ok(Self {
@@ -93,6 +108,7 @@ impl HttpLink {
                 posts: Mutex::new(HashMap::new()),
                 listener: Mutex::new(None),
                 auth,
+                max_message: limits.max_message,
             }),
         })
     }
@@ -182,14 +198,23 @@ impl HttpLink {
         if let Some(v) = *lock(&self.shared.version) {
             req = req.header("mcp-protocol-version", v.as_str());
         }
-        let _ = req.send().await;
+        let _ = self.shared.send(req).await;
     }
 }
 
 impl Shared {
     fn fail(&self, id: &Option<RequestId>, why: impl Into<String>) -> Option<Incoming> {
-        id.as_ref()
-            .map(|id| Incoming::Failed(id.clone(), ClientError::Transport(why.into())))
+        self.fail_with(id, ClientError::Transport(why.into()))
+    }
+
+    fn fail_with(&self, id: &Option<RequestId>, error: ClientError) -> Option<Incoming> {
+        id.as_ref().map(|id| Incoming::Failed(id.clone(), error))
+    }
+
+    /// Sends `req`, following its redirects (see [`redirect::send`]).
+    async fn send(&self, req: reqwest::RequestBuilder) -> Result<reqwest::Response, String> {
+        let req = req.build().map_err(|e| e.to_string())?;
+        redirect::send(&self.http, req).await
     }
 
     async fn deliver(&self, item: Option<Incoming>) {
@@ -254,7 +279,7 @@ impl Shared {
             } else {
                 std::mem::take(&mut out.bytes)
             };
-            let resp = match self.request(&out).body(body).send().await {
+            let resp = match self.send(self.request(&out).body(body)).await {
                 Ok(r) => r,
                 Err(e) => {
                     return self
@@ -295,8 +320,11 @@ impl Shared {
         self.remember_session(resp.headers());
         let status = resp.status();
         let is_sse = content_type(resp.headers()).starts_with("text/event-stream");
+        let limit = out
+            .max_bytes
+            .map_or(self.max_message, |m| m.min(self.max_message));
         if status.is_success() && is_sse {
-            return self.read_stream(resp, out.id).await;
+            return self.read_stream(resp, out.id, limit).await;
         }
         if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
             if out.id.is_some() {
@@ -305,63 +333,97 @@ impl Shared {
             }
             return;
         }
-        let body = match read_body(resp).await {
+        let body = match read_body(resp, limit).await {
             Ok(b) => b,
-            Err(e) => return self.deliver(self.fail(&out.id, e)).await,
+            Err(e) => return self.deliver(self.fail_with(&out.id, e)).await,
         };
-        self.deliver_body(status, &body, &out.id).await;
+        self.deliver_body(status, body, &out.id).await;
     }
 
     /// A JSON body: a message, a batch of messages, or an HTTP error with or without a JSON-RPC
-    /// error in it.
-    async fn deliver_body(&self, status: reqwest::StatusCode, body: &str, id: &Option<RequestId>) {
-        let parsed: Option<Value> = serde_json::from_str(body).ok();
-        match parsed {
-            Some(Value::Array(items)) => {
-                for item in items {
-                    self.deliver(Some(Incoming::Message(item.to_string())))
-                        .await;
-                }
+    /// error in it. Read in place (a message goes on as the text it came as).
+    async fn deliver_body(
+        &self,
+        status: reqwest::StatusCode,
+        body: String,
+        id: &Option<RequestId>,
+    ) {
+        /// The members of a message that matter here (`null` reads as absent).
+        #[derive(serde::Deserialize)]
+        struct Probe<'a> {
+            #[serde(borrow)]
+            jsonrpc: Option<&'a RawValue>,
+            #[serde(borrow)]
+            id: Option<&'a RawValue>,
+            #[serde(borrow)]
+            error: Option<&'a RawValue>,
+        }
+        let start = body.trim_start();
+        if start.starts_with('[')
+            && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(&body)
+        {
+            for item in items {
+                self.deliver(Some(Incoming::Message(item.get().to_owned())))
+                    .await;
             }
-            Some(Value::Object(mut obj)) if obj.contains_key("error") || status.is_success() => {
-                // An error about a request whose id the server could not read comes back with
-                // `id: null`: it is the answer to this POST's request.
-                if obj.get("id").is_none_or(Value::is_null)
-                    && let (Some(id), Some(err)) = (id, obj.get("error"))
+            return;
+        }
+        let probe = if start.starts_with('{') {
+            serde_json::from_str::<Probe<'_>>(&body).ok()
+        } else {
+            None
+        };
+        let message = match probe {
+            Some(p) if p.error.is_some() || status.is_success() => {
+                // An error about a request whose id the server could not read comes back
+                // with `id: null`: it is the answer to this POST's request.
+                if p.id.is_none()
+                    && let (Some(id), Some(err)) = (id, p.error)
                 {
-                    let err = serde_json::from_value(err.clone())
+                    let err = serde_json::from_str(err.get())
                         .unwrap_or_else(|_| ErrorObject::new(-32603, format!("HTTP {status}")));
                     let err = ClientError::Rpc(err);
                     return self.deliver(Some(Incoming::Failed(id.clone(), err))).await;
                 }
-                obj.entry("jsonrpc").or_insert_with(|| "2.0".into());
-                self.deliver(Some(Incoming::Message(Value::Object(obj).to_string())))
-                    .await;
-            }
-            _ if status.is_success() && body.trim().is_empty() => {
-                let why = format!("the server answered HTTP {status} with an empty body");
-                self.deliver(self.fail(id, why)).await;
+                (p.jsonrpc.is_none()).then(|| {
+                    let members = start[1..].trim_start();
+                    let comma = if members.starts_with('}') { "" } else { "," };
+                    format!("{{\"jsonrpc\":\"2.0\"{comma}{members}")
+                })
             }
             _ => {
-                let shown: String = body.chars().take(200).collect();
-                let why =
+                let why = if status.is_success() && start.is_empty() {
+                    format!("the server answered HTTP {status} with an empty body")
+                } else {
+                    let shown: String = body.chars().take(200).collect();
                     if status == reqwest::StatusCode::NOT_FOUND && lock(&self.session).is_some() {
                         format!("HTTP 404: the session has expired ({shown})")
                     } else {
                         format!("HTTP {status}: {shown}")
-                    };
-                self.deliver(self.fail(id, why)).await;
+                    }
+                };
+                return self.deliver(self.fail(id, why)).await;
             }
-        }
+        };
+        let text = message.unwrap_or(body);
+        self.deliver(Some(Incoming::Message(text))).await;
     }
 
     /// Reads an SSE answer to request `id`, resuming it with `GET` after `retry` when it ends
     /// before the answer came.
-    async fn read_stream(&self, resp: reqwest::Response, id: Option<RequestId>) {
-        let mut parser = Parser::default();
-        let mut answered = self.pump(resp, &mut parser, id.as_ref()).await;
+    async fn read_stream(&self, resp: reqwest::Response, id: Option<RequestId>, limit: usize) {
+        let mut parser = Parser::new(limit);
+        let mut pumped = self.pump(resp, &mut parser, id.as_ref()).await;
         let mut resumes = 0;
-        while !answered && id.is_some() {
+        while id.is_some() {
+            match pumped {
+                Pumped::Answered => return,
+                Pumped::TooLarge(limit) => {
+                    let err = ClientError::MessageTooLarge { limit };
+                    return self.deliver(self.fail_with(&id, err)).await;
+                }
+                Pumped::Ended => {}
+            }
             let Some(last) = parser.last_id.clone() else {
                 let why =
                     "the event stream ended before the answer (and had no event id to resume)";
@@ -374,26 +436,31 @@ impl Shared {
             resumes += 1;
             tokio::time::sleep(retry_of(&parser)).await;
             match self.get(Some(&last)).await {
-                Ok(resp) => answered = self.pump(resp, &mut parser, id.as_ref()).await,
+                Ok(resp) => pumped = self.pump(resp, &mut parser, id.as_ref()).await,
                 Err(e) => tracing::debug!("mcp client: resuming a stream failed: {e}"),
             }
         }
     }
 
-    /// Forwards every event of one response; true once the answer to `id` went by.
+    /// Forwards every event of one response, until the answer to `id` went by.
     async fn pump(
         &self,
         resp: reqwest::Response,
         parser: &mut Parser,
         id: Option<&RequestId>,
-    ) -> bool {
+    ) -> Pumped {
         let mut body = resp.bytes_stream();
         let mut events: Vec<Event> = Vec::new();
         while let Some(chunk) = body.next().await {
-            let Ok(chunk) = chunk else { return false };
-            if let Err(e) = parser.feed(&chunk, &mut events) {
-                tracing::warn!("mcp client: {e}; the stream is dropped");
-                return false;
+            let Ok(chunk) = chunk else {
+                return Pumped::Ended;
+            };
+            if let Err(limit) = parser.feed(&chunk, &mut events) {
+                tracing::warn!(
+                    limit,
+                    "mcp client: an SSE event passed the bound; the stream is dropped"
+                );
+                return Pumped::TooLarge(limit);
             }
             let mut answered = false;
             for event in events.drain(..) {
@@ -409,14 +476,14 @@ impl Shared {
                     .await
                     .is_err()
                 {
-                    return true;
+                    return Pumped::Answered;
                 }
             }
             if answered {
-                return true;
+                return Pumped::Answered;
             }
         }
-        false
+        Pumped::Ended
     }
 
     async fn get(&self, last_event_id: Option<&str>) -> Result<reqwest::Response, String> {
@@ -435,7 +502,7 @@ impl Shared {
             req = req.header("last-event-id", last);
         }
         let req = self.authorize("GET", req);
-        let resp = req.send().await.map_err(|e| e.to_string())?;
+        let resp = self.send(req).await?;
         if !resp.status().is_success() {
             return Err(format!("GET answered HTTP {}", resp.status()));
         }
@@ -448,17 +515,20 @@ impl Shared {
     /// The standalone stream from its first response on: reopened after `retry` when it ends,
     /// five failures in a row at most; a server that refuses it (an error status) is not asked
     /// again.
+    /// An event over the bound counts as a failure.
     async fn standalone(&self, first: reqwest::Response) {
-        let mut parser = Parser::default();
-        self.pump(first, &mut parser, None).await;
-        tokio::time::sleep(retry_of(&parser)).await;
+        let mut parser = Parser::new(self.max_message);
         let mut failures = 0;
+        if let Pumped::TooLarge(_) = self.pump(first, &mut parser, None).await {
+            failures += 1;
+        }
+        tokio::time::sleep(retry_of(&parser)).await;
         while failures < MAX_RESUMES {
             match self.get(parser.last_id.clone().as_deref()).await {
-                Ok(resp) => {
-                    failures = 0;
-                    self.pump(resp, &mut parser, None).await;
-                }
+                Ok(resp) => match self.pump(resp, &mut parser, None).await {
+                    Pumped::TooLarge(_) => failures += 1,
+                    Pumped::Answered | Pumped::Ended => failures = 0,
+                },
                 Err(e) if e.starts_with("GET answered HTTP") => return,
                 Err(_) => failures += 1,
             }
@@ -493,15 +563,22 @@ fn answers(data: &str, id: &RequestId) -> bool {
         .is_ok_and(|p| p.method.is_none() && p.id.as_ref() == Some(id))
 }
 
-async fn read_body(resp: reqwest::Response) -> Result<String, String> {
-    let mut body = Vec::new();
+/// A body of at most `limit` bytes, refused as soon as it passes (or its `Content-Length`
+/// says it will).
+async fn read_body(resp: reqwest::Response, limit: usize) -> Result<String, ClientError> {
+    let declared = resp.content_length().unwrap_or(0);
+    if declared > limit as u64 {
+        return Err(ClientError::MessageTooLarge { limit });
+    }
+    let mut body = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
     let mut stream = resp.bytes_stream();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| format!("reading the answer failed: {e}"))?;
-        if body.len() + chunk.len() > MAX_BODY {
-            return Err(format!("the answer is larger than {MAX_BODY} bytes"));
+        let chunk =
+            chunk.map_err(|e| ClientError::Transport(format!("reading the answer failed: {e}")))?;
+        if body.len() + chunk.len() > limit {
+            return Err(ClientError::MessageTooLarge { limit });
         }
         body.extend_from_slice(&chunk);
     }
-    String::from_utf8(body).map_err(|_| "the answer is not UTF-8".to_owned())
+    String::from_utf8(body).map_err(|_| ClientError::Transport("the answer is not UTF-8".into()))
 }

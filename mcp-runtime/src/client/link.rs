@@ -67,8 +67,13 @@ impl std::fmt::Debug for MessageLink {
 }
 
 impl MessageLink {
-    /// Starts the writer and reader tasks of `transport`.
-    pub(crate) fn start<T: Transport>(transport: T, inbound: mpsc::Sender<Incoming>) -> Self {
+    /// Starts the writer and reader tasks of `transport`; a message over `max_message` bytes
+    /// (or one the transport skipped as too large) ends the connection.
+    pub(crate) fn start<T: Transport>(
+        transport: T,
+        inbound: mpsc::Sender<Incoming>,
+        max_message: usize,
+    ) -> Self {
         let (mut rx, mut tx) = transport.split();
         let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(OUTBOUND_QUEUE);
         let writer = tokio::spawn(async move {
@@ -84,13 +89,18 @@ impl MessageLink {
                 match rx.receive().await {
                     None => break "the server closed the connection".to_owned(),
                     Some(Err(e)) => break format!("read failed: {e}"),
+                    Some(Ok(Inbound::Message(text))) if text.len() > max_message => {
+                        let _ = inbound.send(Incoming::TooLarge(max_message)).await;
+                        return;
+                    }
                     Some(Ok(Inbound::Message(text))) => {
                         if inbound.send(Incoming::Message(text)).await.is_err() {
                             return;
                         }
                     }
                     Some(Ok(Inbound::TooLarge { limit })) => {
-                        tracing::warn!(limit, "mcp client: skipped a message over the size limit");
+                        let _ = inbound.send(Incoming::TooLarge(limit)).await;
+                        return;
                     }
                     Some(Ok(Inbound::InvalidUtf8 { offset })) => {
                         tracing::warn!(offset, "mcp client: skipped a message that is not UTF-8");

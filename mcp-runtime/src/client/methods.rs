@@ -9,9 +9,7 @@ use std::time::Duration;
 use mcp_core::jsonrpc::error_codes;
 use mcp_core::{
     CallToolResult, CompleteRequestParams, CompleteResult, GetPromptResult, InputRequiredResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    LoggingLevel, ProgressNotificationParams, Prompt, ReadResourceResult, Resource,
-    ResourceTemplate, SubscriptionFilter, Tool,
+    LoggingLevel, ProgressNotificationParams, ReadResourceResult, SubscriptionFilter,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -21,13 +19,12 @@ use super::Client;
 use super::engine::{Options, ProgressFn, lock};
 use super::error::ClientError;
 use super::handler::answer;
-use super::headers::{encode, param_headers, param_values};
+use super::headers::{encode, param_values};
 use super::link::Link;
+use super::outgoing::Answer;
 
 /// How many `input_required` rounds one request goes through at most.
 pub(crate) const MAX_ROUNDS: usize = 8;
-/// How many pages one list reads at most.
-pub(crate) const MAX_PAGES: usize = 1000;
 
 /// A value as a JSON object (`params` must be one).
 pub(crate) fn to_map(value: &impl Serialize) -> Result<Map<String, Value>, ClientError> {
@@ -92,7 +89,7 @@ impl<T> std::fmt::Debug for Call<T> {
 }
 
 impl<T> Call<T> {
-    fn new(
+    pub(crate) fn new(
         client: &Client,
         method: &'static str,
         params: Result<Map<String, Value>, ClientError>,
@@ -123,6 +120,18 @@ impl<T> Call<T> {
         self
     }
 
+    /// Reads at most `bytes` of the answer over HTTP (what is left of a list's bound).
+    pub(crate) fn max_bytes(mut self, bytes: usize) -> Self {
+        self.options.max_bytes = Some(bytes);
+        self
+    }
+
+    /// The answer as received, its `result` not read yet.
+    pub(crate) async fn answer(self) -> Result<Answer, ClientError> {
+        let params = self.params?;
+        self.client.raw(self.method, params, self.options).await
+    }
+
     /// Answers this request's questions with `handler` instead of the client's (a mount relays
     /// them to the client of the call it forwards).
     pub(crate) fn handler(mut self, handler: std::sync::Arc<dyn super::ClientHandler>) -> Self {
@@ -138,7 +147,7 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let params = self.params?;
-            let value = if self.rounds {
+            let answer = if self.rounds {
                 let first = self
                     .client
                     .with_rounds(self.method, params.clone(), self.options.clone())
@@ -166,7 +175,7 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
             } else {
                 self.client.raw(self.method, params, self.options).await?
             };
-            serde_json::from_value(value).map_err(|e| {
+            answer.decode().map_err(|e| {
                 ClientError::protocol(format!("the answer to {} does not fit: {e}", self.method))
             })
         })
@@ -177,7 +186,7 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
 /// arrive on [`Client::notifications`] until it is dropped, which cancels it.
 #[derive(Debug)]
 pub struct Listener {
-    task: tokio::task::JoinHandle<Result<Value, ClientError>>,
+    task: tokio::task::JoinHandle<Result<Answer, ClientError>>,
 }
 
 impl Listener {
@@ -218,13 +227,22 @@ impl Client {
         method: &str,
         mut params: Map<String, Value>,
         options: Options,
-    ) -> Result<Value, ClientError> {
+    ) -> Result<Answer, ClientError> {
+        #[derive(serde::Deserialize)]
+        struct Kind {
+            #[serde(rename = "resultType")]
+            result_type: Option<String>,
+        }
         for _ in 0..MAX_ROUNDS {
             let result = self.raw(method, params.clone(), options.clone()).await?;
-            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+            let kind = result.decode::<Kind>().map_err(|e| {
+                ClientError::protocol(format!("the answer to {method} does not fit: {e}"))
+            })?;
+            if kind.result_type.as_deref() != Some("input_required") {
                 return Ok(result);
             }
-            let round: InputRequiredResult = serde_json::from_value(result)
+            let round: InputRequiredResult = result
+                .decode()
                 .map_err(|e| ClientError::protocol(format!("input_required: {e}")))?;
             let mut responses = Map::new();
             let handler = options
@@ -388,110 +406,6 @@ impl Client {
             tokio::spawn(async move { client.raw("subscriptions/listen", params, options).await });
         Ok(Listener { task })
     }
-
-    /// One page of `tools/list`.
-    pub fn list_tools_page(&self, cursor: Option<&str>) -> Call<ListToolsResult> {
-        Call::new(self, "tools/list", Ok(cursor_params(cursor)))
-    }
-
-    /// Every tool, page after page. On HTTP a tool whose `x-mcp-header` annotations break the
-    /// spec's rules is left out (and logged), as the spec requires of clients.
-    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
-        let tools = self
-            .pages("tools/list", |r: ListToolsResult| (r.tools, r.next_cursor))
-            .await?;
-        if !matches!(self.engine.link, Link::Http(_)) {
-            return Ok(tools);
-        }
-        let mut kept = Vec::with_capacity(tools.len());
-        let mut found = std::collections::HashMap::new();
-        for tool in tools {
-            match param_headers(&tool.input_schema) {
-                Ok(params) => {
-                    found.insert(tool.name.clone(), params);
-                    kept.push(tool);
-                }
-                Err(why) => tracing::warn!(tool = %tool.name, "mcp client: tool left out: {why}"),
-            }
-        }
-        lock(&self.engine.state).tool_headers = found;
-        Ok(kept)
-    }
-
-    /// One page of `resources/list`.
-    pub fn list_resources_page(&self, cursor: Option<&str>) -> Call<ListResourcesResult> {
-        Call::new(self, "resources/list", Ok(cursor_params(cursor)))
-    }
-
-    /// Every resource, page after page.
-    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
-        self.pages("resources/list", |r: ListResourcesResult| {
-            (r.resources, r.next_cursor)
-        })
-        .await
-    }
-
-    /// One page of `resources/templates/list`.
-    pub fn list_resource_templates_page(
-        &self,
-        cursor: Option<&str>,
-    ) -> Call<ListResourceTemplatesResult> {
-        Call::new(self, "resources/templates/list", Ok(cursor_params(cursor)))
-    }
-
-    /// Every resource template, page after page.
-    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
-        self.pages(
-            "resources/templates/list",
-            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
-        )
-        .await
-    }
-
-    /// One page of `prompts/list`.
-    pub fn list_prompts_page(&self, cursor: Option<&str>) -> Call<ListPromptsResult> {
-        Call::new(self, "prompts/list", Ok(cursor_params(cursor)))
-    }
-
-    /// Every prompt, page after page.
-    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
-        self.pages("prompts/list", |r: ListPromptsResult| {
-            (r.prompts, r.next_cursor)
-        })
-        .await
-    }
-
-    /// Reads every page of a list; a cursor seen twice, or more than [`MAX_PAGES`] pages, is an
-    /// error rather than a loop.
-    async fn pages<R, I>(
-        &self,
-        method: &'static str,
-        split: impl Fn(R) -> (Vec<I>, Option<String>),
-    ) -> Result<Vec<I>, ClientError>
-    where
-        R: DeserializeOwned + Send + 'static,
-    {
-        let mut items = Vec::new();
-        let mut cursor: Option<String> = None;
-        let mut seen = std::collections::HashSet::new();
-        for _ in 0..MAX_PAGES {
-            let page: R = Call::new(self, method, Ok(cursor_params(cursor.as_deref()))).await?;
-            let (mut page_items, next) = split(page);
-            items.append(&mut page_items);
-            match next {
-                None => return Ok(items),
-                Some(next) if !seen.insert(next.clone()) => {
-                    return Err(ClientError::protocol(format!(
-                        "{method} gave cursor {next:?} twice"
-                    )));
-                }
-                Some(next) => cursor = Some(next),
-            }
-        }
-        Err(ClientError::protocol(format!(
-            "{method} has more than {MAX_PAGES} pages"
-        )))
-    }
 }
 
 fn json_map(v: Value) -> Map<String, Value> {
@@ -501,7 +415,7 @@ fn json_map(v: Value) -> Map<String, Value> {
     }
 }
 
-fn cursor_params(cursor: Option<&str>) -> Map<String, Value> {
+pub(crate) fn cursor_params(cursor: Option<&str>) -> Map<String, Value> {
     let mut p = Map::new();
     if let Some(c) = cursor {
         p.insert("cursor".into(), json!(c));

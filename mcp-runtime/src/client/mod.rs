@@ -40,9 +40,14 @@
 //! # Bounds
 //!
 //! Every wait is bounded: requests time out (60 s unless set), at most 1024 are in flight, the
-//! server's questions are answered 16 at a time, notifications wait in a queue of 256, a message
-//! or SSE event is at most 16 MiB, list pagination stops after 1000 pages, and a dropped request
-//! future cancels the request on the server.
+//! server's questions are answered 16 at a time, notifications wait in a queue of 256, and a
+//! dropped request future cancels the request on the server. What a server sends is bounded
+//! too: a message (stdio line, HTTP JSON body, SSE event) is at most 16 MiB
+//! ([`ClientBuilder::max_message_bytes`]), the pages of one list hold at most 16 MiB together
+//! ([`ClientBuilder::max_list_bytes`]) and are at most 1000 ([`ClientBuilder::max_list_pages`]),
+//! and a redirect to another origin carries none of the client's own headers (only `Accept`,
+//! `Content-Type`, `Last-Event-ID` and the protocol's `MCP-Protocol-Version`, `Mcp-Method`,
+//! `Mcp-Name`, `Mcp-Param-*`; ten redirects at most).
 
 mod child;
 mod engine;
@@ -50,13 +55,16 @@ mod error;
 mod handler;
 mod headers;
 mod http;
+mod limits;
 mod link;
+mod lists;
 mod methods;
 mod mount;
 mod notification;
 #[cfg(feature = "auth")]
 pub mod oauth;
 mod outgoing;
+mod redirect;
 mod skills;
 mod sse;
 
@@ -71,8 +79,9 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use engine::{Config, Engine, Options, lock};
+use limits::Limits;
 use link::{Link, MessageLink};
-use outgoing::{INBOUND_QUEUE, Incoming};
+use outgoing::{Answer, INBOUND_QUEUE, Incoming};
 
 pub use error::ClientError;
 pub use handler::{ClientHandler, HandlerFuture, NoHandler};
@@ -114,6 +123,7 @@ pub struct ClientBuilder {
     headers: Vec<(String, String)>,
     listen: bool,
     authorizer: Option<Arc<dyn http::Authorizer>>,
+    limits: Limits,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -143,6 +153,7 @@ impl Client {
             headers: Vec::new(),
             listen: true,
             authorizer: None,
+            limits: Limits::default(),
         }
     }
 
@@ -199,7 +210,7 @@ impl Client {
         method: &str,
         params: Map<String, Value>,
         options: Options,
-    ) -> Result<Value, ClientError> {
+    ) -> Result<Answer, ClientError> {
         let first = self
             .engine
             .request(method, params.clone(), options.clone())
@@ -231,7 +242,8 @@ impl Client {
     async fn discover(&self) -> Result<(), ClientError> {
         let result = self
             .raw("server/discover", Map::new(), Options::default())
-            .await?;
+            .await?
+            .value()?;
         let supported: Vec<ProtocolVersion> = result
             .get("supportedVersions")
             .and_then(Value::as_array)
@@ -279,7 +291,7 @@ impl Client {
             .engine
             .request("initialize", params, Options::default())
             .await?;
-        let init: InitializeResult = serde_json::from_value(result).map_err(|e| {
+        let init: InitializeResult = result.decode().map_err(|e| {
             ClientError::protocol(format!("the answer to initialize does not fit: {e}"))
         })?;
         if init.protocol_version.is_stateless() {
@@ -386,6 +398,7 @@ impl ClientBuilder {
 
     /// Connects to a Streamable HTTP endpoint (`http://host:port/mcp`).
     pub async fn connect_http(self, url: &str) -> Result<Client, ClientError> {
+        self.limits.check()?;
         let url = reqwest::Url::parse(url)
             .map_err(|e| ClientError::Transport(format!("invalid URL {url:?}: {e}")))?;
         let mut headers = reqwest::header::HeaderMap::new();
@@ -397,7 +410,7 @@ impl ClientBuilder {
             headers.append(name, value);
         }
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
-        let link = http::HttpLink::new(url, headers, tx, self.authorizer.clone())
+        let link = http::HttpLink::new(url, headers, tx, self.authorizer.clone(), self.limits)
             .map_err(ClientError::Transport)?;
         self.finish(Link::Http(link), rx).await
     }
@@ -416,10 +429,11 @@ impl ClientBuilder {
         self,
         command: tokio::process::Command,
     ) -> Result<Client, ClientError> {
-        let (child, transport) = child::spawn(command)
+        self.limits.check()?;
+        let (child, transport) = child::spawn(command, self.limits.max_message)
             .map_err(|e| ClientError::Transport(format!("could not start the server: {e}")))?;
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
-        let link = MessageLink::start(transport, tx);
+        let link = MessageLink::start(transport, tx, self.limits.max_message);
         let child = std::sync::Mutex::new(Some(child));
         link.on_close(move || {
             if let Some(mut child) = lock(&child).take() {
@@ -431,21 +445,23 @@ impl ClientBuilder {
 
     /// Connects over any message [`Transport`].
     pub async fn connect<T: Transport>(self, transport: T) -> Result<Client, ClientError> {
+        self.limits.check()?;
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
-        let link = MessageLink::start(transport, tx);
+        let link = MessageLink::start(transport, tx, self.limits.max_message);
         self.finish(Link::Messages(link), rx).await
     }
 
     /// Connects to `server` in this process, over an in-memory pair (the server runs in a
     /// task of its own until the client closes).
     pub async fn connect_in_memory(self, server: &crate::Server) -> Result<Client, ClientError> {
+        self.limits.check()?;
         let (server_end, client_end) = crate::transport::memory::pair(64);
         let server = server.clone();
         let task = tokio::spawn(async move {
             let _ = server.serve(server_end).await;
         });
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
-        let link = MessageLink::start(client_end, tx);
+        let link = MessageLink::start(client_end, tx, self.limits.max_message);
         link.on_close(move || task.abort());
         self.finish(Link::Messages(link), rx).await
     }
@@ -460,6 +476,7 @@ impl ClientBuilder {
             capabilities: self.capabilities,
             timeout: self.timeout,
             max_in_flight: self.max_in_flight,
+            limits: self.limits,
         };
         let first = self.version.unwrap_or(ProtocolVersion::LATEST);
         let engine = Engine::start(link, inbound, config, self.handler, first);

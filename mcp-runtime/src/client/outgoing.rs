@@ -2,6 +2,8 @@
 
 use mcp_core::ProtocolVersion;
 use mcp_core::jsonrpc::RequestId;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::error::ClientError;
 
@@ -21,6 +23,9 @@ pub(crate) struct Outgoing {
     pub(crate) version: Option<ProtocolVersion>,
     /// `Mcp-Name` and `Mcp-Param-*` headers, already encoded (stateless era only).
     pub(crate) headers: Vec<(String, String)>,
+    /// How much of the answer an HTTP link reads at most, when less than the client's
+    /// message bound (what is left of a list's bound).
+    pub(crate) max_bytes: Option<usize>,
 }
 
 /// What a link hands to the client's reader.
@@ -32,4 +37,33 @@ pub(crate) enum Incoming {
     Failed(RequestId, ClientError),
     /// The connection ended.
     Closed(String),
+    /// The server sent a message larger than this bound over a message transport: the
+    /// connection is ended, since what it answered cannot be known.
+    TooLarge(usize),
+}
+
+/// A successful response as received: the whole message text, its `result` read when asked
+/// for, once, straight into the type wanted (no [`Value`] in between).
+#[derive(Debug)]
+pub(crate) struct Answer(pub(crate) String);
+
+impl Answer {
+    /// The bytes of the message as received.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The `result`, read as `T`.
+    pub(crate) fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        #[derive(serde::Deserialize)]
+        struct Envelope<T> {
+            result: T,
+        }
+        serde_json::from_str::<Envelope<T>>(&self.0).map(|e| e.result)
+    }
+
+    /// The `result` as a [`Value`] (answers read member by member).
+    pub(crate) fn value(&self) -> Result<Value, ClientError> {
+        self.decode().map_err(ClientError::protocol)
+    }
 }

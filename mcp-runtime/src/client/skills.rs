@@ -109,7 +109,8 @@ impl Client {
     pub async fn list_skills(&self) -> Result<Vec<SkillEntry>, ClientError> {
         let result = self
             .raw("skills/list", Map::new(), Options::default())
-            .await?;
+            .await?
+            .value()?;
         let skills = result.get("skills").cloned().unwrap_or(json!([]));
         serde_json::from_value(skills)
             .map_err(|e| ClientError::protocol(format!("skills/list: {e}")))

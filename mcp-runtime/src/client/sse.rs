@@ -1,9 +1,6 @@
 //! An incremental reader of `text/event-stream` bodies (the WHATWG event-stream format), with a
 //! bound on the size of one event.
 
-/// The largest event accepted: 16 MiB of data lines.
-pub(crate) const MAX_EVENT: usize = 16 * 1024 * 1024;
-
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Event {
@@ -14,8 +11,10 @@ pub(crate) struct Event {
 }
 
 /// What the parser learnt from a chunk.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Parser {
+    /// The largest event (its data lines, and the line being read), in bytes.
+    limit: usize,
     line: Vec<u8>,
     data: Vec<u8>,
     has_data: bool,
@@ -28,9 +27,23 @@ pub(crate) struct Parser {
 }
 
 impl Parser {
-    /// Feeds one chunk, pushing complete events to `out`; `Err` when an event or a line passes
-    /// [`MAX_EVENT`].
-    pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<Event>) -> Result<(), String> {
+    /// A parser of events of at most `limit` bytes.
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            line: Vec::new(),
+            data: Vec::new(),
+            has_data: false,
+            name: None,
+            last_id: None,
+            retry_ms: None,
+            skipped_cr: false,
+        }
+    }
+
+    /// Feeds one chunk, pushing complete events to `out`; `Err(limit)` when the event being
+    /// read (its data and the line being read) passes the limit.
+    pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<Event>) -> Result<(), usize> {
         for &b in chunk {
             if self.skipped_cr {
                 self.skipped_cr = false;
@@ -45,14 +58,14 @@ impl Parser {
                     self.line_done(&line, out);
                 }
                 _ => {
-                    if self.line.len() >= MAX_EVENT {
-                        return Err(format!("an SSE line is longer than {MAX_EVENT} bytes"));
+                    if self.line.len() + self.data.len() >= self.limit {
+                        return Err(self.limit);
                     }
                     self.line.push(b);
                 }
             }
-            if self.data.len() > MAX_EVENT {
-                return Err(format!("an SSE event is larger than {MAX_EVENT} bytes"));
+            if self.data.len() > self.limit {
+                return Err(self.limit);
             }
         }
         Ok(())
@@ -61,7 +74,8 @@ impl Parser {
     fn line_done(&mut self, line: &[u8], out: &mut Vec<Event>) {
         if line.is_empty() {
             if self.has_data {
-                let data = String::from_utf8_lossy(&self.data).into_owned();
+                let data = String::from_utf8(std::mem::take(&mut self.data))
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
                 out.push(Event {
                     data,
                     name: self.name.take(),
@@ -110,7 +124,7 @@ mod tests {
 
     #[test]
     fn events_ids_and_retry_across_chunks() {
-        let mut p = Parser::default();
+        let mut p = Parser::new(1024);
         let mut out = Vec::new();
         p.feed(b"id: e-1\nretry: 500\ndata: \n\nevent: mess", &mut out)
             .unwrap();
@@ -141,10 +155,24 @@ mod tests {
 
     #[test]
     fn an_event_without_data_is_not_dispatched() {
-        let mut p = Parser::default();
+        let mut p = Parser::new(1024);
         let mut out = Vec::new();
         p.feed(b"id: 7\n\n", &mut out).unwrap();
         assert!(out.is_empty());
         assert_eq!(p.last_id.as_deref(), Some("7"));
+    }
+
+    #[test]
+    fn an_event_over_the_limit_is_refused_while_read() {
+        let mut p = Parser::new(16);
+        let mut out = Vec::new();
+        p.feed(b"data: 0123456789\n", &mut out).unwrap();
+        // 10 bytes of data, then a line that would take the event past 16 bytes.
+        assert_eq!(p.feed(b"data: 0123", &mut out), Err(16));
+        assert!(out.is_empty());
+        let mut p = Parser::new(16);
+        p.feed(b"data: 0123456789\n\ndata: 0123456789\n\n", &mut out)
+            .unwrap();
+        assert_eq!(out.len(), 2, "each event is bounded, not the stream");
     }
 }

@@ -1,0 +1,157 @@
+//! The list methods of a [`Client`]: one page at a time, or every page within the client's
+//! bounds ([`ClientBuilder::max_list_bytes`](super::ClientBuilder::max_list_bytes),
+//! [`ClientBuilder::max_list_pages`](super::ClientBuilder::max_list_pages)).
+
+use std::collections::{HashMap, HashSet};
+
+use mcp_core::{
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt,
+    Resource, ResourceTemplate, Tool,
+};
+use serde::de::DeserializeOwned;
+
+use super::Client;
+use super::engine::lock;
+use super::error::ClientError;
+use super::headers::param_headers;
+use super::link::Link;
+use super::methods::{Call, cursor_params};
+
+impl Client {
+    /// One page of `tools/list`.
+    pub fn list_tools_page(&self, cursor: Option<&str>) -> Call<ListToolsResult> {
+        Call::new(self, "tools/list", Ok(cursor_params(cursor)))
+    }
+
+    /// Every tool, page after page. On HTTP a tool whose `x-mcp-header` annotations break the
+    /// spec's rules is left out (and logged), as the spec requires of clients.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+        let tools = self
+            .pages("tools/list", |r: ListToolsResult| (r.tools, r.next_cursor))
+            .await?;
+        if !matches!(self.engine.link, Link::Http(_)) {
+            return Ok(tools);
+        }
+        let mut kept = Vec::with_capacity(tools.len());
+        let mut found = HashMap::new();
+        for tool in tools {
+            match param_headers(&tool.input_schema) {
+                Ok(params) => {
+                    found.insert(tool.name.clone(), params);
+                    kept.push(tool);
+                }
+                Err(why) => tracing::warn!(tool = %tool.name, "mcp client: tool left out: {why}"),
+            }
+        }
+        lock(&self.engine.state).tool_headers = found;
+        Ok(kept)
+    }
+
+    /// One page of `resources/list`.
+    pub fn list_resources_page(&self, cursor: Option<&str>) -> Call<ListResourcesResult> {
+        Call::new(self, "resources/list", Ok(cursor_params(cursor)))
+    }
+
+    /// Every resource, page after page.
+    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+        self.pages("resources/list", |r: ListResourcesResult| {
+            (r.resources, r.next_cursor)
+        })
+        .await
+    }
+
+    /// One page of `resources/templates/list`.
+    pub fn list_resource_templates_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Call<ListResourceTemplatesResult> {
+        Call::new(self, "resources/templates/list", Ok(cursor_params(cursor)))
+    }
+
+    /// Every resource template, page after page.
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+        self.pages(
+            "resources/templates/list",
+            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
+        )
+        .await
+    }
+
+    /// One page of `prompts/list`.
+    pub fn list_prompts_page(&self, cursor: Option<&str>) -> Call<ListPromptsResult> {
+        Call::new(self, "prompts/list", Ok(cursor_params(cursor)))
+    }
+
+    /// Every prompt, page after page.
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+        self.pages("prompts/list", |r: ListPromptsResult| {
+            (r.prompts, r.next_cursor)
+        })
+        .await
+    }
+
+    /// Reads every page of a list, within the client's bounds: the pages hold at most
+    /// `max_list_bytes` together, counted as received (over HTTP a page is read no further
+    /// than what is left), and are at most `max_list_pages`; a cursor seen twice is an error
+    /// rather than a loop. Each page is read straight into its typed result, then split.
+    async fn pages<R, I>(
+        &self,
+        method: &'static str,
+        split: impl Fn(R) -> (Vec<I>, Option<String>),
+    ) -> Result<Vec<I>, ClientError>
+    where
+        R: DeserializeOwned + Send + 'static,
+    {
+        let limits = self.engine.config.limits;
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut seen = HashSet::new();
+        let mut held = 0;
+        for pages in 0..limits.max_pages {
+            // What the pages read so far leave of the bound (`held` never passes it).
+            let left = limits.max_list - held;
+            let too_large = || ClientError::ListTooLarge {
+                method: method.to_owned(),
+                limit: limits.max_list,
+                held,
+                pages,
+            };
+            let mut call = Call::<R>::new(self, method, Ok(cursor_params(cursor.as_deref())));
+            if left < limits.max_message {
+                call = call.max_bytes(left);
+            }
+            let answer = match call.answer().await {
+                Ok(answer) => answer,
+                Err(ClientError::MessageTooLarge { limit })
+                    if limit == left && left < limits.max_message =>
+                {
+                    return Err(too_large());
+                }
+                Err(e) => return Err(e),
+            };
+            if answer.len() > left {
+                return Err(too_large());
+            }
+            held += answer.len();
+            let page: R = answer.decode().map_err(|e| {
+                ClientError::protocol(format!("the answer to {method} does not fit: {e}"))
+            })?;
+            drop(answer);
+            let (mut page_items, next) = split(page);
+            items.append(&mut page_items);
+            match next {
+                None => return Ok(items),
+                Some(next) if !seen.insert(next.clone()) => {
+                    return Err(ClientError::protocol(format!(
+                        "{method} gave cursor {next:?} twice"
+                    )));
+                }
+                Some(next) => cursor = Some(next),
+            }
+        }
+        Err(ClientError::protocol(format!(
+            "{method} has more than {} pages",
+            limits.max_pages
+        )))
+    }
+}
