@@ -131,6 +131,15 @@ pub(crate) fn resource_matches(resource: &str, url: &Url) -> bool {
     path == base || path.starts_with(&format!("{base}/"))
 }
 
+/// The canonical URI of the MCP server at `url` (MCP authorization, "Canonical Server URI";
+/// RFC 8707 §2): lowercase scheme and host, the port unless it is the scheme's default, the
+/// path without a trailing slash; no query, no fragment.
+pub(crate) fn canonical_uri(url: &Url) -> String {
+    let mut uri = url.origin().ascii_serialization();
+    uri.push_str(url.path().trim_end_matches('/'));
+    uri
+}
+
 /// The authorization server's metadata for `issuer` (whose `issuer` must be `issuer`); for a
 /// server without protected resource metadata (`legacy`), the default endpoints at the issuer
 /// when no metadata answers at all.
@@ -189,6 +198,26 @@ mod tests {
         assert_eq!(Challenge::parse(r#"Basic realm="x""#), Challenge::default());
         assert_eq!(Challenge::parse(""), Challenge::default());
         assert_eq!(Challenge::parse("Bearer"), Challenge::default());
+    }
+
+    #[test]
+    fn canonical_uris_keep_scheme_host_port_and_path_only() {
+        let c = |u: &str| canonical_uri(&Url::parse(u).unwrap());
+        assert_eq!(c("http://127.0.0.1:3000/mcp"), "http://127.0.0.1:3000/mcp");
+        assert_eq!(c("HTTPS://MCP.Example.com/"), "https://mcp.example.com");
+        assert_eq!(
+            c("https://mcp.example.com:443/mcp/"),
+            "https://mcp.example.com/mcp"
+        );
+        assert_eq!(
+            c("https://mcp.example.com:8443"),
+            "https://mcp.example.com:8443"
+        );
+        assert_eq!(
+            c("https://mcp.example.com/server/mcp?tenant=a#frag"),
+            "https://mcp.example.com/server/mcp"
+        );
+        assert_eq!(c("http://[::1]:8080/mcp"), "http://[::1]:8080/mcp");
     }
 
     #[test]

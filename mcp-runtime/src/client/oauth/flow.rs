@@ -55,6 +55,7 @@ pub(crate) async fn authorize(
         }
     }
     let prm = discover::resource_metadata(&fetcher, url, challenge).await;
+    // RFC 8707 `resource`, always sent: the metadata's, else the server's canonical URI.
     let (issuer, resource, supported) = match &prm {
         Some(doc) => {
             let resource = doc.get("resource").and_then(Value::as_str);
@@ -68,13 +69,14 @@ pub(crate) async fn authorize(
             let issuer = strings(doc, "authorization_servers")
                 .and_then(|a| a.into_iter().next())
                 .ok_or("the protected resource metadata names no authorization server")?;
-            (
-                issuer,
-                resource.map(str::to_owned),
-                strings(doc, "scopes_supported"),
-            )
+            let resource = resource.map_or_else(|| discover::canonical_uri(url), str::to_owned);
+            (issuer, Some(resource), strings(doc, "scopes_supported"))
         }
-        None => (url.origin().ascii_serialization(), None, None),
+        None => (
+            url.origin().ascii_serialization(),
+            Some(discover::canonical_uri(url)),
+            None,
+        ),
     };
     let meta = discover::server_metadata(&fetcher, &issuer, prm.is_none()).await?;
     let endpoint = |key: &str| {

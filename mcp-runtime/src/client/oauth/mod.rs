@@ -6,8 +6,11 @@
 //! 1. finds the protected resource metadata (RFC 9728): the `resource_metadata` of the
 //!    `WWW-Authenticate` challenge, else the well-known URL with the endpoint's path, else the
 //!    root one; its `resource` must name the server the client speaks to, and is sent as the
-//!    RFC 8707 `resource` indicator (a server of 2025-03-26 without that metadata is its own
-//!    authorization server, with the default endpoints when it has no metadata either);
+//!    RFC 8707 `resource` indicator of the authorization and token requests (metadata without
+//!    `resource`, or none at all, sends the server's canonical URI instead: scheme, host, port
+//!    and path of the URL connected to, no trailing slash, query or fragment; a server of
+//!    2025-03-26 without that metadata is its own authorization server, with the default
+//!    endpoints when it has no metadata either);
 //! 2. reads the authorization server's RFC 8414 or OpenID Connect metadata, whose `issuer` must
 //!    be the one asked for;
 //! 3. picks the client identity: pre-registered credentials, else a client ID metadata document
