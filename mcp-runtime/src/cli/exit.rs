@@ -12,11 +12,13 @@ use std::fmt;
 /// | 3 | [`Refused`](Self::Refused) | the server answered with a JSON-RPC error: unknown tool, prompt or resource, invalid parameters, resource not found |
 /// | 4 | [`Timeout`](Self::Timeout) | no answer within `--timeout SECONDS` |
 /// | 5 | [`Server`](Self::Server) | the server could not be built (duplicate items, bad settings), or serving failed (address in use, I/O) |
+/// | 6 | [`Unsafe`](Self::Unsafe) | the configuration asks for what this binary cannot do safely, so nothing is served: `MCP_AUTH_*` on a binary built without the `auth` feature, `MCP_REDIS_URL` without `redis` (or on a server built without reading it), items that declare scopes served over HTTP with no authorization |
 ///
 /// ```
 /// use mcp_runtime::cli::Failure;
 /// assert_eq!(Failure::Failed.code(), 1);
 /// assert_eq!(Failure::Timeout.code(), 4);
+/// assert_eq!(Failure::Unsafe.code(), 6);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -31,6 +33,9 @@ pub enum Failure {
     Timeout,
     /// The server could not be built, or serving failed.
     Server,
+    /// The configuration asks for a protection or a shared store this binary cannot give;
+    /// serving without it would be unsafe, so the command did not start.
+    Unsafe,
 }
 
 impl Failure {
@@ -47,6 +52,7 @@ impl Failure {
             Self::Refused => 3,
             Self::Timeout => 4,
             Self::Server => 5,
+            Self::Unsafe => 6,
         }
     }
 }

@@ -24,7 +24,11 @@
 //! A failure is printed on stderr as `NAME: message` (the binary's file name) and sets the exit
 //! code of its [`Failure`]: 0 success, 1 a tool answered `isError` (or an application command
 //! failed), 2 usage, 3 the server refused the request, 4 timeout, 5 the server could not be
-//! built or serving failed.
+//! built or serving failed, 6 the configuration asks for what this binary cannot do safely
+//! (nothing is served): `MCP_AUTH_*` on a binary built without the `auth` feature, `MCP_REDIS_URL`
+//! without `redis`, or items that declare scopes served over HTTP with no authorization
+//! configured (see [`ServerBuilder::allow_unprotected`](crate::ServerBuilder::allow_unprotected)).
+//! `help` lists the environment variables of the features this binary was built with.
 //!
 //! [`Cli`] adds the application's own commands next to these.
 
@@ -32,6 +36,8 @@
 mod apps;
 #[cfg(feature = "cli")]
 mod args;
+#[cfg(feature = "cli")]
+mod env;
 mod exit;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 mod inspect;

@@ -206,12 +206,9 @@ impl Cli {
              \x20 0 success   1 the tool answered isError, or a command failed   2 usage error\n\
              \x20 3 the server refused the request (unknown name, invalid arguments, not found)\n\
              \x20 4 --timeout elapsed   5 the server could not be built, or serving failed\n\
-             \nenvironment:\n\
-             \x20 MCP_LOG_MESSAGES=1       log every JSON message in and out on stderr\n\
-             \x20 RUST_LOG=...             tracing filter for the server's own logs (stderr)\n\
-             \x20 MCP_AUTH_ISSUER=URL      (feature auth) `http` requires bearer tokens of this issuer\n\
-             \x20 MCP_AUTH_AUDIENCE=URI    (feature auth) this server's resource URI, the tokens' audience\n",
+             \x20 6 the configuration asks for what this binary cannot do safely (nothing is served)\n",
         );
+        text.push_str(&super::env::help());
         text
     }
 
@@ -335,6 +332,9 @@ impl Cli {
                 .map_err(fail);
         }
         let server = &self.server;
+        if !matches!(command, "help" | "-h" | "--help") {
+            super::env::refuse_unused_redis(server).map_err(fail)?;
+        }
         let usage = |line: &str| format!("{} {line}", self.bin());
         match command {
             "stdio" => {
@@ -458,14 +458,24 @@ fn serving(err: &Error) -> CliError {
     CliError::new(Failure::Server, err.to_string())
 }
 
+/// `http`: refuses what it cannot serve safely before it binds, then serves.
 #[cfg(feature = "http")]
 async fn serve_http(server: &Server, addr: &str) -> Result<(), CliError> {
+    #[cfg(not(feature = "auth"))]
+    super::env::refuse_auth_without_feature()?;
+    #[cfg(feature = "auth")]
+    crate::http::auth::adopt_env(server).map_err(|e| CliError::new(Failure::Server, e))?;
+    super::env::refuse_unprotected(server)?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| CliError::new(Failure::Server, format!("cannot listen on {addr}: {e}")))?;
     let local = listener.local_addr().map_err(|e| serving(&e.into()))?;
-    #[cfg(feature = "auth")]
-    crate::http::auth::adopt_env(server).map_err(|e| CliError::new(Failure::Server, e))?;
+    if !local.ip().is_loopback() && crate::http::options::hosts_unlisted(&server.inner) {
+        eprintln!(
+            "bound to {local}: requests naming this server by IP address are served; name its host \
+             names in MCP_ALLOWED_HOSTS (comma-separated) to serve those"
+        );
+    }
     eprintln!("serving MCP over Streamable HTTP at http://{local}/mcp");
     server
         .serve_http_on(listener)
@@ -505,14 +515,6 @@ impl Server {
     }
 
     async fn run_boxed(&self) -> Result<(), Error> {
-        if self.inner.scale.is_none()
-            && std::env::var_os("MCP_REDIS_URL").is_some_and(|u| !u.is_empty())
-        {
-            eprintln!(
-                "warning: MCP_REDIS_URL ignored: this server was built before `run` \
-                 (use ServerBuilder::run, or ServerBuilder::redis)"
-            );
-        }
         Cli::new(self).run().await
     }
 
@@ -530,30 +532,6 @@ impl Server {
     pub fn run_with(&self, args: &[String]) -> impl Future<Output = Result<(), Error>> + Send {
         Cli::new(self).run_args(args.to_vec())
     }
-}
-
-/// What the environment asks of a command-line server: `MCP_REQUEST_STATE_KEYS` (the
-/// `requestState` key ring replicas share) and, with feature `redis`, `MCP_REDIS_URL` (this
-/// process is one replica of several; see `docs/scale-out.md`).
-fn from_env(builder: ServerBuilder) -> Result<ServerBuilder, Error> {
-    let mut builder = builder;
-    if let Some(ring) = std::env::var("MCP_REQUEST_STATE_KEYS")
-        .ok()
-        .filter(|k| !k.trim().is_empty())
-    {
-        let ring = crate::scale::parse_key_ring(&ring)
-            .map_err(|e| Error::Config(format!("MCP_REQUEST_STATE_KEYS: {e}")))?;
-        builder = builder.request_state_keys(ring);
-    }
-    #[cfg(feature = "redis")]
-    {
-        builder = crate::scale_redis::from_env(builder);
-    }
-    #[cfg(not(feature = "redis"))]
-    if std::env::var_os("MCP_REDIS_URL").is_some_and(|u| !u.is_empty()) {
-        eprintln!("warning: MCP_REDIS_URL ignored (built without the `redis` feature)");
-    }
-    Ok(builder)
 }
 
 impl ServerBuilder {
@@ -576,7 +554,7 @@ impl ServerBuilder {
     }
 
     async fn run_boxed(self) -> Result<(), Error> {
-        match from_env(self).and_then(ServerBuilder::build) {
+        match super::env::from_env(self).and_then(ServerBuilder::build) {
             Ok(server) => server.run_boxed().await,
             Err(err) => {
                 let name = program_name().unwrap_or_else(|| "server".to_owned());

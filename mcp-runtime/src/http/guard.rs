@@ -5,11 +5,22 @@ use http::{HeaderMap, header};
 use crate::http::options::Allow;
 
 /// The hosts and origins one endpoint accepts, resolved from [`HttpOptions`](super::HttpOptions)
-/// and how the endpoint is bound.
+/// (else `MCP_ALLOWED_HOSTS`) and how the endpoint is bound.
 #[derive(Debug, Clone)]
 pub(crate) struct Guard {
-    hosts: Allow,
+    hosts: Hosts,
     origins: Origins,
+}
+
+/// Which `Host` values are accepted.
+#[derive(Debug, Clone)]
+enum Hosts {
+    Any,
+    Loopback,
+    /// A public bind with no list: IP addresses and loopback names, never a DNS name (a
+    /// rebinding page's requests carry the page's own name).
+    Addresses,
+    List(std::sync::Arc<[String]>),
 }
 
 /// Which `Origin` values are accepted.
@@ -31,19 +42,20 @@ pub(crate) enum Refusal {
 }
 
 impl Guard {
-    /// `Auto` hosts are loopback names when bound to loopback (always for a mounted router), and
-    /// otherwise any; `Auto` origins are the request's own host, plus loopback origins when bound
-    /// to loopback.
+    /// `Auto` hosts are those of `MCP_ALLOWED_HOSTS` when it is set, else loopback names when
+    /// bound to loopback (always for a mounted router), and otherwise IP addresses and loopback
+    /// names; `Auto` origins are the request's own host, plus loopback origins when bound to
+    /// loopback.
     pub(crate) fn new(hosts: &Allow, origins: &Allow, loopback: bool) -> Self {
-        let hosts = match hosts {
-            Allow::Auto if loopback => Allow::Loopback,
-            Allow::Auto => Allow::Any,
-            other => other.clone(),
+        let hosts = match crate::http::options::hosts(hosts) {
+            Allow::Auto if loopback => Hosts::Loopback,
+            Allow::Auto => Hosts::Addresses,
+            Allow::Any => Hosts::Any,
+            Allow::List(list) => Hosts::List(list),
         };
         let origins = match origins {
             Allow::Any => Origins::Any,
             Allow::List(list) => Origins::List(std::sync::Arc::clone(list)),
-            Allow::Loopback => Origins::SameHost { loopback: true },
             Allow::Auto => Origins::SameHost { loopback },
         };
         Self { hosts, origins }
@@ -53,9 +65,10 @@ impl Guard {
     pub(crate) fn check(&self, headers: &HeaderMap) -> Result<(), Refusal> {
         let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
         let host_ok = match &self.hosts {
-            Allow::Any | Allow::Auto => true,
-            Allow::Loopback => host.is_some_and(is_loopback_host),
-            Allow::List(list) => host.is_some_and(|h| {
+            Hosts::Any => true,
+            Hosts::Loopback => host.is_some_and(is_loopback_host),
+            Hosts::Addresses => host.is_some_and(|h| is_loopback_host(h) || is_ip_host(h)),
+            Hosts::List(list) => host.is_some_and(|h| {
                 let h = h.to_ascii_lowercase();
                 list.iter().any(|a| *a == h || *a == strip_port(&h))
             }),
@@ -114,6 +127,15 @@ fn is_loopback_host(host: &str) -> bool {
     matches!(h.as_str(), "localhost" | "127.0.0.1" | "[::1]")
 }
 
+/// An IP address, with or without port (`203.0.113.9:8000`, `[2001:db8::1]:443`).
+fn is_ip_host(host: &str) -> bool {
+    let h = strip_port(host.trim());
+    match h.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => v6.parse::<std::net::Ipv6Addr>().is_ok(),
+        None => h.parse::<std::net::Ipv4Addr>().is_ok(),
+    }
+}
+
 fn origin_is_loopback(origin: &str) -> bool {
     let Some(rest) = origin
         .strip_prefix("http://")
@@ -170,7 +192,7 @@ mod tests {
     }
 
     #[test]
-    fn public_binds_accept_only_the_hosts_own_origin_by_default() {
+    fn public_binds_accept_addresses_and_the_hosts_own_origin_by_default() {
         let public = Guard::new(&Allow::Auto, &Allow::Auto, false);
         let check = |host: &str, origin: Option<&str>| {
             let mut h = HeaderMap::new();
@@ -181,6 +203,32 @@ mod tests {
             public.check(&h)
         };
         assert_eq!(check("203.0.113.9:8000", None), Ok(()), "no Origin: served");
+        assert_eq!(check("[2001:db8::1]:8000", None), Ok(()));
+        assert_eq!(check("localhost:8000", None), Ok(()));
+        for name in [
+            "evil.example:8000",
+            "evil.example",
+            "mcp.example.com",
+            "203.0.113.9.nip.io:8000",
+            "2130706433:8000",
+            "[evil.example]:80",
+            "",
+        ] {
+            assert_eq!(check(name, None), Err(Refusal::Host), "{name}");
+        }
+        let public = Guard::new(
+            &Allow::list(["mcp.example.com", "10.0.0.5"]),
+            &Allow::Auto,
+            false,
+        );
+        let check = |host: &str, origin: Option<&str>| {
+            let mut h = HeaderMap::new();
+            h.insert(header::HOST, host.parse().unwrap());
+            if let Some(o) = origin {
+                h.insert(header::ORIGIN, o.parse().unwrap());
+            }
+            public.check(&h)
+        };
         assert_eq!(
             check("mcp.example.com", Some("https://mcp.example.com")),
             Ok(())
@@ -194,6 +242,10 @@ mod tests {
             Ok(())
         );
         assert_eq!(check("10.0.0.5:8000", Some("http://10.0.0.5:8000")), Ok(()));
+        // A list is the whole rule: other addresses and names are refused.
+        assert_eq!(check("203.0.113.9:8000", None), Err(Refusal::Host));
+        assert_eq!(check("evil.example:8000", None), Err(Refusal::Host));
+        assert_eq!(check("localhost:8000", None), Err(Refusal::Host));
         for bad in [
             "https://evil.example",
             "http://10.0.0.5:8001",
@@ -215,8 +267,8 @@ mod tests {
             false,
         );
         let mut h = HeaderMap::new();
-        h.insert(header::HOST, "mcp.example.com".parse().unwrap());
-        h.insert(header::ORIGIN, "https://mcp.example.com".parse().unwrap());
+        h.insert(header::HOST, "10.0.0.5:8000".parse().unwrap());
+        h.insert(header::ORIGIN, "http://10.0.0.5:8000".parse().unwrap());
         assert_eq!(listed.check(&h), Err(Refusal::Origin), "only the list");
         h.insert(header::ORIGIN, "https://APP.example.com".parse().unwrap());
         assert_eq!(listed.check(&h), Ok(()));

@@ -4,16 +4,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::http::event_store::EventStore;
-use crate::server::ServerBuilder;
+use crate::server::{ServerBuilder, ServerInner};
 
 /// Which hosts or origins are allowed.
 #[derive(Clone, Debug, Default)]
 pub(crate) enum Allow {
-    /// Hosts: loopback names when bound to loopback (always for a mounted router), else any.
+    /// Hosts: `MCP_ALLOWED_HOSTS` when set, else loopback names when bound to loopback (always
+    /// for a mounted router), else IP addresses and loopback names.
     /// Origins: the request's own host, and loopback origins when bound to loopback.
     #[default]
     Auto,
-    Loopback,
     Any,
     List(Arc<[String]>),
 }
@@ -128,7 +128,16 @@ impl HttpOptions {
         Self::default()
     }
 
-    /// Accepts only these `Host` names (with or without port; compared case-insensitively).
+    /// Accepts only these `Host` names (with or without port; compared case-insensitively);
+    /// any other `Host` gets 403, whatever the bind address (health endpoints excepted).
+    ///
+    /// Without a list (here or in `MCP_ALLOWED_HOSTS`, comma-separated, `*` for any host), a
+    /// server bound to loopback accepts loopback names (`localhost`, `127.0.0.1`, `[::1]`), and
+    /// a server bound to any other address (`0.0.0.0`, `::`, a public IP) accepts only IP
+    /// addresses and loopback names: a DNS-rebinding page's requests carry its own host
+    /// name, which is refused. A server reached under a name (behind a reverse proxy that
+    /// keeps the client's `Host`, say) must list that name. A list given here wins over the
+    /// environment variable.
     ///
     /// ```
     /// # use mcp_runtime::http::HttpOptions;
@@ -397,5 +406,189 @@ impl ServerBuilder {
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http(self, options: HttpOptions) -> Self {
         self.extension(options)
+    }
+}
+
+/// The environment variable naming the `Host` values a server accepts.
+pub(crate) const ALLOWED_HOSTS_ENV: &str = "MCP_ALLOWED_HOSTS";
+/// The environment variable that says scoped items may be served without authorization.
+pub(crate) const ALLOW_UNPROTECTED_ENV: &str = "MCP_ALLOW_UNPROTECTED";
+
+/// `MCP_ALLOWED_HOSTS`: `None` when unset or blank, `*` for any host, else the comma-separated
+/// host names (with or without port); an error names an entry that is not a host.
+pub(crate) fn hosts_from_env() -> Result<Option<Allow>, String> {
+    let Ok(value) = std::env::var(ALLOWED_HOSTS_ENV) else {
+        return Ok(None);
+    };
+    parse_hosts(&value)
+}
+
+fn parse_hosts(value: &str) -> Result<Option<Allow>, String> {
+    let entries: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    if entries.is_empty() {
+        return Ok(None);
+    }
+    if entries == ["*"] {
+        return Ok(Some(Allow::Any));
+    }
+    for e in &entries {
+        let host_char = |c: char| c.is_ascii_alphanumeric() || "-.:[]_".contains(c);
+        if !e.chars().all(host_char) || e.starts_with(':') {
+            return Err(format!(
+                "{ALLOWED_HOSTS_ENV}: {:?} is not a host: give the names clients reach this server by, \
+                 with or without port, comma-separated (mcp.example.com,mcp.example.com:8443), or * for any host",
+                e.chars().take(80).collect::<String>()
+            ));
+        }
+    }
+    Ok(Some(Allow::list(entries)))
+}
+
+/// The `Host` rule of an endpoint's options: the options' own list, else `MCP_ALLOWED_HOSTS`,
+/// else `Auto`. A malformed variable (the serving entry points refuse to start on it) allows
+/// no host at all.
+pub(crate) fn hosts(given: &Allow) -> Allow {
+    if !matches!(given, Allow::Auto) {
+        return given.clone();
+    }
+    match hosts_from_env() {
+        Ok(Some(allow)) => allow,
+        Ok(None) => Allow::Auto,
+        Err(e) => {
+            tracing::error!(error = %e, "no Host is allowed");
+            Allow::List(Arc::from(Vec::new()))
+        }
+    }
+}
+
+/// Whether a server bound to a public address would accept only IP-address `Host` values (no
+/// list given anywhere): the command line says so when it starts.
+pub(crate) fn hosts_unlisted(server: &ServerInner) -> bool {
+    let opts = server.extension::<HttpOptions>().unwrap_or_default();
+    matches!(hosts(&opts.hosts), Allow::Auto)
+}
+
+/// Whether the builder said scoped items may be served without authorization.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Unprotected(bool);
+
+impl ServerBuilder {
+    /// Says the server is meant to serve HTTP without authorization although its items declare
+    /// scopes (`#[tool(scopes = [..])]`, on resources and prompts too): without it, and without
+    /// [`ServerBuilder::auth`](crate::ServerBuilder::auth) (or `MCP_AUTH_ISSUER` /
+    /// `MCP_AUTH_AUDIENCE` on the command line, feature `auth`), serving HTTP fails (the command
+    /// line's `http` exits with code 6), because every client could call the scoped items.
+    /// `MCP_ALLOW_UNPROTECTED=1` says the same from the environment. A server behind a gateway
+    /// that checks tokens itself is such a case. stdio is always served: it carries no tokens,
+    /// and the process that spawned the server is its only client.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// let builder = Server::builder(server_info!()).allow_unprotected(true);
+    /// # let _ = builder;
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn allow_unprotected(self, yes: bool) -> Self {
+        self.extension(Unprotected(yes))
+    }
+}
+
+/// What serving HTTP checks first: `MCP_ALLOWED_HOSTS` is well formed, and items that declare
+/// scopes are not served to everyone by mistake (see [`ServerBuilder::allow_unprotected`]).
+pub(crate) fn check_serving(server: &ServerInner) -> Result<(), crate::error::Error> {
+    hosts_from_env().map_err(crate::error::Error::Config)?;
+    match unprotected_scopes(server) {
+        Some(why) => Err(crate::error::Error::Config(why)),
+        None => Ok(()),
+    }
+}
+
+/// Why the server must not serve HTTP as configured: the items that declare scopes, when no
+/// authorization checks them and nothing said it is meant so.
+pub(crate) fn unprotected_scopes(server: &ServerInner) -> Option<String> {
+    #[cfg(feature = "auth")]
+    if crate::http::auth::gated(server) {
+        return None;
+    }
+    if server.extension::<Unprotected>().is_some_and(|u| u.0) || env_allows_unprotected() {
+        return None;
+    }
+    let live = server.live();
+    let c = &live.catalog;
+    let scoped: Vec<String> = (c.tools.iter().filter(|t| !t.record.scopes.is_empty()))
+        .map(|t| format!("tool {}", t.record.name))
+        .chain(
+            (c.resources.iter().filter(|r| !r.record.scopes.is_empty()))
+                .map(|r| format!("resource {}", r.record.uri)),
+        )
+        .chain(
+            (c.templates.iter().filter(|r| !r.record.scopes.is_empty()))
+                .map(|r| format!("resource template {}", r.record.uri)),
+        )
+        .chain(
+            (c.prompts.iter().filter(|p| !p.record.scopes.is_empty()))
+                .map(|p| format!("prompt {}", p.record.name)),
+        )
+        .collect();
+    let first = scoped.first()?;
+    let more = match scoped.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    let configure = if cfg!(feature = "auth") {
+        "configure authorization (ServerBuilder::auth, or MCP_AUTH_ISSUER and MCP_AUTH_AUDIENCE)"
+    } else {
+        "build with the `auth` feature of mcp-runtime and configure authorization"
+    };
+    Some(format!(
+        "{first}{more} declare(s) scopes, but no authorization is configured: every client could use them. \
+         To serve HTTP, {configure}, or say the server is meant to run unprotected \
+         (ServerBuilder::allow_unprotected(true), or {ALLOW_UNPROTECTED_ENV}=1)"
+    ))
+}
+
+/// `MCP_ALLOW_UNPROTECTED` is `1` or `true`.
+fn env_allows_unprotected() -> bool {
+    std::env::var(ALLOW_UNPROTECTED_ENV)
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(value: &str) -> Vec<String> {
+        match parse_hosts(value) {
+            Ok(Some(Allow::List(list))) => list.to_vec(),
+            other => panic!("{value}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn allowed_hosts_from_the_environment() {
+        assert_eq!(
+            listed(" MCP.example.com , mcp.example.com:8443,,[::1]:80"),
+            ["mcp.example.com", "mcp.example.com:8443", "[::1]:80"]
+        );
+        assert!(matches!(parse_hosts("*"), Ok(Some(Allow::Any))));
+        assert!(matches!(parse_hosts(" * , "), Ok(Some(Allow::Any))));
+        assert!(matches!(parse_hosts(""), Ok(None)));
+        assert!(matches!(parse_hosts(" , "), Ok(None)));
+        for bad in [
+            "https://mcp.example.com",
+            "a.example,*",
+            "user@host",
+            "a b",
+            ":8000",
+        ] {
+            let e = parse_hosts(bad).unwrap_err();
+            assert!(e.starts_with("MCP_ALLOWED_HOSTS: \""), "{bad}: {e}");
+            assert!(e.contains("is not a host"), "{bad}: {e}");
+        }
     }
 }

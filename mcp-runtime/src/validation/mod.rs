@@ -28,11 +28,7 @@ pub(crate) fn describe<T: DeserializeOwned>(text: &str) -> String {
     let msg = strip_position(&inner.to_string());
     let node = raw_at(text, &segments);
     if msg == "number out of range" {
-        let number = node.map_or_else(|| "a number".to_owned(), |n| shown(n.get()));
-        return format!(
-            "{}the number {number} is out of range: it is larger than any 64-bit floating point number",
-            at(&path_text(&segments))
-        );
+        return beyond_f64(node.map(|n| n.get().trim()), &segments);
     }
     if msg.starts_with("invalid value: expected key to be a number in quotes") {
         return numeric_key(text, &segments);
@@ -151,6 +147,22 @@ fn out_of_range(got: &str, expected: &str, node: Option<&RawValue>) -> Option<St
         "integer {} is out of range; expected an integer from {min} to {max}",
         shown(&literal)
     ))
+}
+
+/// A number beyond every 64-bit float (`1e400`, `-1e400`): its sign says which end it passed.
+fn beyond_f64(number: Option<&str>, segments: &[Segment]) -> String {
+    let at = at(&path_text(segments));
+    match number {
+        Some(n) if n.starts_with('-') => format!(
+            "{at}the number {} is out of range: it is more negative than any 64-bit floating point number",
+            shown(n)
+        ),
+        Some(n) => format!(
+            "{at}the number {} is out of range: it is larger than any 64-bit floating point number",
+            shown(n)
+        ),
+        None => format!("{at}a number is out of range for a 64-bit floating point number"),
+    }
 }
 
 /// A map key that is not a number, for a map with integer keys: found in the object at the
@@ -404,7 +416,19 @@ mod tests {
         );
         assert_eq!(
             describe::<Wide>(r#"{"filter": {"shapes": [{"kind": "circle", "radius": -1e999}]}}"#),
-            "property 'filter.shapes[0].radius': the number -1e999 is out of range: it is larger than any 64-bit floating point number"
+            "property 'filter.shapes[0].radius': the number -1e999 is out of range: it is more negative than any 64-bit floating point number"
+        );
+        assert_eq!(
+            describe::<Wide>(r#"{"budget": -1e400}"#),
+            "property 'budget': the number -1e400 is out of range: it is more negative than any 64-bit floating point number"
+        );
+        assert_eq!(
+            describe::<Wide>(r#"{"budget": -0.5e400}"#),
+            "property 'budget': the number -0.5e400 is out of range: it is more negative than any 64-bit floating point number"
+        );
+        assert_eq!(
+            beyond_f64(None, &[]),
+            "a number is out of range for a 64-bit floating point number"
         );
     }
 

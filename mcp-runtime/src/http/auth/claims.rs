@@ -7,6 +7,22 @@ use std::sync::Arc;
 use crate::caller::Claims;
 use crate::error::HandlerError;
 use crate::handler::context::{Context, FromContext};
+use crate::http::auth::verifier::AuthError;
+
+/// The claims of a verified token, named: the subject is `sub`, else the client (`client_id`,
+/// else `azp`). A token that names neither is refused: tokens without a name would all share
+/// one empty subject, and with it each other's sessions and tasks.
+pub(crate) fn named(mut claims: Claims) -> Result<Claims, AuthError> {
+    if claims.subject.is_empty()
+        && let Some(client) = claims.client_id.as_ref().filter(|c| !c.is_empty())
+    {
+        claims.subject.clone_from(client);
+    }
+    if claims.subject.is_empty() {
+        return Err(AuthError::invalid("the token names no subject"));
+    }
+    Ok(claims)
+}
 
 /// The verified caller of a request, injected into a handler like `State<T>`: name a parameter's
 /// type `Auth` in a `#[tool]`, `#[resource]` or `#[prompt]` function.
@@ -80,5 +96,47 @@ impl FromContext for Auth {
                 "no authenticated caller: `Auth` is given only to requests over an HTTP endpoint protected by `Authorization`",
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claims(json: serde_json::Value) -> Claims {
+        let serde_json::Value::Object(map) = json else {
+            unreachable!()
+        };
+        Claims::from_json(map)
+    }
+
+    #[test]
+    fn the_subject_is_sub_else_the_client_else_refused() {
+        let named_as = |json| named(claims(json)).map(|c| c.subject);
+        assert_eq!(
+            named_as(serde_json::json!({"sub": "ada", "client_id": "app"})).ok(),
+            Some("ada".into())
+        );
+        assert_eq!(
+            named_as(serde_json::json!({"client_id": "app"})).ok(),
+            Some("app".into())
+        );
+        assert_eq!(
+            named_as(serde_json::json!({"azp": "web"})).ok(),
+            Some("web".into())
+        );
+        for nameless in [
+            serde_json::json!({}),
+            serde_json::json!({"sub": ""}),
+            serde_json::json!({"sub": "", "client_id": ""}),
+            serde_json::json!({"scope": "notes:read"}),
+        ] {
+            match named(claims(nameless.clone())) {
+                Err(AuthError::InvalidToken(why)) => {
+                    assert_eq!(why, "the token names no subject", "{nameless}");
+                }
+                other => panic!("{nameless}: {other:?}"),
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::caller::Claims;
+use crate::http::auth::claims::named;
 use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
 use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
 
@@ -219,12 +220,7 @@ impl IntrospectionVerifier {
         {
             return Err(AuthError::invalid("the token is not valid yet"));
         }
-        let mut claims = Claims::from_json(answer);
-        if claims.subject.is_empty()
-            && let Some(client) = &claims.client_id
-        {
-            claims.subject.clone_from(client);
-        }
+        let claims = named(Claims::from_json(answer))?;
         self.remember(key, &claims);
         Ok(claims)
     }

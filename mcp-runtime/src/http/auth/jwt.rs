@@ -10,7 +10,9 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 
 use crate::caller::Claims;
+use crate::http::auth::claims::named;
 use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
+use crate::http::auth::policy::Authorization;
 use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
 
 /// The asymmetric algorithms accepted unless told otherwise (never `none`, never HS*: a
@@ -35,9 +37,12 @@ const DEFAULT_ALGORITHMS: &[Algorithm] = &[
 /// [`min_refresh_interval`](Self::min_refresh_interval), so that a flood of forged tokens
 /// cannot turn into a flood of requests to the authorization server.
 ///
-/// A token passes when its algorithm is on the allow-list (asymmetric only by default), its
+/// A token passes when its header's `typ` is `at+jwt` (RFC 9068 access tokens; also
+/// `application/at+jwt`; see [`allow_jwt_typ`](Self::allow_jwt_typ) for authorization servers
+/// that send `JWT`), its algorithm is on the allow-list (asymmetric only by default), its
 /// signature verifies with the issuer's key, `iss` is the issuer, `aud` contains the audience
-/// (this server's canonical resource URI, RFC 8707) and `exp` / `nbf` hold within the leeway.
+/// (this server's canonical resource URI, RFC 8707), `exp` / `nbf` hold within the leeway, and
+/// it names its subject (`sub`, else `client_id` or `azp`).
 ///
 /// ```
 /// use mcp_runtime::auth::JwtVerifier;
@@ -57,6 +62,8 @@ pub struct JwtVerifier {
     min_refresh: Duration,
     max_age: Duration,
     timeout: Duration,
+    /// Tokens typed `JWT`, or not typed, pass too.
+    plain_typ: bool,
     fetcher: LazyFetcher,
     keys: Mutex<Keys>,
     /// Held while the keys are fetched, so that concurrent misses fetch once.
@@ -79,6 +86,7 @@ impl fmt::Debug for JwtVerifier {
             .field("audience", &self.audience)
             .field("algorithms", &self.algorithms)
             .field("leeway", &self.leeway)
+            .field("allow_jwt_typ", &self.plain_typ)
             .finish_non_exhaustive()
     }
 }
@@ -101,6 +109,7 @@ impl JwtVerifier {
             min_refresh: Duration::from_secs(30),
             max_age: Duration::from_secs(600),
             timeout: Duration::from_secs(10),
+            plain_typ: false,
             fetcher: LazyFetcher::default(),
             keys: Mutex::new(Keys::default()),
             refreshing: tokio::sync::Mutex::new(()),
@@ -208,6 +217,49 @@ impl JwtVerifier {
         self
     }
 
+    /// Also accepts tokens whose header says `typ: JWT` (or `application/jwt`), or has no `typ`
+    /// at all (default off: only `at+jwt` and `application/at+jwt`, as RFC 9068 requires).
+    ///
+    /// RFC 9068 types access tokens `at+jwt` so that an ID token or another JWT signed by the
+    /// same keys cannot be replayed as an access token; some authorization servers still type
+    /// their access tokens `JWT`. Turn this on for those (on the command line:
+    /// `MCP_AUTH_ALLOW_JWT_TYP=1`), and keep the audience specific to this server.
+    ///
+    /// ```
+    /// use mcp_runtime::auth::{Authorization, JwtVerifier};
+    ///
+    /// let verifier = JwtVerifier::new("https://auth.example.com", "https://notes.example.com/mcp")
+    ///     .allow_jwt_typ(true);
+    /// let auth = Authorization::from(verifier); // its issuer named in the metadata
+    /// # let _ = auth;
+    /// ```
+    #[must_use]
+    pub fn allow_jwt_typ(mut self, on: bool) -> Self {
+        self.plain_typ = on;
+        self
+    }
+
+    /// Whether the header's `typ` is one this verifier accepts.
+    fn check_typ(&self, typ: Option<&str>) -> Result<(), AuthError> {
+        let at_jwt = |t: &str| {
+            t.eq_ignore_ascii_case("at+jwt") || t.eq_ignore_ascii_case("application/at+jwt")
+        };
+        let plain =
+            |t: &str| t.eq_ignore_ascii_case("jwt") || t.eq_ignore_ascii_case("application/jwt");
+        match typ {
+            Some(t) if at_jwt(t) => Ok(()),
+            Some(t) if self.plain_typ && plain(t) => Ok(()),
+            None if self.plain_typ => Ok(()),
+            None => Err(AuthError::invalid(
+                "the token is not typed as an access token (no `typ`; expected \"at+jwt\")",
+            )),
+            Some(t) => Err(AuthError::invalid(format!(
+                "the token is not typed as an access token (`typ` {:?}; expected \"at+jwt\")",
+                t.chars().take(40).collect::<String>()
+            ))),
+        }
+    }
+
     fn cached(&self) -> (Option<Arc<JwkSet>>, Option<Instant>) {
         let keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
         (keys.set.clone(), keys.fetched)
@@ -301,6 +353,7 @@ impl JwtVerifier {
                 header.alg
             )));
         }
+        self.check_typ(header.typ.as_deref())?;
         let set = self.key_set(false).await?;
         let jwk = match find_key(&set, header.kid.as_deref(), header.alg) {
             Some(jwk) => jwk.clone(),
@@ -322,13 +375,7 @@ impl JwtVerifier {
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation)
             .map_err(|e| AuthError::invalid(describe(e.kind())))?;
-        let mut claims = Claims::from_json(data.claims);
-        if claims.subject.is_empty()
-            && let Some(client) = &claims.client_id
-        {
-            claims.subject.clone_from(client);
-        }
-        Ok(claims)
+        named(Claims::from_json(data.claims))
     }
 }
 
@@ -339,6 +386,28 @@ impl TokenVerifier for JwtVerifier {
         _request: &'a http::request::Parts,
     ) -> VerifyFuture<'a> {
         Box::pin(self.check(token))
+    }
+}
+
+impl From<JwtVerifier> for Authorization {
+    /// The verifier's tokens, for its audience as the resource, with its issuer as the
+    /// authorization server named in the metadata: [`Authorization::jwt`] with a verifier
+    /// configured by hand.
+    ///
+    /// ```
+    /// use mcp_runtime::auth::{Authorization, JwtVerifier};
+    /// use std::time::Duration;
+    ///
+    /// let auth = Authorization::from(
+    ///     JwtVerifier::new("https://auth.example.com", "https://notes.example.com/mcp")
+    ///         .leeway(Duration::from_secs(5)),
+    /// )
+    /// .imply("notes", ["notes:read", "notes:write"]);
+    /// # let _ = auth;
+    /// ```
+    fn from(verifier: JwtVerifier) -> Self {
+        let (issuer, audience) = (verifier.issuer.clone(), verifier.audience.clone());
+        Authorization::new(audience, verifier).authorization_server(issuer)
     }
 }
 
@@ -403,5 +472,50 @@ fn describe(kind: &ErrorKind) -> &'static str {
         ErrorKind::MissingRequiredClaim(_) => "the token lacks a required claim (exp, iss, aud)",
         ErrorKind::InvalidAlgorithm => "the token's algorithm does not fit its key",
         _ => "the token is malformed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn why(r: Result<(), AuthError>) -> String {
+        match r {
+            Ok(()) => "ok".into(),
+            Err(AuthError::InvalidToken(why)) => why,
+            Err(other) => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn typ_is_at_jwt_unless_told_otherwise() {
+        let strict = JwtVerifier::new("https://a.example", "https://r.example/mcp");
+        let lenient =
+            JwtVerifier::new("https://a.example", "https://r.example/mcp").allow_jwt_typ(true);
+        for ok in ["at+jwt", "AT+JWT", "application/at+jwt"] {
+            assert_eq!(why(strict.check_typ(Some(ok))), "ok", "{ok}");
+            assert_eq!(why(lenient.check_typ(Some(ok))), "ok", "{ok}");
+        }
+        for plain in ["JWT", "jwt", "application/jwt"] {
+            assert_eq!(
+                why(strict.check_typ(Some(plain))),
+                format!(
+                    "the token is not typed as an access token (`typ` {plain:?}; expected \"at+jwt\")"
+                )
+            );
+            assert_eq!(why(lenient.check_typ(Some(plain))), "ok", "{plain}");
+        }
+        assert_eq!(
+            why(strict.check_typ(None)),
+            "the token is not typed as an access token (no `typ`; expected \"at+jwt\")"
+        );
+        assert_eq!(why(lenient.check_typ(None)), "ok");
+        for other in ["id+jwt", "secevent+jwt", "", "at+jwt "] {
+            let expected = format!(
+                "the token is not typed as an access token (`typ` {other:?}; expected \"at+jwt\")"
+            );
+            assert_eq!(why(strict.check_typ(Some(other))), expected);
+            assert_eq!(why(lenient.check_typ(Some(other))), expected);
+        }
     }
 }

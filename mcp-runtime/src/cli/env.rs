@@ -1,0 +1,117 @@
+//! What the environment asks of a command-line server: the variables it reads, the requests this
+//! binary cannot honour (refused before anything is served: the command line fails closed), and
+//! their lines in `help`, only those of the features this binary was built with.
+
+use super::exit::{CliError, Failure};
+use crate::error::Error;
+use crate::server::{Server, ServerBuilder};
+
+/// `MCP_REQUEST_STATE_KEYS` (the `requestState` key ring replicas share) and, with feature
+/// `redis`, `MCP_REDIS_URL` (this process is one replica of several; see `docs/scale-out.md`).
+pub(super) fn from_env(builder: ServerBuilder) -> Result<ServerBuilder, Error> {
+    let mut builder = builder;
+    if let Some(ring) = std::env::var("MCP_REQUEST_STATE_KEYS")
+        .ok()
+        .filter(|k| !k.trim().is_empty())
+    {
+        let ring = crate::scale::parse_key_ring(&ring)
+            .map_err(|e| Error::Config(format!("MCP_REQUEST_STATE_KEYS: {e}")))?;
+        builder = builder.request_state_keys(ring);
+    }
+    #[cfg(feature = "redis")]
+    {
+        builder = crate::scale_redis::from_env(builder);
+    }
+    Ok(builder)
+}
+
+/// A variable set to something other than blanks.
+fn set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.to_string_lossy().trim().is_empty())
+}
+
+/// Every command but `help`: `MCP_REDIS_URL` names a store this server does not use (built
+/// without the `redis` feature, or built without reading the variable). Serving alone would
+/// split its sessions from the other replicas'.
+pub(super) fn refuse_unused_redis(server: &Server) -> Result<(), CliError> {
+    if !set("MCP_REDIS_URL") || server.inner.scale.is_some() {
+        return Ok(());
+    }
+    let why = if cfg!(feature = "redis") {
+        "MCP_REDIS_URL is set, but this server was built without reading it: build it with \
+         ServerBuilder::run (which reads it) or give the URL to ServerBuilder::redis"
+    } else {
+        "MCP_REDIS_URL is set, but this binary was built without the `redis` feature of \
+         mcp-runtime: it cannot share its sessions with other replicas. Unset MCP_REDIS_URL, or \
+         build with the `redis` feature"
+    };
+    Err(CliError::new(Failure::Unsafe, why))
+}
+
+/// `http` without the `auth` feature: an `MCP_AUTH_*` variable asks for bearer tokens this
+/// binary cannot check; serving would let everyone in.
+#[cfg(all(feature = "http", not(feature = "auth")))]
+pub(super) fn refuse_auth_without_feature() -> Result<(), CliError> {
+    let mut names: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| k.starts_with("MCP_AUTH_") && set(k))
+        .collect();
+    if names.is_empty() {
+        return Ok(());
+    }
+    names.sort();
+    Err(CliError::new(
+        Failure::Unsafe,
+        format!(
+            "{} set, but this binary was built without the `auth` feature of mcp-runtime: it \
+             cannot check bearer tokens and would serve everyone. Unset {}, or build with the \
+             `auth` feature",
+            names.join(", ") + if names.len() == 1 { " is" } else { " are" },
+            if names.len() == 1 { "it" } else { "them" },
+        ),
+    ))
+}
+
+/// `http`: items that declare scopes, and nothing to check them (see
+/// [`ServerBuilder::allow_unprotected`]); a malformed `MCP_ALLOWED_HOSTS`.
+#[cfg(feature = "http")]
+pub(super) fn refuse_unprotected(server: &Server) -> Result<(), CliError> {
+    crate::http::options::hosts_from_env().map_err(|e| CliError::new(Failure::Server, e))?;
+    match crate::http::options::unprotected_scopes(&server.inner) {
+        Some(why) => Err(CliError::new(Failure::Unsafe, why)),
+        None => Ok(()),
+    }
+}
+
+/// The `environment:` section of `help`: the variables of the features built in.
+pub(super) fn help() -> String {
+    let mut text = String::from(
+        "\nenvironment:\n\
+         \x20 MCP_LOG_MESSAGES=1       log every JSON message in and out on stderr\n\
+         \x20 RUST_LOG=...             tracing filter for the server's own logs (stderr)\n\
+         \x20 MCP_REQUEST_STATE_KEYS=KEYS\n\
+         \x20                          the requestState key ring replicas share\n",
+    );
+    if cfg!(feature = "http") {
+        text.push_str(
+            "\x20 MCP_ALLOWED_HOSTS=H,...  `http` serves only these Host names (* for any); without it, a\n\
+             \x20                          loopback bind serves loopback names, another bind IP addresses\n\
+             \x20 MCP_ALLOW_UNPROTECTED=1  `http` serves items that declare scopes without authorization\n",
+        );
+    }
+    if cfg!(feature = "auth") {
+        text.push_str(
+            "\x20 MCP_AUTH_ISSUER=URL      `http` requires bearer tokens of this issuer\n\
+             \x20 MCP_AUTH_AUDIENCE=URI    this server's resource URI, the tokens' audience\n\
+             \x20 MCP_AUTH_ALLOW_JWT_TYP=1 also accept JWT access tokens typed `JWT` or untyped (not at+jwt)\n",
+        );
+    }
+    if cfg!(feature = "redis") {
+        text.push_str(
+            "\x20 MCP_REDIS_URL=URL        one replica of several, sharing sessions through Redis\n\
+             \x20 MCP_NODE_ID=NAME         this replica's name (default: random)\n\
+             \x20 MCP_REDIS_NAMESPACE=NS   the Redis key prefix (default mcp)\n",
+        );
+    }
+    text
+}
