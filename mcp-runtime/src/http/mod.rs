@@ -76,7 +76,7 @@ mod guard;
 mod health;
 #[cfg(feature = "legacy-sse")]
 mod legacy;
-mod options;
+pub(crate) mod options;
 mod post;
 mod session;
 mod shared;
@@ -247,6 +247,7 @@ impl Server {
         stop: CancellationToken,
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
+        options::check_serving(&self.inner)?;
         let opts = self.inner.extension::<Options>().unwrap_or_default();
         let health = health::paths(&opts.health, true, &taken("/mcp"))?;
         let (router, http) = build_router(
