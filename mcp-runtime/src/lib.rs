@@ -178,6 +178,7 @@ mod handler;
 pub mod http;
 mod notify;
 mod outbound;
+pub mod principal;
 mod random;
 pub mod registry;
 mod result;

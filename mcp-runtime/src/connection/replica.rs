@@ -63,4 +63,9 @@ impl Connection {
     pub(crate) fn own_tasks_as(&self, sid: &str) {
         self.link.set_task_owner(sid);
     }
+
+    /// Counts the requests to the client waiting here in a principal's share too.
+    pub(crate) fn share_waiting_calls(&self, share: crate::handler::peer::PrincipalShare) {
+        self.link.pending.share_with(share);
+    }
 }

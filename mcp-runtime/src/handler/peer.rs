@@ -13,6 +13,10 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use crate::handler::rounds::Round;
 use crate::handler::task_port::TaskHooks;
+use crate::principal::{Principal, Share, Tally};
+
+/// A principal's share of the requests to the client awaiting answers, over all its sessions.
+pub(crate) type PrincipalShare = (Arc<Tally>, Principal);
 
 /// The client's answer: its result, or its error.
 pub(crate) type Answer = Result<Box<RawValue>, ErrorObject>;
@@ -31,6 +35,7 @@ pub(crate) enum Refused {
 struct Waiting {
     tx: oneshot::Sender<Answer>,
     _permit: OwnedSemaphorePermit,
+    _share: Option<Share>,
 }
 
 /// Requests this side sent to the client, awaiting their responses: bounded per connection
@@ -41,6 +46,8 @@ pub(crate) struct Pending {
     limit: usize,
     total: Arc<Semaphore>,
     pub(crate) timeout: Duration,
+    /// The principal's share these requests also count in (HTTP sessions), once known.
+    share: std::sync::OnceLock<PrincipalShare>,
     /// This replica's name, when it is one of several: the ids of its requests carry it, so
     /// that another replica receiving the answer knows where to forward it.
     pub(crate) node: Option<Arc<str>>,
@@ -89,8 +96,14 @@ impl Pending {
             limit,
             total,
             timeout,
+            share: std::sync::OnceLock::new(),
             node: None,
         }
+    }
+
+    /// Counts these requests in a principal's share too (the first share given stays).
+    pub(crate) fn share_with(&self, share: PrincipalShare) {
+        let _ = self.share.set(share);
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, Table> {
@@ -106,6 +119,10 @@ impl Pending {
         if table.waiting.len() >= self.limit {
             return Err(Refused::Full);
         }
+        let share = match self.share.get() {
+            Some((tally, principal)) => Some(tally.take(principal).ok_or(Refused::Full)?),
+            None => None,
+        };
         let permit = Arc::clone(&self.total)
             .try_acquire_owned()
             .map_err(|_| Refused::Full)?;
@@ -116,6 +133,7 @@ impl Pending {
             Waiting {
                 tx,
                 _permit: permit,
+                _share: share,
             },
         );
         Ok((request_id(n, self.node.as_deref()), rx))

@@ -10,6 +10,7 @@
 //! Whatever is left is cut.
 
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,7 +29,7 @@ use tower_service::Service;
 
 use crate::error::Error;
 use crate::handler::context::CancellationToken;
-use crate::http::conns::{RequestBody, ResponseBody, Table, TrackedIo, Tracker};
+use crate::http::conns::{RequestBody, ResponseBody, Stream, Table, TrackedIo, Tracker};
 use crate::http::endpoint::{Http, transport_error};
 use crate::http::health;
 use crate::http::post::post;
@@ -67,7 +68,7 @@ pub(crate) async fn serve(
 ) -> Result<(), Error> {
     let shared = Arc::new(Shared {
         router,
-        table: Arc::new(Table::new(http.opts.max_connections)),
+        table: Arc::new(Table::new(http.opts.max_connections, http.shares)),
         http,
         draining: CancellationToken::new(),
         closing: CancellationToken::new(),
@@ -83,7 +84,7 @@ pub(crate) async fn serve(
             biased;
             () = &mut stopped => break,
             accepted = listener.accept() => match accepted {
-                Ok((tcp, _)) => admit(&shared, tcp, false),
+                Ok((tcp, peer)) => admit(&shared, tcp, peer.ip(), false),
                 Err(e) => backoff.after(e).await,
             },
         }
@@ -96,7 +97,7 @@ pub(crate) async fn serve(
             () = shared.table.quiet() => break true,
             () = tokio::time::sleep_until(deadline) => break false,
             accepted = listener.accept() => match accepted {
-                Ok((tcp, _)) => admit(&shared, tcp, true),
+                Ok((tcp, peer)) => admit(&shared, tcp, peer.ip(), true),
                 Err(e) => backoff.after(e).await,
             },
         }
@@ -141,9 +142,9 @@ impl Backoff {
 }
 
 /// Admits a connection (making room if needed) or refuses it.
-fn admit(shared: &Arc<Shared>, tcp: TcpStream, during_drain: bool) {
+fn admit(shared: &Arc<Shared>, tcp: TcpStream, peer: IpAddr, during_drain: bool) {
     let _ = tcp.set_nodelay(true);
-    match shared.table.admit() {
+    match shared.table.admit(peer.to_canonical()) {
         Some(tracker) => {
             crate::background::spawn(connection(Arc::clone(shared), tcp, tracker, during_drain));
         }
@@ -164,7 +165,11 @@ async fn connection(
     });
     let service = {
         let (shared, tracker) = (Arc::clone(&shared), Arc::clone(&tracker));
-        service_fn(move |req| serve_request(Arc::clone(&shared), Arc::clone(&tracker), req))
+        service_fn(move |req| {
+            let peer = tracker.peer;
+            let served = serve_request(Arc::clone(&shared), Arc::clone(&tracker), req);
+            crate::principal::serve_from(peer, served)
+        })
     };
     let mut builder = http1::Builder::new();
     // Header and idle timeouts are the tracker's: hyper's header timer also runs while idle.
@@ -205,10 +210,7 @@ async fn serve_request(
         let (parts, body) = req.into_parts();
         let mut response = post(Arc::clone(&shared.http), parts.headers, body).await;
         content_length(&mut response);
-        return Ok(response.map(|inner| ResponseBody {
-            inner,
-            _flight: flight,
-        }));
+        return Ok(finish(&shared, &tracker, response, flight));
     }
     let mut router = shared.router.clone();
     let ready =
@@ -220,10 +222,45 @@ async fn serve_request(
         },
         Err(never) => match never {},
     };
-    Ok(response.map(|inner| ResponseBody {
+    Ok(finish(&shared, &tracker, response, flight))
+}
+
+/// A response as the connection writes it: a long-lived stream (an SSE body: a `GET` stream, a
+/// `subscriptions/listen`, a request answered as a stream) takes a place in the stream bounds of
+/// the server and its peer, apart from requests, or is answered 503 instead.
+fn finish(
+    shared: &Shared,
+    tracker: &Tracker,
+    response: Response,
+    flight: crate::http::conns::Flight,
+) -> Response<ResponseBody<Body>> {
+    let streams = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+    let (response, stream) = match streams.then(|| tracker.stream(&shared.table)) {
+        None => (response, None),
+        Some(Some(place)) => (response, Some(place)),
+        // Dropping the stream's body ends a stateless request; a handshake-era request goes on
+        // and its stream can be resumed with `GET` and `Last-Event-ID` later.
+        Some(None) => (too_many_streams(), None::<Stream>),
+    };
+    response.map(|inner| ResponseBody {
         inner,
         _flight: flight,
-    }))
+        _stream: stream,
+    })
+}
+
+/// 503: the server, or this peer, has as many streams open as it allows.
+fn too_many_streams() -> Response {
+    let mut r = transport_error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Service Unavailable: too many open streams",
+    );
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    r
 }
 
 /// What the router adds to a response of a top-level route, so that a `POST` served without it

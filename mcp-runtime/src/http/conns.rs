@@ -1,9 +1,11 @@
 //! The standalone server's open connections: what each is doing (idle, receiving a request,
-//! serving one), the timeouts that close the stalled ones, and which one makes room when a new
-//! connection arrives and all are taken.
+//! serving one, streaming), the timeouts that close the stalled ones, which one makes room when a
+//! new connection arrives and all are taken, and the fair shares of each peer address
+//! ([`FairShares`]): its connections, and its long-lived streams, counted apart from requests.
 
 use std::collections::HashMap;
 use std::io;
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,12 +19,16 @@ use tokio::net::TcpStream;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
+use crate::principal::FairShares;
+
 /// No time recorded.
 const NONE: u64 = u64::MAX;
 
 /// One open connection, as the server sees it.
 pub(crate) struct Tracker {
     seq: u64,
+    /// The peer's address.
+    pub(crate) peer: IpAddr,
     epoch: Instant,
     /// Requests being served: from their headers being read to their response's last frame
     /// handed to the connection.
@@ -78,6 +84,25 @@ impl Tracker {
             tracker: Arc::clone(self),
             table: Arc::clone(table),
         }
+    }
+
+    /// A place for a long-lived stream of this connection's peer (see [`Stream`]); `None`
+    /// when the server, or the peer, has as many streams open as it allows.
+    pub(crate) fn stream(&self, table: &Arc<Table>) -> Option<Stream> {
+        let mut open = table.open();
+        if open.streams >= table.max_streams {
+            return None;
+        }
+        let peer = open.peers.get_mut(&self.peer)?;
+        if peer.streams >= table.shares.streams_per_peer {
+            return None;
+        }
+        peer.streams += 1;
+        open.streams += 1;
+        Some(Stream {
+            table: Arc::clone(table),
+            peer: self.peer,
+        })
     }
 
     /// Resolves when it was closed to make room for another connection.
@@ -150,6 +175,58 @@ impl Drop for Flight {
     }
 }
 
+/// A long-lived stream's place in the server's and its peer's bounds, given back when the
+/// stream's response body is dropped.
+pub(crate) struct Stream {
+    table: Arc<Table>,
+    peer: IpAddr,
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        let mut open = self.table.open();
+        open.streams -= 1;
+        if let Some(p) = open.peers.get_mut(&self.peer) {
+            p.streams -= 1;
+            if p.streams == 0 && p.conns == 0 {
+                open.peers.remove(&self.peer);
+            }
+        }
+    }
+}
+
+/// What one peer address holds.
+#[derive(Default)]
+struct Peer {
+    conns: usize,
+    streams: usize,
+}
+
+/// The open connections, and what each peer holds of them.
+#[derive(Default)]
+struct Open {
+    by_seq: HashMap<u64, Arc<Tracker>>,
+    peers: HashMap<IpAddr, Peer>,
+    streams: usize,
+}
+
+impl Open {
+    fn remove(&mut self, seq: u64) -> Option<Arc<Tracker>> {
+        let t = self.by_seq.remove(&seq)?;
+        if let Some(p) = self.peers.get_mut(&t.peer) {
+            p.conns -= 1;
+            if p.conns == 0 && p.streams == 0 {
+                self.peers.remove(&t.peer);
+            }
+        }
+        Some(t)
+    }
+
+    fn conns_of(&self, peer: IpAddr) -> usize {
+        self.peers.get(&peer).map_or(0, |p| p.conns)
+    }
+}
+
 /// A request body still arriving.
 pub(crate) struct Receiving(Arc<Tracker>);
 
@@ -159,11 +236,15 @@ impl Drop for Receiving {
     }
 }
 
-/// Every open connection, at most `max`.
+/// Every open connection, at most `max`, and the shares of each peer.
 pub(crate) struct Table {
     epoch: Instant,
     max: usize,
-    open: Mutex<HashMap<u64, Arc<Tracker>>>,
+    shares: FairShares,
+    /// Streams at once: the shares' bound, at most three quarters of `max` (the rest is for
+    /// requests).
+    max_streams: usize,
+    open: Mutex<Open>,
     next: AtomicU64,
     /// Requests in flight on all connections.
     in_flight: AtomicUsize,
@@ -172,39 +253,49 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    pub(crate) fn new(max: usize) -> Self {
+    pub(crate) fn new(max: usize, shares: FairShares) -> Self {
+        let max = max.max(1);
         Self {
             epoch: Instant::now(),
-            max: max.max(1),
-            open: Mutex::new(HashMap::new()),
+            max,
+            shares,
+            max_streams: shares.streams.min(max - max / 4).max(1),
+            open: Mutex::new(Open::default()),
             next: AtomicU64::new(0),
             in_flight: AtomicUsize::new(0),
             changed: Notify::new(),
         }
     }
 
-    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Tracker>>> {
+    fn open(&self) -> std::sync::MutexGuard<'_, Open> {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Admits a new connection. When all are taken, the evictable connection that has made no
-    /// progress for the longest time is closed to make room; `None` when every connection is
-    /// serving a request.
-    pub(crate) fn admit(&self) -> Option<Arc<Tracker>> {
+    /// Admits a new connection from `peer`. A peer holding its share closes its own evictable
+    /// connection that has made no progress for the longest time; when all connections are
+    /// taken, the evictable one of the peer holding the most (stalled longest among its) is
+    /// closed. `None` when no connection that could make room is evictable (all serve requests).
+    pub(crate) fn admit(&self, peer: IpAddr) -> Option<Arc<Tracker>> {
         let mut open = self.open();
-        if open.len() >= self.max {
+        let at_share = open.conns_of(peer) >= self.shares.connections_per_peer;
+        if at_share || open.by_seq.len() >= self.max {
             let victim = open
+                .by_seq
                 .values()
-                .filter(|t| t.evictable())
-                .min_by_key(|t| (t.since_ms.load(Ordering::Acquire), t.seq))
+                .filter(|t| t.evictable() && (!at_share || t.peer == peer))
+                .min_by_key(|t| {
+                    let most = std::cmp::Reverse(open.conns_of(t.peer));
+                    (most, t.since_ms.load(Ordering::Acquire), t.seq)
+                })
                 .map(|t| t.seq)?;
-            if let Some(t) = open.remove(&victim) {
+            if let Some(t) = open.remove(victim) {
                 t.evicted.notify_one();
             }
         }
         let seq = self.next.fetch_add(1, Ordering::Relaxed);
         let tracker = Arc::new(Tracker {
             seq,
+            peer,
             epoch: self.epoch,
             in_flight: AtomicUsize::new(0),
             receiving: AtomicUsize::new(0),
@@ -213,21 +304,27 @@ impl Table {
             evicted: Notify::new(),
         });
         tracker.since_ms.store(tracker.now_ms(), Ordering::Release);
-        open.insert(seq, Arc::clone(&tracker));
+        open.by_seq.insert(seq, Arc::clone(&tracker));
+        open.peers.entry(peer).or_default().conns += 1;
         Some(tracker)
     }
 
     /// A connection closed.
     pub(crate) fn remove(&self, tracker: &Tracker) {
-        self.open().remove(&tracker.seq);
+        self.open().remove(tracker.seq);
         self.changed.notify_waiters();
     }
 
     /// Closes every connection at once.
     pub(crate) fn evict_all(&self) {
-        for (_, t) in self.open().drain() {
-            t.evicted.notify_one();
+        let mut open = self.open();
+        let seqs: Vec<u64> = open.by_seq.keys().copied().collect();
+        for seq in seqs {
+            if let Some(t) = open.remove(seq) {
+                t.evicted.notify_one();
+            }
         }
+        drop(open);
         self.changed.notify_waiters();
     }
 
@@ -252,7 +349,7 @@ impl Table {
 
     /// Resolves when every connection has closed.
     pub(crate) async fn empty(&self) {
-        self.until(|t| t.open().is_empty()).await;
+        self.until(|t| t.open().by_seq.is_empty()).await;
     }
 }
 
@@ -341,6 +438,8 @@ impl<B: HttpBody<Data = Bytes> + Unpin> HttpBody for RequestBody<B> {
 pub(crate) struct ResponseBody<B> {
     pub(crate) inner: B,
     pub(crate) _flight: Flight,
+    /// The stream's place, when the response is a long-lived stream.
+    pub(crate) _stream: Option<Stream>,
 }
 
 impl<B: HttpBody<Data = Bytes> + Unpin> HttpBody for ResponseBody<B> {
@@ -367,25 +466,87 @@ impl<B: HttpBody<Data = Bytes> + Unpin> HttpBody for ResponseBody<B> {
 mod tests {
     use super::*;
 
+    const LOCAL: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+    const OTHER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 1));
+
+    async fn closed(t: &Tracker) -> bool {
+        tokio::time::timeout(Duration::from_secs(5), t.evicted())
+            .await
+            .is_ok()
+    }
+
+    #[tokio::test]
+    async fn a_peer_at_its_share_makes_room_among_its_own_connections() {
+        let shares = FairShares::new().connections_per_peer(2);
+        let table = Arc::new(Table::new(8, shares));
+        let other = table.admit(OTHER).unwrap();
+        let a = table.admit(LOCAL).unwrap();
+        let b = table.admit(LOCAL).unwrap();
+        let _serving = b.begin(&table, false);
+        let c = table.admit(LOCAL).unwrap();
+        assert!(closed(&a).await, "a was the peer's only idle connection");
+        let _serving_c = c.begin(&table, false);
+        assert!(
+            table.admit(LOCAL).is_none(),
+            "both of the peer's connections serve requests"
+        );
+        assert!(table.admit(OTHER).is_some(), "another peer is admitted");
+        drop(other);
+    }
+
+    #[tokio::test]
+    async fn a_full_table_evicts_from_the_peer_holding_the_most() {
+        let table = Arc::new(Table::new(3, FairShares::default()));
+        let other = table.admit(OTHER).unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let a = table.admit(LOCAL).unwrap();
+        let _b = table.admit(LOCAL).unwrap();
+        let _c = table.admit(OTHER).unwrap();
+        assert!(closed(&a).await, "LOCAL holds two: its oldest goes");
+        let waiting = tokio::time::timeout(Duration::from_millis(50), other.evicted());
+        assert!(waiting.await.is_err(), "OTHER's older connection stays");
+    }
+
+    #[tokio::test]
+    async fn streams_are_bounded_per_peer_and_in_all() {
+        let shares = FairShares::new().streams(3, 2);
+        let table = Arc::new(Table::new(8, shares));
+        let a = table.admit(LOCAL).unwrap();
+        let o = table.admit(OTHER).unwrap();
+        let s1 = a.stream(&table).unwrap();
+        let _s2 = a.stream(&table).unwrap();
+        assert!(a.stream(&table).is_none(), "the peer's share is 2");
+        let _s3 = o.stream(&table).unwrap();
+        assert!(o.stream(&table).is_none(), "3 streams in all");
+        drop(s1);
+        assert!(o.stream(&table).is_some(), "a place was given back");
+        // Streams never take more than three quarters of the connections.
+        let small = Arc::new(Table::new(4, FairShares::new().streams(100, 100)));
+        let t = small.admit(LOCAL).unwrap();
+        let held: Vec<_> = (0..3).map(|_| t.stream(&small).unwrap()).collect();
+        assert!(t.stream(&small).is_none());
+        drop(held);
+    }
+
     #[tokio::test]
     async fn full_tables_close_the_connection_stalled_longest() {
-        let table = Arc::new(Table::new(3));
-        let a = table.admit().unwrap();
-        let b = table.admit().unwrap();
-        let c = table.admit().unwrap();
+        let table = Arc::new(Table::new(3, FairShares::default()));
+        let a = table.admit(LOCAL).unwrap();
+        let b = table.admit(LOCAL).unwrap();
+        let c = table.admit(LOCAL).unwrap();
         // a serves a request: never evicted; b receives a body since later than c went idle.
         let serving = a.begin(&table, false);
         tokio::time::sleep(Duration::from_millis(5)).await;
         let receiving = b.begin(&table, true);
         let _body = receiving.receiving();
-        let d = table.admit().unwrap();
+        let d = table.admit(LOCAL).unwrap();
         assert!(
             tokio::time::timeout(Duration::from_secs(5), c.evicted())
                 .await
                 .is_ok(),
             "c was idle the longest"
         );
-        let e = table.admit().unwrap();
+        let e = table.admit(LOCAL).unwrap();
         assert!(
             tokio::time::timeout(Duration::from_secs(5), b.evicted())
                 .await
@@ -394,15 +555,18 @@ mod tests {
         );
         let _d = d.begin(&table, false);
         let _e = e.begin(&table, false);
-        assert!(table.admit().is_none(), "every connection serves a request");
+        assert!(
+            table.admit(LOCAL).is_none(),
+            "every connection serves a request"
+        );
         drop(serving);
-        assert!(table.admit().is_some(), "a is idle again");
+        assert!(table.admit(LOCAL).is_some(), "a is idle again");
     }
 
     #[tokio::test(start_paused = true)]
     async fn idle_and_header_deadlines() {
-        let table = Arc::new(Table::new(4));
-        let t = table.admit().unwrap();
+        let table = Arc::new(Table::new(4, FairShares::default()));
+        let t = table.admit(LOCAL).unwrap();
         let idle = Duration::from_secs(60);
         let header = Duration::from_secs(10);
         let started = Instant::now();

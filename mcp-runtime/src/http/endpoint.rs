@@ -25,6 +25,8 @@ pub(crate) struct Http {
     pub(crate) server: Arc<ServerInner>,
     guard: Guard,
     pub(crate) opts: Arc<HttpOptions>,
+    /// What each principal may hold of the endpoint's pools.
+    pub(crate) shares: crate::principal::FairShares,
     pub(crate) sessions: Sessions,
     pub(crate) store: Arc<dyn EventStore>,
     pub(crate) raw_log: bool,
@@ -68,9 +70,14 @@ impl Http {
                     .map(|s| Arc::clone(&*s))
             })
             .unwrap_or_else(|| Arc::new(InMemoryEventStore::default()));
+        let shares = server
+            .extension::<crate::principal::FairShares>()
+            .map(|s| *s)
+            .unwrap_or_default();
         Self {
             guard: Guard::new(&opts.hosts, &opts.origins, loopback),
-            sessions: Sessions::new(opts.max_sessions, opts.session_idle),
+            sessions: Sessions::new(opts.max_sessions, opts.session_idle, &shares),
+            shares,
             server,
             store,
             raw_log: crate::connection::raw_log_enabled(),

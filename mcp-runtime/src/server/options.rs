@@ -75,3 +75,21 @@ impl Default for Options {
         }
     }
 }
+
+impl crate::ServerBuilder {
+    /// The share of every shared pool one principal may hold (connections and long-lived
+    /// streams, sessions, requests to the client awaiting answers); see
+    /// [`FairShares`](crate::principal::FairShares) for the defaults.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::principal::FairShares;
+    ///
+    /// let builder = Server::builder(server_info!())
+    ///     .fair_shares(FairShares::new().connections_per_peer(16).streams(512, 16));
+    /// # let _ = builder;
+    /// ```
+    pub fn fair_shares(self, shares: crate::principal::FairShares) -> Self {
+        self.extension(shares)
+    }
+}

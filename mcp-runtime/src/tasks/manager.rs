@@ -71,11 +71,12 @@ impl TaskManager {
             .clamp(1, max.max(1))
     }
 
-    /// Creates a task of `owner` in the store (so that `tasks/get` finds it as soon as the
+    /// Creates a task of `owner`, in `principal`'s share, in the store (so that `tasks/get` finds it as soon as the
     /// client learns its id) and registers it as running here.
     pub(crate) async fn create(
         &self,
         owner: String,
+        principal: &str,
         stateless: bool,
         ttl_ms: u64,
         notices: Option<Sink>,
@@ -84,6 +85,7 @@ impl TaskManager {
         let poll = self.options.poll_interval.as_millis().max(1) as u64;
         let mut record = TaskRecord::new(crate::random::token(), owner, ttl_ms, poll);
         record.stateless = stateless;
+        principal.clone_into(&mut record.principal);
         self.store
             .create(record.clone())
             .await

@@ -66,6 +66,11 @@ pub struct TaskRecord {
     pub error: Option<ErrorObject>,
     /// Whether the task was created by a stateless (2026-07-28) request.
     pub stateless: bool,
+    /// Whose share of the store it takes ([`TaskLimits::stored_per_principal`]): the principal
+    /// of the request that created it (see [`principal`](crate::principal)); the owner when
+    /// empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub principal: String,
 }
 
 impl TaskRecord {
@@ -85,6 +90,23 @@ impl TaskRecord {
             result: None,
             error: None,
             stateless: false,
+            principal: String::new(),
+        }
+    }
+
+    /// Whose share of the store it takes: its principal, else its owner.
+    ///
+    /// ```
+    /// let mut task = mcp_runtime::tasks::TaskRecord::new("t", "session:a", 1_000, 100);
+    /// assert_eq!(task.share_key(), "session:a");
+    /// task.principal = "peer:192.0.2.1".into();
+    /// assert_eq!(task.share_key(), "peer:192.0.2.1");
+    /// ```
+    pub fn share_key(&self) -> &str {
+        if self.principal.is_empty() {
+            &self.owner
+        } else {
+            &self.principal
         }
     }
 
@@ -177,6 +199,7 @@ pub trait TaskStore: Send + Sync + 'static {
 /// let limits = TaskLimits::default().with_live_per_owner(4);
 /// assert_eq!(limits.live_per_owner, 4);
 /// assert_eq!(limits.live_total, 1024);
+/// assert_eq!(limits.stored_per_principal, 512);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -187,6 +210,10 @@ pub struct TaskLimits {
     pub live_total: usize,
     /// Tasks kept, finished ones included (until their TTL elapses). Default 8192.
     pub stored_total: usize,
+    /// Tasks kept, finished ones included, per principal (the token's subject, else the peer
+    /// address, else the owner; see [`principal`](crate::principal)). Default 512: one client
+    /// filling its share leaves the rest of the store to the others.
+    pub stored_per_principal: usize,
 }
 
 impl Default for TaskLimits {
@@ -195,6 +222,7 @@ impl Default for TaskLimits {
             live_per_owner: 16,
             live_total: 1024,
             stored_total: 8192,
+            stored_per_principal: 512,
         }
     }
 }
@@ -218,6 +246,18 @@ impl TaskLimits {
     #[must_use]
     pub fn with_stored_total(mut self, n: usize) -> Self {
         self.stored_total = n;
+        self
+    }
+
+    /// Sets [`stored_per_principal`](Self::stored_per_principal).
+    ///
+    /// ```
+    /// let limits = mcp_runtime::tasks::TaskLimits::default().with_stored_per_principal(64);
+    /// assert_eq!(limits.stored_per_principal, 64);
+    /// ```
+    #[must_use]
+    pub fn with_stored_per_principal(mut self, n: usize) -> Self {
+        self.stored_per_principal = n;
         self
     }
 }
@@ -280,6 +320,14 @@ impl MemoryTaskStore {
         let mut table = self.table();
         sweep(&mut table, now_ms());
         let limits = &self.limits;
+        let key = task.share_key();
+        let kept = table.values().filter(|t| t.share_key() == key).count();
+        if kept >= limits.stored_per_principal {
+            return Err(TaskStoreError::LimitReached(format!(
+                "at most {} tasks kept per client",
+                limits.stored_per_principal
+            )));
+        }
         if table.len() >= limits.stored_total {
             return Err(TaskStoreError::LimitReached(format!(
                 "the server keeps at most {} tasks",
@@ -406,6 +454,7 @@ mod tests {
             live_per_owner: 2,
             live_total: 3,
             stored_total: 4,
+            stored_per_principal: 100,
         });
         let new = |id: &str, owner: &str| TaskRecord::new(id, owner, 60_000, 100);
         block(store.create(new("a1", "a"))).unwrap();
@@ -442,6 +491,31 @@ mod tests {
             block(store.get("a", "a1")).unwrap().unwrap().status,
             TaskStatus::Completed
         );
+    }
+
+    #[test]
+    fn a_principal_over_its_share_is_refused_and_others_are_not() {
+        let store = MemoryTaskStore::new(TaskLimits::default().with_stored_per_principal(3));
+        let new = |id: &str, owner: &str, principal: &str| {
+            let mut t = TaskRecord::new(id, owner, 60_000, 100);
+            t.principal = principal.into();
+            t.status = TaskStatus::Completed;
+            t
+        };
+        // One peer's tasks over several sessions (owners) count together.
+        for (i, owner) in ["s1", "s2", "s3"].iter().enumerate() {
+            block(store.create(new(&format!("a{i}"), owner, "peer:a"))).unwrap();
+        }
+        assert_eq!(
+            block(store.create(new("a4", "s4", "peer:a"))),
+            Err(TaskStoreError::LimitReached(
+                "at most 3 tasks kept per client".into()
+            ))
+        );
+        block(store.create(new("b1", "s5", "peer:b"))).unwrap();
+        // Without a principal, the owner is the share.
+        block(store.create(new("c1", "s6", ""))).unwrap();
+        assert_eq!(store.len(), 5);
     }
 
     #[test]

@@ -174,6 +174,7 @@ pub(super) async fn call_tool(
         .extension::<TaskManager>()
         .ok_or_else(|| ErrorObject::internal("tasks are not set up"))?;
     let owner = owner(&call);
+    let principal = crate::principal::current().map_or_else(|| owner.clone(), |p| p.to_string());
     let id = call.id.clone();
     let cancel = CancellationToken::new();
     call.cancel = Some(cancel.clone());
@@ -182,7 +183,7 @@ pub(super) async fn call_tool(
             let notices = call.link.out.clone().map(forwarder);
             let ttl = manager.ttl_ms(ttl);
             let running = manager
-                .create(owner, false, ttl, notices.clone(), cancel)
+                .create(owner, &principal, false, ttl, notices.clone(), cancel)
                 .await?;
             let port = Arc::new(TaskPort {
                 round: None,
@@ -248,8 +249,17 @@ pub(super) async fn call_tool(
                     return;
                 }
                 let ttl = run.manager.ttl_ms(None);
-                let running = match run.manager.create(owner, true, ttl, None, cancel).await {
+                let created = run
+                    .manager
+                    .create(owner, &principal, true, ttl, None, cancel);
+                let running = match created.await {
                     Ok(r) => r,
+                    // A tool that may run as a plain call does when the store refuses the task.
+                    Err(_) if entry.record.task_support == TaskSupport::Optional => {
+                        let ended = work.await;
+                        let _ = first_tx.send(First::Ended(ended, ctx));
+                        return;
+                    }
                     Err(err) => {
                         let _ = first_tx.send(First::Refused(err));
                         return;

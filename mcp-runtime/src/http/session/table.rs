@@ -1,207 +1,18 @@
-//! Handshake-era sessions of the Streamable HTTP transport (`Mcp-Session-Id`): a bounded table
-//! kept in least-recently-used order, so that admitting, finding and evicting a session each cost
-//! O(1) under the table's lock.
+//! The table of sessions: at most `max`, in least-recently-used order, each principal holding
+//! at most its share; and which session makes room for a new one.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc;
-use tokio::task::AbortHandle;
+use super::Session;
+use crate::principal::{FairShares, Principal, Tally};
 
-use crate::connection::Connection;
-use crate::http::event_store::EventStore;
-use crate::http::sse::Resumable;
-use crate::outbound::Outbound;
-
-/// Most request streams of a session kept for resumption while they run.
-const MAX_OPEN_STREAMS: usize = 1024;
 /// Most sessions looked at to find one to evict; busy ones met on the way are moved to the
 /// recent end, so a later search starts past them.
 const EVICTION_SEARCH: usize = 16;
 /// Most expired sessions ended by one admission (the rest go with later ones, or on lookup).
 const EXPIRY_BATCH: usize = 8;
-/// Most server-initiated messages a session queues for its `GET` stream (fewer when the
-/// server's outbound queue is smaller); the runtime drops notifications past it.
-pub(crate) const SESSION_QUEUE: usize = 256;
-
-/// Whom a session is bound to (feature `auth`): the subject and issuer of the token that opened
-/// it. Shared in the session's record, so that every replica enforces the same binding.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Owner {
-    pub(crate) subject: String,
-    pub(crate) issuer: Option<String>,
-}
-
-/// One session: its connection (the dispatcher state), its `GET` stream and its open request
-/// streams.
-pub(crate) struct Session {
-    pub(crate) id: Arc<str>,
-    pub(crate) conn: Arc<Connection>,
-    /// Stream 0: server-initiated messages.
-    pub(crate) standalone: Arc<Resumable>,
-    streams: Mutex<HashMap<u64, Arc<Resumable>>>,
-    next_stream: AtomicU64,
-    /// Numbers that make priming event ids unique within the session.
-    primings: AtomicU64,
-    pump: Mutex<Pump>,
-    store: Arc<dyn EventStore>,
-    /// When a replica last confirmed with the shared store that the session exists.
-    checked: Mutex<Instant>,
-    /// Whom the session is bound to, once known (set once: when opened, or when restored).
-    owner: OnceLock<Owner>,
-}
-
-/// The session's outbound queue: left alone until something needs it drained (an idle session
-/// keeps no task), then moved into the `GET` stream by a task.
-enum Pump {
-    Waiting(mpsc::Receiver<Outbound>),
-    Running(AbortHandle),
-    Closed,
-}
-
-impl Session {
-    /// A session around `conn`, whose outbound queue `out` feeds the `GET` stream (stored for
-    /// resumption; keep-alive comments come from the attached response itself) once
-    /// [`start_pump`](Self::start_pump) is called.
-    pub(crate) fn new(
-        id: Arc<str>,
-        conn: Arc<Connection>,
-        out: mpsc::Receiver<Outbound>,
-        store: Arc<dyn EventStore>,
-    ) -> Arc<Self> {
-        let standalone = Arc::new(Resumable::new(Arc::clone(&id), 0, Arc::clone(&store)));
-        Arc::new(Self {
-            id,
-            conn,
-            standalone,
-            streams: Mutex::new(HashMap::new()),
-            next_stream: AtomicU64::new(1),
-            primings: AtomicU64::new(1),
-            pump: Mutex::new(Pump::Waiting(out)),
-            store,
-            checked: Mutex::new(Instant::now()),
-            owner: OnceLock::new(),
-        })
-    }
-
-    /// Binds the session to `owner` (the first binding stays).
-    pub(crate) fn bind_owner(&self, owner: Owner) {
-        let _ = self.owner.set(owner);
-    }
-
-    /// Whom the session is bound to; `None` for an unbound one.
-    pub(crate) fn owner(&self) -> Option<&Owner> {
-        self.owner.get()
-    }
-
-    /// Numbers the session's request streams from `base` on (replicas use distinct bases).
-    pub(crate) fn number_streams_from(&self, base: u64) {
-        self.next_stream.store(base.max(1), Ordering::Relaxed);
-    }
-
-    /// Whether the session was last confirmed with the shared store more than `every` ago.
-    pub(crate) fn due_check(&self, every: Duration) -> bool {
-        self.checked
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .elapsed()
-            >= every
-    }
-
-    /// Notes that the shared store confirmed the session just now.
-    pub(crate) fn checked(&self) {
-        *self.checked.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-    }
-
-    /// Starts moving the outbound queue into the `GET` stream (idempotent): when a `GET` stream
-    /// attaches, or a request sends its messages to the session's stream. Until then messages
-    /// wait in the (bounded) queue, and the first `GET` stream receives them.
-    pub(crate) fn start_pump(&self) {
-        let mut pump = self.pump.lock().unwrap_or_else(|e| e.into_inner());
-        let mut out = match std::mem::replace(&mut *pump, Pump::Closed) {
-            Pump::Waiting(out) => out,
-            other => {
-                *pump = other;
-                return;
-            }
-        };
-        let pumped = Arc::clone(&self.standalone);
-        let task = crate::background::spawn(async move {
-            while let Some(msg) = out.recv().await {
-                // The `GET` stream carries no request: a close signal has nothing to close.
-                if let Outbound::Message(msg) = msg {
-                    pumped.push(&msg).await;
-                }
-            }
-        });
-        *pump = Pump::Running(task.abort_handle());
-    }
-
-    /// A number for a priming event id, unique within the session.
-    pub(crate) fn next_priming(&self) -> u64 {
-        self.primings.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// A new resumable stream for a request.
-    pub(crate) fn open_stream(&self) -> Arc<Resumable> {
-        let n = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        let stream = Arc::new(Resumable::new(
-            Arc::clone(&self.id),
-            n,
-            Arc::clone(&self.store),
-        ));
-        let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
-        if streams.len() >= MAX_OPEN_STREAMS
-            && let Some(&oldest) = streams.keys().min()
-        {
-            streams.remove(&oldest);
-        }
-        streams.insert(n, Arc::clone(&stream));
-        stream
-    }
-
-    /// Forgets a finished request stream (its events stay in the store).
-    pub(crate) fn close_stream(&self, n: u64) {
-        self.streams
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&n);
-    }
-
-    /// An open stream by number (0 is the `GET` stream).
-    pub(crate) fn stream(&self, n: u64) -> Option<Arc<Resumable>> {
-        if n == 0 {
-            return Some(Arc::clone(&self.standalone));
-        }
-        self.streams
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&n)
-            .cloned()
-    }
-
-    /// The event store of the session.
-    pub(crate) fn store(&self) -> &Arc<dyn EventStore> {
-        &self.store
-    }
-
-    /// Ends the session: running requests are cancelled, stored events dropped.
-    fn close(self: Arc<Self>) {
-        let pump = std::mem::replace(
-            &mut *self.pump.lock().unwrap_or_else(|e| e.into_inner()),
-            Pump::Closed,
-        );
-        if let Pump::Running(task) = pump {
-            task.abort();
-        }
-        crate::background::spawn(async move {
-            self.conn.drain_now();
-            self.store.remove_session(&self.id).await;
-        });
-    }
-}
 
 /// Whether a session is in use: a request holds it, or a `GET` stream is attached. `held` is
 /// how many references the caller itself holds.
@@ -222,9 +33,19 @@ struct Node {
     newer: usize,
 }
 
-/// The table: sessions by id, and a doubly linked recency list threaded through a slab.
+/// What one principal holds: how many sessions, and their ids in the order they were opened
+/// (ids of sessions ended meanwhile are dropped when met, or when they outnumber the live ones).
+#[derive(Default)]
+struct Held {
+    count: usize,
+    order: VecDeque<Arc<str>>,
+}
+
+/// The table: sessions by id, a doubly linked recency list threaded through a slab, and what
+/// each principal holds.
 struct Table {
     index: HashMap<Arc<str>, usize>,
+    held: HashMap<Principal, Held>,
     slab: Vec<Option<Node>>,
     free: Vec<usize>,
     /// Least recently used.
@@ -305,6 +126,42 @@ impl Table {
         };
         self.push_newest(i);
         self.index.insert(Arc::clone(&session.id), i);
+        let held = self.held.entry(Arc::clone(&session.principal)).or_default();
+        held.count += 1;
+        held.order.push_back(Arc::clone(&session.id));
+    }
+
+    /// How many sessions `principal` holds.
+    fn count_of(&self, principal: &str) -> usize {
+        self.held.get(principal).map_or(0, |h| h.count)
+    }
+
+    /// The principal holding the most sessions, when it holds more than one (else every
+    /// principal holds one, and the least recently used session goes).
+    fn heaviest(&self) -> Option<Principal> {
+        let (p, h) = self.held.iter().max_by_key(|(_, h)| h.count)?;
+        (h.count > 1).then(|| Arc::clone(p))
+    }
+
+    /// The oldest session of `principal` with nothing running and no `GET` stream (its busy
+    /// ones met on the way go to the back of its order).
+    fn oldest_idle_of(&mut self, principal: &str) -> Option<usize> {
+        let Self {
+            index, held, slab, ..
+        } = self;
+        let order = &mut held.get_mut(principal)?.order;
+        for _ in 0..order.len() {
+            let id = order.pop_front()?;
+            let Some(&i) = index.get(&id) else {
+                continue;
+            };
+            match slab.get(i).and_then(Option::as_ref) {
+                Some(node) if busy(&node.session, 1) => order.push_back(id),
+                Some(_) => return Some(i),
+                None => {}
+            }
+        }
+        None
     }
 
     fn remove_at(&mut self, i: usize) -> Arc<Session> {
@@ -315,16 +172,31 @@ impl Table {
         };
         self.free.push(i);
         self.index.remove(&node.session.id);
+        let principal = &node.session.principal;
+        if let Some(held) = self.held.get_mut(principal) {
+            held.count -= 1;
+            if held.count == 0 {
+                self.held.remove(principal);
+            } else if held.order.len() > 2 * held.count + 8 {
+                let index = &self.index;
+                held.order.retain(|id| index.contains_key(id));
+            }
+        }
         node.session
     }
 }
 
-/// Every live session: at most `max`, unused ones expire after `idle`, and when the table is full
-/// the least recently used idle one makes room for a new one.
+/// Every live session: at most `max`, unused ones expire after `idle`, each principal holds at
+/// most `per_principal`. A principal at its share makes room among its own sessions (its oldest
+/// idle one); when the table is full, the principal holding the most does (else the least
+/// recently used idle session).
 pub(crate) struct Sessions {
     table: Mutex<Table>,
     max: usize,
     idle: Duration,
+    per_principal: usize,
+    /// Requests to the client awaiting answers, per principal, over all its sessions.
+    waiting: Arc<Tally>,
 }
 
 /// Why a session was not admitted.
@@ -332,10 +204,11 @@ pub(crate) struct Sessions {
 pub(crate) struct Full;
 
 impl Sessions {
-    pub(crate) fn new(max: usize, idle: Duration) -> Self {
+    pub(crate) fn new(max: usize, idle: Duration, shares: &FairShares) -> Self {
         Self {
             table: Mutex::new(Table {
                 index: HashMap::new(),
+                held: HashMap::new(),
                 slab: Vec::new(),
                 free: Vec::new(),
                 oldest: NIL,
@@ -343,6 +216,8 @@ impl Sessions {
             }),
             max: max.max(1),
             idle,
+            per_principal: shares.sessions_per_peer,
+            waiting: Tally::new(shares.client_requests_per_principal),
         }
     }
 
@@ -367,9 +242,11 @@ impl Sessions {
         Some(session)
     }
 
-    /// Adds a session. Expired sessions go first; when the table is still full, the least
-    /// recently used session with nothing running and no `GET` stream is evicted. `Err(Full)`
-    /// only when every session is busy.
+    /// Adds a session. Expired sessions go first. When its principal holds its share, the
+    /// principal's oldest session with nothing running and no `GET` stream is evicted (`Err(Full)`
+    /// when all of them are busy); when the table is still full, the oldest idle session of the
+    /// principal holding the most is, else the least recently used idle session. `Err(Full)` when
+    /// no session could make room.
     pub(crate) fn insert(&self, session: Arc<Session>) -> Result<(), Full> {
         let now = Instant::now();
         let mut ended = Vec::new();
@@ -391,6 +268,31 @@ impl Sessions {
                 }
                 ended.push(table.remove_at(i));
             }
+            let held = table.index.contains_key(&session.id);
+            let principal = &session.principal;
+            let at_share = !held && table.count_of(principal) >= self.per_principal;
+            let mut room_made = false;
+            if at_share {
+                match table.oldest_idle_of(principal) {
+                    Some(i) => {
+                        ended.push(table.remove_at(i));
+                        room_made = true;
+                    }
+                    None => {
+                        drop(table);
+                        for s in ended {
+                            s.close();
+                        }
+                        return Err(Full);
+                    }
+                }
+            }
+            if !room_made
+                && table.index.len() >= self.max
+                && let Some(i) = table.heaviest().and_then(|p| table.oldest_idle_of(&p))
+            {
+                ended.push(table.remove_at(i));
+            }
             if table.index.len() >= self.max {
                 for _ in 0..EVICTION_SEARCH {
                     let i = table.oldest;
@@ -407,9 +309,11 @@ impl Sessions {
                 }
             }
             // A session restored twice at once: the first one stays.
-            let held = table.index.contains_key(&session.id);
             let room = held || table.index.len() < self.max;
             if room && !held {
+                // Its requests to the client count in its principal's share from now on.
+                let waiting = (Arc::clone(&self.waiting), Arc::clone(&session.principal));
+                session.conn.share_waiting_calls(waiting);
                 table.insert(session, now);
             }
             room
@@ -457,7 +361,80 @@ impl Sessions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::connection::Connection;
     use crate::http::event_store::InMemoryEventStore;
+    use tokio::sync::mpsc;
+
+    fn shares(per_principal: usize) -> FairShares {
+        FairShares::new().sessions_per_peer(per_principal)
+    }
+
+    /// A session opened from `peer`.
+    async fn from(peer: &str, id: &str) -> Arc<Session> {
+        let ip: std::net::IpAddr = peer.parse().unwrap();
+        crate::principal::serve_from(ip, async { session(id) }).await
+    }
+
+    #[tokio::test]
+    async fn a_principal_at_its_share_makes_room_among_its_own_sessions_only() {
+        let sessions = Sessions::new(100, Duration::from_secs(600), &shares(3));
+        assert_eq!(sessions.insert(from("192.0.2.1", "other").await), Ok(()));
+        for id in ["a1", "a2", "a3"] {
+            assert_eq!(sessions.insert(from("192.0.2.9", id).await), Ok(()));
+        }
+        let busy_a1 = sessions.get("a1").unwrap();
+        // A flood from one peer: each newcomer ends the peer's own oldest idle session.
+        for n in 4..200 {
+            let id = format!("a{n}");
+            assert_eq!(sessions.insert(from("192.0.2.9", &id).await), Ok(()));
+        }
+        assert_eq!(sessions.len(), 4);
+        assert!(
+            sessions.get("other").is_some(),
+            "another peer's idle session stays"
+        );
+        assert!(
+            sessions.get("a1").is_some(),
+            "a busy session is never evicted"
+        );
+        assert!(sessions.get("a199").is_some() && sessions.get("a198").is_some());
+        let held: Vec<_> = ["a198", "a199"]
+            .into_iter()
+            .map(|id| sessions.get(id).unwrap())
+            .collect();
+        assert_eq!(
+            sessions.insert(from("192.0.2.9", "a200").await),
+            Err(Full),
+            "every session of the peer is busy"
+        );
+        assert_eq!(sessions.insert(from("192.0.2.2", "b").await), Ok(()));
+        drop((held, busy_a1));
+        assert!(
+            sessions
+                .table()
+                .held
+                .values()
+                .all(|h| h.order.len() <= 2 * h.count + 8)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_full_table_takes_from_the_principal_holding_the_most() {
+        let sessions = Sessions::new(4, Duration::from_secs(600), &shares(100));
+        assert_eq!(sessions.insert(from("192.0.2.1", "old").await), Ok(()));
+        for id in ["x1", "x2", "x3"] {
+            assert_eq!(sessions.insert(from("192.0.2.9", id).await), Ok(()));
+        }
+        assert_eq!(sessions.insert(from("192.0.2.2", "new").await), Ok(()));
+        assert!(
+            sessions.get("old").is_some(),
+            "the least recently used is not the heaviest's"
+        );
+        assert!(
+            sessions.get("x1").is_none(),
+            "the heaviest principal's oldest went"
+        );
+    }
 
     fn session(id: &str) -> Arc<Session> {
         let server = crate::Server::builder(crate::server_info!())
@@ -470,7 +447,7 @@ mod tests {
 
     #[tokio::test]
     async fn full_tables_evict_the_least_recently_used_idle_session() {
-        let sessions = Sessions::new(3, Duration::from_secs(600));
+        let sessions = Sessions::new(3, Duration::from_secs(600), &shares(100));
         for id in ["a", "b", "c"] {
             assert_eq!(sessions.insert(session(id)), Ok(()));
         }
@@ -498,7 +475,7 @@ mod tests {
 
     #[tokio::test]
     async fn unused_sessions_expire() {
-        let sessions = Sessions::new(10, Duration::ZERO);
+        let sessions = Sessions::new(10, Duration::ZERO, &shares(100));
         let a = session("a");
         assert_eq!(sessions.insert(Arc::clone(&a)), Ok(()));
         std::thread::sleep(Duration::from_millis(2));
@@ -516,7 +493,7 @@ mod tests {
 
     #[tokio::test]
     async fn slab_slots_are_reused() {
-        let sessions = Sessions::new(2, Duration::from_secs(600));
+        let sessions = Sessions::new(2, Duration::from_secs(600), &shares(100));
         for round in 0..100 {
             assert_eq!(sessions.insert(session(&format!("s{round}"))), Ok(()));
         }

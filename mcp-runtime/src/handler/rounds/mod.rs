@@ -9,7 +9,11 @@
 //!
 //! The state is `base64url(payload) "." base64url(HMAC-SHA256(key, payload))`; the payload binds
 //! the method, a digest of the request's params (without `inputResponses`, `requestState` and
-//! `_meta`) and an expiry. Anything that fails verification is a -32602 error.
+//! `_meta`), an expiry and a random nonce. Anything that fails verification is a -32602 error.
+//!
+//! Each state opens once: its nonce is remembered (`Replays`, bounded) until the state expires,
+//! and a second retry with the same state is refused. A retry that answers (`inputResponses`)
+//! without the `requestState` of the round that asked is refused too.
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
@@ -27,6 +31,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
+
+mod replays;
+
+use replays::replays;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -60,6 +68,9 @@ struct Payload<'a> {
     x: u64,
     /// Answers so far, by input key.
     a: BTreeMap<String, Box<RawValue>>,
+    /// A random nonce: the state opens once.
+    #[serde(borrow)]
+    n: std::borrow::Cow<'a, str>,
 }
 
 fn now_secs() -> u64 {
@@ -130,6 +141,7 @@ pub(crate) fn seal(
         d: digest.into(),
         x: now_secs() + ttl.as_secs(),
         a: answers,
+        n: URL_SAFE_NO_PAD.encode(crate::random::bytes()).into(),
     };
     let json = serde_json::to_vec(&payload).unwrap_or_default();
     let body = URL_SAFE_NO_PAD.encode(json);
@@ -169,9 +181,13 @@ pub(crate) fn open(
     if payload.m != method || payload.d != digest {
         return Err(tampered("it belongs to another request"));
     }
-    if payload.x < now_secs() {
+    let now = now_secs();
+    if payload.x < now {
         return Err(tampered("expired"));
     }
+    replays()
+        .use_once(&payload.n, payload.x, now)
+        .map_err(tampered)?;
     Ok(payload.a.into_iter().collect())
 }
 
@@ -248,6 +264,12 @@ impl Round {
         };
         let mut answers = match &retry.request_state {
             Some(token) => open(key, token, method, &params_digest(params))?,
+            // Every `input_required` carries a state: answers without one answer no round.
+            None if retry.input_responses.is_some() => {
+                return Err(ErrorObject::invalid_params(
+                    "`inputResponses` without the `requestState` of the round that asked for them",
+                ));
+            }
             None => HashMap::new(),
         };
         if let Some(raw) = retry.input_responses {
@@ -450,6 +472,7 @@ mod tests {
             d: "d".into(),
             x: 1,
             a: BTreeMap::new(),
+            n: "n".into(),
         };
         let body = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).unwrap());
         let mut mac = HmacSha256::new_from_slice(&key.0).unwrap();
@@ -467,10 +490,46 @@ mod tests {
     }
 
     #[test]
+    fn a_state_opens_once_and_answers_need_their_state() {
+        let key = StateKey([5; 32], Vec::new());
+        let digest = params_digest(Some(&raw(r#"{"name":"t"}"#)));
+        let token = seal(
+            &key,
+            "tools/call",
+            &digest,
+            BTreeMap::new(),
+            Duration::from_secs(60),
+        );
+        assert!(open(&key, &token, "tools/call", &digest).is_ok());
+        let again = open(&key, &token, "tools/call", &digest).unwrap_err();
+        assert_eq!(
+            (again.code, again.message.as_str()),
+            (-32602, "invalid requestState: it was used already")
+        );
+        let unasked = raw(r#"{"name":"t","inputResponses":{"elicit-0":{"action":"decline"}}}"#);
+        let err = Round::from_request(&key, "tools/call", Some(&unasked)).unwrap_err();
+        assert_eq!(
+            (err.code, err.message.as_str()),
+            (
+                -32602,
+                "`inputResponses` without the `requestState` of the round that asked for them"
+            )
+        );
+    }
+
+    #[test]
     fn round_keys_and_answers() {
         let key = StateKey([2; 32], Vec::new());
-        let params =
-            raw(r#"{"name":"t","inputResponses":{"elicit-0":{"action":"decline"},"junk":1}}"#);
+        let state = seal(
+            &key,
+            "tools/call",
+            &params_digest(Some(&raw(r#"{"name":"t"}"#))),
+            BTreeMap::new(),
+            Duration::from_secs(60),
+        );
+        let params = raw(&format!(
+            r#"{{"name":"t","requestState":"{state}","inputResponses":{{"elicit-0":{{"action":"decline"}},"junk":1}}}}"#
+        ));
         let round = Round::from_request(&key, "tools/call", Some(&params)).unwrap();
         assert_eq!(round.key(Kind::Elicit, None), "elicit-0");
         assert_eq!(round.key(Kind::Elicit, None), "elicit-1");
@@ -483,7 +542,7 @@ mod tests {
         assert_eq!(missing.keys().collect::<Vec<_>>(), ["elicit-1"]);
         assert_eq!(used.keys().collect::<Vec<_>>(), ["elicit-0"]);
 
-        let bad = raw(r#"{"name":"t","inputResponses":[1]}"#);
+        let bad = raw(r#"{"name":"t","requestState":"x.y","inputResponses":[1]}"#);
         assert_eq!(
             Round::from_request(&key, "tools/call", Some(&bad))
                 .unwrap_err()
