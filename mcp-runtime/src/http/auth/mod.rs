@@ -62,7 +62,13 @@
 //! A server binary that runs [`Server::run`](crate::Server::run) and has no
 //! [`ServerBuilder::auth`](crate::ServerBuilder::auth) reads `MCP_AUTH_ISSUER` and
 //! `MCP_AUTH_AUDIENCE` when its `http` command starts: with both set, it serves as
-//! [`Authorization::jwt`]`(issuer, audience)`.
+//! [`Authorization::jwt`]`(issuer, audience)`; `MCP_AUTH_ALLOW_JWT_TYP=1` also accepts access
+//! tokens typed `JWT` or untyped ([`JwtVerifier::allow_jwt_typ`]). Another `MCP_AUTH_*` variable
+//! is refused (a misspelt name would leave the server open). A binary built without this
+//! feature refuses to serve HTTP when any `MCP_AUTH_*` variable is set (exit code 6), and any
+//! server whose items declare scopes refuses to serve HTTP with no authorization configured
+//! unless told it is meant to
+//! ([`ServerBuilder::allow_unprotected`](crate::ServerBuilder::allow_unprotected)).
 
 mod bind;
 mod challenge;
@@ -72,7 +78,6 @@ mod gate;
 mod introspect;
 mod jwt;
 mod metadata;
-mod needs;
 mod policy;
 mod verifier;
 
@@ -95,13 +100,61 @@ use crate::server::{Server, ServerInner};
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 static FROM_ENV: OnceLock<Arc<Authorization>> = OnceLock::new();
 
-/// Reads `MCP_AUTH_ISSUER` and `MCP_AUTH_AUDIENCE` for the command line's `http` command.
+/// The `MCP_AUTH_*` variables the command line knows.
+#[cfg(feature = "cli")]
+const AUTH_ENV: [&str; 3] = [
+    "MCP_AUTH_ISSUER",
+    "MCP_AUTH_AUDIENCE",
+    "MCP_AUTH_ALLOW_JWT_TYP",
+];
+
+/// Reads `MCP_AUTH_ISSUER`, `MCP_AUTH_AUDIENCE` and `MCP_AUTH_ALLOW_JWT_TYP` for the command
+/// line's `http` command. Another `MCP_AUTH_*` variable (a misspelt one would leave the server
+/// open) is an error, and so is `MCP_AUTH_ALLOW_JWT_TYP` without an issuer or with a value other
+/// than `1`, `true`, `0` or `false`.
 #[cfg(feature = "cli")]
 pub(crate) fn adopt_env(server: &Server) -> Result<(), String> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let mut unknown: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| k.starts_with("MCP_AUTH_") && !AUTH_ENV.contains(&k.as_str()))
+        .filter(|k| var(k).is_some())
+        .collect();
+    if !unknown.is_empty() {
+        unknown.sort();
+        return Err(format!(
+            "unknown variable {}: this binary reads {}",
+            unknown.join(", "),
+            AUTH_ENV.join(", ")
+        ));
+    }
+    let plain_typ = match var("MCP_AUTH_ALLOW_JWT_TYP").map(|v| v.trim().to_ascii_lowercase()) {
+        None => None,
+        Some(v) if v == "1" || v == "true" => Some(true),
+        Some(v) if v == "0" || v == "false" => Some(false),
+        Some(v) => {
+            return Err(format!(
+                "MCP_AUTH_ALLOW_JWT_TYP={v:?}: give 1 (also accept tokens typed `JWT` or untyped) or 0"
+            ));
+        }
+    };
     if server.inner.extension::<Authorization>().is_some() {
         return Ok(());
     }
-    if let Some(auth) = Authorization::from_env()? {
+    let auth = Authorization::from_env()?;
+    if auth.is_none() && plain_typ.is_some() {
+        return Err(
+            "MCP_AUTH_ALLOW_JWT_TYP is set but MCP_AUTH_ISSUER and MCP_AUTH_AUDIENCE are not"
+                .into(),
+        );
+    }
+    if let Some(mut auth) = auth {
+        if plain_typ == Some(true) {
+            // `from_env` is `Authorization::jwt(issuer, audience)`: the same, more lenient on `typ`.
+            let issuer = auth.servers.first().cloned().unwrap_or_default();
+            auth.verifier =
+                Arc::new(JwtVerifier::new(issuer, auth.resource.clone()).allow_jwt_typ(true));
+        }
         eprintln!(
             "protected resource {}: bearer tokens of {} required",
             auth.resource,
@@ -160,6 +213,33 @@ impl Server {
             None => Router::new(),
         }
     }
+}
+
+/// The answer to a request the dispatcher refused for want of `scopes` (`Caller::authorize`):
+/// 403 with the `insufficient_scope` challenge naming them, and `body`, the dispatcher's reply
+/// (its JSON-RPC error, with the request's id).
+pub(crate) fn insufficient_scope(
+    server: &ServerInner,
+    body: Vec<u8>,
+    scopes: &str,
+) -> axum::response::Response {
+    let metadata_url = settings(server)
+        .map(|auth| metadata::url(&auth.resource))
+        .unwrap_or_default();
+    let challenger = challenge::Challenger {
+        metadata_url: &metadata_url,
+        scope: "",
+    };
+    let refusal = challenge::Refusal::Insufficient(scopes.split(' ').map(str::to_owned).collect());
+    let mut r = crate::http::endpoint::json_response(http::StatusCode::FORBIDDEN, body, None);
+    if let Some(value) = challenger
+        .header(&refusal)
+        .and_then(|v| http::HeaderValue::from_str(&v).ok())
+    {
+        r.headers_mut()
+            .insert(http::header::WWW_AUTHENTICATE, value);
+    }
+    r
 }
 
 /// Whether [`protect`] puts the gate in front of the endpoint (the server has authorization).
