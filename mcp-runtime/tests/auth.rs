@@ -121,7 +121,10 @@ impl MockAs {
             .map(|(k, v)| {
                 format!(
                     "{k}={}",
-                    v.replace(' ', "+").replace(':', "%3A").replace('/', "%2F")
+                    v.replace('+', "%2B")
+                        .replace(' ', "+")
+                        .replace(':', "%3A")
+                        .replace('/', "%2F")
                 )
             })
             .collect::<Vec<_>>()
@@ -1008,7 +1011,7 @@ async fn an_unreachable_authorization_server_is_a_503_never_a_pass() {
     drop(closed);
     let s = protected(&issuer, |x| x).await;
     let forged = forge(
-        json!({"alg": "RS256", "typ": "JWT", "kid": "k1"}),
+        json!({"alg": "RS256", "typ": "at+jwt", "kid": "k1"}),
         json!({"iss": issuer, "aud": s.resource, "sub": "eve", "exp": 4_000_000_000_u64}),
         |_| vec![0; 256],
     );
@@ -1019,4 +1022,134 @@ async fn an_unreachable_authorization_server_is_a_503_never_a_pass() {
     assert_eq!(r.headers()["retry-after"], "5");
     assert_eq!(challenge(&r), "");
     assert_eq!(s.runs(), 0, "a handler ran");
+}
+
+// ---- the token's type (RFC 9068 `typ`) and its subject ----
+
+/// A token of `a` for `s` with `x_typ` (none given: the mock's `at+jwt`).
+async fn typed(a: &MockAs, s: &Protected, typ: Option<&str>) -> String {
+    let mut extra = vec![("scope", "notes:read"), ("resource", s.resource.as_str())];
+    if let Some(typ) = typ {
+        extra.push(("x_typ", typ));
+    }
+    a.token("notes-app", &extra).await
+}
+
+#[tokio::test]
+async fn access_tokens_are_typed_at_jwt() {
+    let a = MockAs::start();
+    let s = protected(&a.issuer, |x| x).await;
+    for typ in [None, Some("application/at+jwt"), Some("AT+JWT")] {
+        let t = typed(&a, &s, typ).await;
+        let r = s
+            .call(Some(&format!("Bearer {t}")), "read_notes", json!({}))
+            .await;
+        assert_eq!(text_of(r).await, "notes of notes-app", "{typ:?}");
+    }
+    assert_eq!(s.runs(), 3);
+    let s = protected(&a.issuer, |x| x).await;
+    for (typ, why) in [
+        (
+            "JWT",
+            "the token is not typed as an access token (typ 'JWT'; expected 'at+jwt')",
+        ),
+        (
+            "none",
+            "the token is not typed as an access token (no typ; expected 'at+jwt')",
+        ),
+        (
+            "id+jwt",
+            "the token is not typed as an access token (typ 'id+jwt'; expected 'at+jwt')",
+        ),
+        (
+            "secevent+jwt",
+            "the token is not typed as an access token (typ 'secevent+jwt'; expected 'at+jwt')",
+        ),
+    ] {
+        let t = typed(&a, &s, Some(typ)).await;
+        let r = s
+            .call(Some(&format!("Bearer {t}")), "read_notes", json!({}))
+            .await;
+        refused(&s, r, StatusCode::UNAUTHORIZED, &invalid(&s, why)).await;
+    }
+}
+
+#[tokio::test]
+async fn tokens_typed_jwt_pass_when_the_verifier_allows_them() {
+    let a = MockAs::start();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let resource = format!("{base}/mcp");
+    let verifier = JwtVerifier::new(&a.issuer, &resource).allow_jwt_typ(true);
+    let auth = Authorization::from(verifier);
+    let s = protected_with(listener, base, resource, auth).await;
+    for typ in [None, Some("JWT"), Some("none"), Some("application/jwt")] {
+        let t = typed(&a, &s, typ).await;
+        let r = s
+            .call(Some(&format!("Bearer {t}")), "read_notes", json!({}))
+            .await;
+        assert_eq!(text_of(r).await, "notes of notes-app", "{typ:?}");
+    }
+    assert_eq!(s.runs(), 4);
+    // Still only access tokens: another type is refused.
+    let t = typed(&a, &s, Some("id+jwt")).await;
+    let r = s
+        .call(Some(&format!("Bearer {t}")), "read_notes", json!({}))
+        .await;
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        challenge(&r),
+        invalid(
+            &s,
+            "the token is not typed as an access token (typ 'id+jwt'; expected 'at+jwt')"
+        )
+    );
+    assert_eq!(s.runs(), 4, "a handler ran");
+}
+
+#[tokio::test]
+async fn hostile_token_naming_no_subject() {
+    let a = MockAs::start();
+    let s = protected(&a.issuer, |x| x).await;
+    let t = a
+        .token(
+            "notes-app",
+            &[
+                ("scope", "notes"),
+                ("resource", &s.resource),
+                ("x_no_sub", "1"),
+            ],
+        )
+        .await;
+    let r = s
+        .call(Some(&format!("Bearer {t}")), "whoami", json!({}))
+        .await;
+    refused(
+        &s,
+        r,
+        StatusCode::UNAUTHORIZED,
+        &invalid(&s, "the token names no subject"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_token_naming_only_its_client_speaks_for_the_client() {
+    let a = MockAs::start();
+    let s = protected(&a.issuer, |x| x).await;
+    // `x_sub` empty: the mock leaves `sub` empty, `client_id` names the client.
+    let t = a
+        .token(
+            "notes-app",
+            &[
+                ("scope", "notes:read"),
+                ("resource", &s.resource),
+                ("x_sub", ""),
+            ],
+        )
+        .await;
+    let r = s
+        .call(Some(&format!("Bearer {t}")), "whoami", json!({}))
+        .await;
+    assert_eq!(text_of(r).await, "notes-app notes:read notes-app");
 }

@@ -6,8 +6,11 @@
 // Token requests (POST /token, any grant) shape the access token:
 //   - `resource` (RFC 8707, as the MCP SDK clients send it) becomes `aud`;
 //   - `sub` is the client (Basic credentials or `client_id`), and `client_id` too;
+//   - its header's `typ` is `at+jwt`, as RFC 9068 has access tokens typed (oauth2-mock-server
+//     itself types them `JWT`);
 //   - test-only form fields: `x_sub` (the subject), `x_aud` (another audience), `x_iss`
-//     (another issuer), `x_exp` and `x_nbf` (seconds from now).
+//     (another issuer), `x_exp` and `x_nbf` (seconds from now), `x_typ` (another `typ`; `none`
+//     for none), `x_no_sub` (neither `sub` nor `client_id`).
 // POST /introspect-jwt is an RFC 7662 endpoint for this server's own tokens: it checks the
 // signature, issuer and lifetime and answers the claims with `active`.
 import { OAuth2Server } from "oauth2-mock-server";
@@ -39,6 +42,12 @@ server.service.on("beforeTokenSigning", (token, req) => {
   if (body.x_iss !== undefined) token.payload.iss = body.x_iss;
   if (body.x_exp !== undefined) token.payload.exp = now + Number(body.x_exp);
   if (body.x_nbf !== undefined) token.payload.nbf = now + Number(body.x_nbf);
+  token.header.typ = body.x_typ === undefined ? "at+jwt" : body.x_typ;
+  if (body.x_typ === "none") token.header.typ = undefined;
+  if (body.x_no_sub !== undefined) {
+    delete token.payload.sub;
+    delete token.payload.client_id;
+  }
 });
 
 server.service.on("beforeResponse", (response, req) => {

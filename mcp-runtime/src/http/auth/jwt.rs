@@ -251,10 +251,10 @@ impl JwtVerifier {
             Some(t) if self.plain_typ && plain(t) => Ok(()),
             None if self.plain_typ => Ok(()),
             None => Err(AuthError::invalid(
-                "the token is not typed as an access token (no `typ`; expected \"at+jwt\")",
+                "the token is not typed as an access token (no typ; expected 'at+jwt')",
             )),
             Some(t) => Err(AuthError::invalid(format!(
-                "the token is not typed as an access token (`typ` {:?}; expected \"at+jwt\")",
+                "the token is not typed as an access token (typ '{}'; expected 'at+jwt')",
                 t.chars().take(40).collect::<String>()
             ))),
         }
@@ -500,19 +500,19 @@ mod tests {
             assert_eq!(
                 why(strict.check_typ(Some(plain))),
                 format!(
-                    "the token is not typed as an access token (`typ` {plain:?}; expected \"at+jwt\")"
+                    "the token is not typed as an access token (typ '{plain}'; expected 'at+jwt')"
                 )
             );
             assert_eq!(why(lenient.check_typ(Some(plain))), "ok", "{plain}");
         }
         assert_eq!(
             why(strict.check_typ(None)),
-            "the token is not typed as an access token (no `typ`; expected \"at+jwt\")"
+            "the token is not typed as an access token (no typ; expected 'at+jwt')"
         );
         assert_eq!(why(lenient.check_typ(None)), "ok");
         for other in ["id+jwt", "secevent+jwt", "", "at+jwt "] {
             let expected = format!(
-                "the token is not typed as an access token (`typ` {other:?}; expected \"at+jwt\")"
+                "the token is not typed as an access token (typ '{other}'; expected 'at+jwt')"
             );
             assert_eq!(why(strict.check_typ(Some(other))), expected);
             assert_eq!(why(lenient.check_typ(Some(other))), expected);
