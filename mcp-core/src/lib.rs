@@ -45,7 +45,7 @@
 //! [`progress`] (progress and cancellation), [`pagination`], [`subscriptions`]
 //! (`subscriptions/listen`), [`tasks`] (both revisions' tasks), [`client`] (requests answered by the client: sampling,
 //! elicitation, roots, and the multi round-trip `input_required` result), [`icons`],
-//! [`meta`] (reserved `_meta` keys) and [`uri_template`] (RFC 6570).
+//! [`meta`] (reserved `_meta` keys), [`method`] (the method table: every method name, both directions, targets, era rules, routing headers) and [`uri_template`] (RFC 6570).
 //!
 //! All structs tolerate unknown fields when deserialised, and types that may grow are
 //! `#[non_exhaustive]` with `new` constructors and `with_*` builders.
@@ -74,6 +74,7 @@ pub mod jsonrpc;
 pub mod lifecycle;
 pub mod logging;
 pub mod meta;
+pub mod method;
 pub mod pagination;
 pub mod progress;
 pub mod prompts;
@@ -102,6 +103,7 @@ pub use lifecycle::{
 };
 pub use logging::{LoggingLevel, LoggingMessageNotificationParams, SetLevelRequestParams};
 pub use meta::Meta;
+pub use method::Method;
 pub use pagination::PaginatedRequestParams;
 pub use progress::{CancelledNotificationParams, ProgressNotificationParams, ProgressToken};
 pub use prompts::{

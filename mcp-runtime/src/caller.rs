@@ -5,6 +5,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use mcp_core::ErrorObject;
 use serde_json::{Map, Value};
 
 /// What a verified access token says about its bearer.
@@ -121,40 +122,83 @@ impl Claims {
     }
 }
 
-/// The server's rule on the items a caller sees, when lists leave out what a caller may not use
-/// ([`Authorization::hide_unpermitted_items`](crate::auth::Authorization::hide_unpermitted_items)).
+/// The server's authorization rule, as the dispatcher applies it to a verified caller: whether a
+/// token's scopes cover an item's (through the server's scope hierarchy), and the scopes every
+/// request needs. [`Authorization`](crate::auth::Authorization) implements it.
 pub(crate) trait Sight: Send + Sync {
     /// Whether a token granting `granted` covers every scope of `needed`.
     fn permits(&self, granted: &[String], needed: &[&str]) -> bool;
+
+    /// The scopes every request needs (`Authorization::require_scopes`).
+    fn required(&self) -> &[String];
 }
 
-/// The verified caller of a request: the [`Claims`] of its token (which it derefs to), and the
-/// rule on the items it sees when the server hides the ones it may not use.
+/// The verified caller of a request: the [`Claims`] of its token (which it derefs to), the rule
+/// its requests are authorized by, and whether lists hide from it the items it may not use.
 #[derive(Clone)]
 pub(crate) struct Caller {
     pub(crate) claims: Arc<Claims>,
-    hides: Option<Arc<dyn Sight>>,
+    rule: Arc<dyn Sight>,
+    hides: bool,
 }
 
+/// `data.reason` of the error refusing a request for want of scopes.
+pub(crate) const INSUFFICIENT_SCOPE: &str = "insufficient_scope";
+
 impl Caller {
-    /// `claims`, seeing only what `hides` permits when given.
-    pub(crate) fn new(claims: Arc<Claims>, hides: Option<Arc<dyn Sight>>) -> Self {
-        Self { claims, hides }
+    /// `claims`, authorized by `rule`; lists hide what it does not permit when `hides`.
+    pub(crate) fn new(claims: Arc<Claims>, rule: Arc<dyn Sight>, hides: bool) -> Self {
+        Self {
+            claims,
+            rule,
+            hides,
+        }
     }
 
     /// Whether this caller sees an item that needs `scopes` (every item, when the server does not
     /// hide).
     pub(crate) fn sees(&self, scopes: &[&str]) -> bool {
-        match &self.hides {
-            Some(sight) => scopes.is_empty() || sight.permits(&self.claims.scopes, scopes),
-            None => true,
-        }
+        !self.hides || scopes.is_empty() || self.rule.permits(&self.claims.scopes, scopes)
     }
 
     /// Whether the server hides from this caller the items it may not use.
     pub(crate) fn hides(&self) -> bool {
-        self.hides.is_some()
+        self.hides
     }
+
+    /// The dispatcher's decision on a request naming an item that needs `scopes`, made on the
+    /// item the dispatcher looked up from its own reading of the params: `Err` with the error
+    /// that refuses it (-32000, `data: {"reason": "insufficient_scope", "scope": "…"}` naming
+    /// every scope the request needs, the server-wide ones included; HTTP answers it with 403 and
+    /// the `insufficient_scope` challenge).
+    pub(crate) fn authorize(&self, scopes: &[&str]) -> Result<(), ErrorObject> {
+        if scopes.is_empty() || self.rule.permits(&self.claims.scopes, scopes) {
+            return Ok(());
+        }
+        let mut needed: Vec<&str> = self.rule.required().iter().map(String::as_str).collect();
+        needed.extend_from_slice(scopes);
+        needed.sort_unstable();
+        needed.dedup();
+        let needed = needed.join(" ");
+        let mut err = ErrorObject::new(
+            mcp_core::jsonrpc::error_codes::TRANSPORT_ERROR,
+            format!("Forbidden: insufficient scope, needs {needed}"),
+        );
+        err.data = Some(serde_json::json!({ "reason": INSUFFICIENT_SCOPE, "scope": needed }));
+        Err(err)
+    }
+}
+
+/// The scopes named by an error [`Caller::authorize`] made, if `err` is one.
+pub(crate) fn refused_scopes(err: &ErrorObject) -> Option<&str> {
+    if err.code != mcp_core::jsonrpc::error_codes::TRANSPORT_ERROR {
+        return None;
+    }
+    let data = err.data.as_ref()?;
+    if data.get("reason")?.as_str()? != INSUFFICIENT_SCOPE {
+        return None;
+    }
+    data.get("scope")?.as_str()
 }
 
 impl std::ops::Deref for Caller {

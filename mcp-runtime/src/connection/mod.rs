@@ -32,7 +32,7 @@ use crate::dispatch::call::{Call, parse_params};
 use crate::dispatch::link::Link;
 use crate::dispatch::methods;
 use crate::dispatch::reply::{Answer, Reply};
-use crate::dispatch::route::{Notice, Route};
+use crate::dispatch::route::{Route, runs_handler};
 use crate::dispatch::scope::{RequestHeaders, Resolver, Retry, Scoping, mentions_meta};
 use crate::handler::context::CancellationToken;
 use crate::notify::Member;
@@ -248,7 +248,9 @@ impl Connection {
         let mut replies = Vec::new();
         for item in items {
             let reply = match item {
-                Ok(Message::Request(req)) if Route::parse(&req.method) == Route::Initialize => {
+                Ok(Message::Request(req))
+                    if Route::client_request(&req.method) == Route::Initialize =>
+                {
                     Some(Reply::error(
                         Some(req.id),
                         ErrorObject::invalid_request("`initialize` must not be part of a batch"),
@@ -300,7 +302,7 @@ impl Connection {
     ) -> Option<Reply> {
         let req = match msg {
             Message::Notification(n) => {
-                self.notice(Notice::parse(&n.method), n.params);
+                self.notice(Route::client_notification(&n.method), n.params);
                 return None;
             }
             Message::Response(r) => {
@@ -309,7 +311,7 @@ impl Connection {
             }
             Message::Request(req) => req,
         };
-        let route = Route::parse(&req.method);
+        let route = Route::client_request(&req.method);
         let id = req.id;
         let resolver = Resolver {
             session: self.link.session(),
@@ -340,7 +342,7 @@ impl Connection {
                 let err = ErrorObject::method_not_found(&req.method);
                 return Some(Reply::error(Some(id), err));
             }
-            if !route.runs_handler() {
+            if !runs_handler(route) {
                 let call = self.call(route, &id, req.params, scope, None);
                 let outcome = methods::answer_now(&call);
                 if route == Route::Initialize && outcome.is_ok() {
@@ -388,9 +390,9 @@ impl Connection {
         }
     }
 
-    fn notice(&self, notice: Notice, params: Option<&RawValue>) {
+    fn notice(&self, notice: Route, params: Option<&RawValue>) {
         match notice {
-            Notice::Cancelled => {
+            Route::Cancelled => {
                 let Ok(p) = parse_params::<CancelParams>(params) else {
                     return;
                 };
@@ -402,7 +404,7 @@ impl Connection {
             }
             // `notifications/initialized`, `notifications/roots/list_changed` and unknown
             // notifications need no action; notifications are never answered.
-            Notice::Other => {}
+            _ => {}
         }
     }
 

@@ -145,6 +145,20 @@ impl<'a> Call<'a> {
         parse_params(self.params)
     }
 
+    /// Authorizes this request for an item that needs `scopes`, the item the method looked up
+    /// from its own reading of the params (feature `auth`; requests without a verified caller,
+    /// over stdio or in memory, are not authorized by tokens). Every method that names an item
+    /// calls it before anything of the item runs.
+    #[inline]
+    pub(crate) fn authorize(&self, scopes: &[&str]) -> Result<(), ErrorObject> {
+        #[cfg(feature = "auth")]
+        if let Some(caller) = &self.scope.caller {
+            return caller.authorize(scopes);
+        }
+        let _ = scopes;
+        Ok(())
+    }
+
     /// This request's result, framed for its id.
     pub(crate) fn result<T: serde::Serialize + ?Sized>(
         &self,

@@ -82,6 +82,17 @@ impl Reply {
         self.outcome.as_ref().err().map(|e| e.code)
     }
 
+    /// The scopes a request was refused for (feature `auth`: the error of
+    /// `Caller::authorize`), if it was.
+    #[cfg(feature = "http")]
+    pub(crate) fn refused_scopes(&self) -> Option<&str> {
+        #[cfg(feature = "auth")]
+        if let Err(err) = &self.outcome {
+            return crate::caller::refused_scopes(err);
+        }
+        None
+    }
+
     /// Writes the whole message into `buf`.
     pub(crate) fn write(&self, buf: &mut Vec<u8>) {
         let text = match (&self.outcome, &self.id) {

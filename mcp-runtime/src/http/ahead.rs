@@ -81,7 +81,7 @@ pub(crate) fn check_headers(
     read: Option<Mirrored<'_>>,
 ) -> Result<(), ErrorObject> {
     mirror::check_method(headers, method)?;
-    let Some(target) = Route::parse(method).named_by() else {
+    let Some(target) = Route::client_request(method).mirrored_target() else {
         return Ok(());
     };
     let mirrored: Mirrored<'_> = match (read, params) {
@@ -94,6 +94,7 @@ pub(crate) fn check_headers(
         Target::Uri => mirrored.uri.as_deref(),
         Target::Name => mirrored.name.as_deref(),
         Target::TaskId => mirrored.task_id.as_deref(),
+        _ => None,
     };
     match body_name {
         Some(expected) => mirror::check_name(headers, expected),

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::connection::Connection;
 use crate::dispatch::headers as mirror;
-use crate::dispatch::route::{Notice, Route};
+use crate::dispatch::route::Route;
 use crate::dispatch::scope::{self, Retry};
 use crate::handler::invoke::CatchUnwind;
 use crate::http::ahead::{Ahead, check_headers};
@@ -84,6 +84,7 @@ pub(crate) async fn post(h: Arc<Http>, headers: HeaderMap, body: Body) -> Respon
     // The caller the auth gate verified goes along, also into the task the rest may move to.
     #[cfg(feature = "auth")]
     let work = crate::caller::carry(work);
+    let work = crate::principal::carry(work);
     let mut task: Option<Pin<Box<dyn Future<Output = ()> + Send>>> = Some(Box::pin(work));
     let head = std::future::poll_fn(|cx| {
         if let Some(running) = task.as_mut()
@@ -111,6 +112,12 @@ pub(crate) async fn post(h: Arc<Http>, headers: HeaderMap, body: Body) -> Respon
             r
         }
         Ok(Head::Accepted) => StatusCode::ACCEPTED.into_response(),
+        #[cfg(feature = "auth")]
+        Ok(Head::Refused { body, scopes }) => {
+            crate::http::auth::insufficient_scope(&h.server, body, &scopes)
+        }
+        #[cfg(not(feature = "auth"))]
+        Ok(Head::Refused { body, .. }) => json_response(StatusCode::FORBIDDEN, body, None),
         Ok(Head::Sse(rx)) => {
             let guard = abort.map(|a| AbortOnDrop(Some(a)));
             sse_response(SseBody::new(rx, guard))
@@ -160,8 +167,8 @@ async fn post_task(
         Err(e) => return head.error(StatusCode::BAD_REQUEST, None, e),
     };
     let (route, params) = match &msg {
-        Message::Request(r) => (Some(Route::parse(&r.method)), r.params),
-        Message::Notification(n) => (Some(Route::parse(&n.method)), n.params),
+        Message::Request(r) => (Some(Route::client_request(&r.method)), r.params),
+        Message::Notification(n) => (Some(Route::client_notification(&n.method)), n.params),
         Message::Response(_) => (None, None),
     };
     // Most handshake-era requests carry no `_meta`: skip the parse when the text says so.
@@ -387,7 +394,7 @@ async fn replica_message(
                 }),
             })
         }
-        (Message::Notification(n), _) if Notice::parse(&n.method) == Notice::Cancelled => {
+        (Message::Notification(_), Some(Route::Cancelled)) => {
             h.share_cancel(&session.id, text).await;
             None
         }

@@ -39,6 +39,12 @@ pub(crate) enum Head {
     },
     Accepted,
     Sse(mpsc::Receiver<Bytes>),
+    /// The dispatcher refused the request for want of these scopes (space-separated): 403 with
+    /// the `insufficient_scope` challenge, `body` the reply (feature `auth`).
+    Refused {
+        body: Vec<u8>,
+        scopes: String,
+    },
 }
 
 /// Sends the head once.
@@ -63,10 +69,18 @@ impl HeadTx {
         self.json(status, Reply::error(id.cloned(), err).into_bytes());
     }
 
-    /// A reply as plain JSON (the stateless era maps errors to statuses), or 202 for none.
+    /// A reply as plain JSON (the stateless era maps errors to statuses), or 202 for none; in
+    /// either era 403 for a request the dispatcher refused for want of scopes.
     pub(crate) fn reply(&mut self, reply: Option<Reply>, modern: bool) {
         match reply {
             None => self.send(Head::Accepted),
+            Some(reply) if reply.refused_scopes().is_some() => {
+                let scopes = reply.refused_scopes().unwrap_or_default().to_owned();
+                self.send(Head::Refused {
+                    body: reply.into_bytes(),
+                    scopes,
+                });
+            }
             Some(reply) => {
                 let status = if modern {
                     status_of(&reply)

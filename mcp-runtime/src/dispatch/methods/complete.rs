@@ -29,6 +29,7 @@ pub(super) async fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
         CompletionReference::Prompt { name, .. } => match catalog.prompt_index.get(name.as_str()) {
             Some(&i) => {
                 let r = &catalog.prompts[i].record;
+                call.authorize(r.scopes)?;
                 Some((r.name, r.completions, r.timeout_ms))
             }
             None => {
@@ -42,9 +43,15 @@ pub(super) async fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
             match catalog.templates.iter().find(|t| t.record.uri == uri) {
                 Some(t) => {
                     let r = &t.record;
+                    call.authorize(r.scopes)?;
                     Some((r.name, r.completions, r.timeout_ms))
                 }
-                None if catalog.resource_index.contains_key(uri.as_str()) => None,
+                None if catalog.resource_index.contains_key(uri.as_str()) => {
+                    if let Some((record, ..)) = catalog.find_resource(uri) {
+                        call.authorize(record.scopes)?;
+                    }
+                    None
+                }
                 None => {
                     return Err(ErrorObject::invalid_params(format!(
                         "unknown resource template '{}'",

@@ -43,10 +43,12 @@ pub(crate) fn answer_now(call: &Call<'_>) -> Result<Payload, ErrorObject> {
         | Route::TaskCancel
         | Route::TaskUpdate
         | Route::Unknown => Err(ErrorObject::method_not_found(call.method())),
+        // Not a client request: `Route::client_request` never gives these.
+        _ => Err(ErrorObject::method_not_found(call.method())),
     }
 }
 
-/// Runs a method whose route runs a handler (see [`Route::runs_handler`]).
+/// Runs a method whose route runs a handler (see `route::runs_handler`).
 pub(crate) async fn run_handler(call: Call<'_>) -> Result<Payload, ErrorObject> {
     match call.route {
         Route::CallTool => tools::call(call).await,

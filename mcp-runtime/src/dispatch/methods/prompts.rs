@@ -58,6 +58,7 @@ pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
     tracing::Span::current().record("item", p.name.as_ref());
     let entry = &live.catalog.prompts[index];
     let record = &entry.record;
+    call.authorize(record.scopes)?;
     let args = arguments(p.arguments);
     let v = call.scope.version;
     let id = call.id;

@@ -45,6 +45,7 @@ pub(super) async fn read(call: Call<'_>) -> Result<Payload, ErrorObject> {
         };
         return finish(server, id, contents, v);
     };
+    call.authorize(record.scopes)?;
     tracing::Span::current().record("item", record.name);
     let limits = Limits {
         concurrency: limit.map(|l| &**l),
@@ -86,6 +87,9 @@ pub(super) fn subscribe(call: &Call<'_>, on: bool) -> Result<Payload, ErrorObjec
         return Err(ErrorObject::method_not_found(call.method()));
     }
     let p: UriParams<'_> = call.params()?;
+    if let Some((record, ..)) = call.server.live().catalog.find_resource(&p.uri) {
+        call.authorize(record.scopes)?;
+    }
     if !on {
         call.link.subscriptions.remove(&p.uri);
     } else if !call.link.subscriptions.add(&p.uri) {

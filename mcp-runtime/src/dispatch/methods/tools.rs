@@ -66,6 +66,7 @@ pub(super) async fn call<S: Open>(call: Call<'_, S>) -> Result<Payload, ErrorObj
     };
     tracing::Span::current().record("item", p.name.as_ref());
     let entry = &live.catalog.tools[index];
+    call.authorize(entry.record.scopes)?;
     #[cfg(feature = "http")]
     if let Some(headers) = &call.scope.headers {
         crate::dispatch::headers::check_arguments(headers, &entry.mirrored, p.arguments)?;

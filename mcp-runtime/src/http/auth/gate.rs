@@ -1,6 +1,10 @@
 //! The gate in front of a protected endpoint: one axum middleware that refuses tokens in query
-//! strings, verifies the bearer token, keeps sessions to their subject, checks the scopes the
-//! request needs, and serves the request as its caller.
+//! strings, verifies the bearer token, keeps sessions to their subject, checks the server-wide
+//! scopes, and serves the request as its caller.
+//!
+//! The gate never reads a message: the scopes of the items a request names are decided by the
+//! dispatcher, on the item it looked up from its own reading of the params (`Caller::authorize`),
+//! so that no second reading of the body can disagree with the one that acts on it.
 
 use std::sync::Arc;
 
@@ -10,15 +14,13 @@ use axum::middleware::Next;
 use axum::response::Response;
 use futures_util::StreamExt;
 use http::{HeaderMap, Method, header};
-use serde_json::Value;
 
 use crate::caller::{Caller, Sight, serve_as};
 use crate::http::auth::bind::Bindings;
 use crate::http::auth::challenge::{Challenger, Refusal};
-use crate::http::auth::needs;
 use crate::http::auth::policy::Authorization;
 use crate::http::auth::verifier::AuthError;
-use crate::http::endpoint::{Http, read_body, session_id, session_not_found};
+use crate::http::endpoint::{Http, session_id, session_not_found};
 use crate::http::session::Owner;
 use crate::http::shared::{Found, unavailable};
 
@@ -143,33 +145,19 @@ pub(crate) async fn gate(State(g): State<Arc<Gate>>, req: Request, next: Next) -
     {
         return session_not_found(None);
     }
-    let mut needed: Vec<&str> = g.auth.required.iter().map(String::as_str).collect();
-    let live = g.http.server.live();
-    let body = if parts.method == Method::POST {
-        let limit = g.http.server.options.max_message_bytes;
-        let bytes = match read_body(body, limit, g.http.opts.body_read_timeout).await {
-            Ok(bytes) => bytes,
-            Err(refusal) => return refusal,
-        };
-        if let Ok(msg) = serde_json::from_slice::<Value>(&bytes) {
-            needed.extend(needs::item_scopes(&live.catalog, &msg));
-        }
-        Body::from(bytes)
-    } else {
-        body
-    };
-    let missing = g.auth.missing(&claims.scopes, &needed);
-    if !missing.is_empty() {
-        let mut all: Vec<String> = needed.iter().map(|s| (*s).to_owned()).collect();
+    let required: Vec<&str> = g.auth.required.iter().map(String::as_str).collect();
+    if !g.auth.missing(&claims.scopes, &required).is_empty() {
+        let mut all: Vec<String> = g.auth.required.clone();
         all.sort_unstable();
         all.dedup();
         return g.refuse(&Refusal::Insufficient(all));
     }
     let opens_legacy = parts.method == Method::GET && parts.uri.path().ends_with("/sse");
-    // With `hide_unpermitted_items`, the dispatcher leaves out of every list answer (JSON, SSE,
-    // batch, legacy stream) what this same rule would refuse here.
-    let sight = g.auth.hide.then(|| Arc::clone(&g.auth) as Arc<dyn Sight>);
-    let caller = Caller::new(Arc::new(claims), sight);
+    // The dispatcher authorizes each request naming an item by this rule, and with
+    // `hide_unpermitted_items` leaves out of every list answer (JSON, SSE, batch, legacy stream)
+    // what the same rule would refuse.
+    let rule = Arc::clone(&g.auth) as Arc<dyn Sight>;
+    let caller = Caller::new(Arc::new(claims), rule, g.auth.hide);
     let req = Request::from_parts(parts, body);
     let mut resp = serve_as(caller, next.run(req)).await;
     if let Some(minted) = session_id(resp.headers()) {

@@ -264,6 +264,10 @@ impl Sight for Authorization {
     fn permits(&self, granted: &[String], needed: &[&str]) -> bool {
         needed.iter().all(|n| self.covers(granted, n))
     }
+
+    fn required(&self) -> &[String] {
+        &self.required
+    }
 }
 
 /// A canonical resource URI: absolute `http`/`https`, no fragment.
