@@ -813,7 +813,8 @@ async fn elicit_in_the_stateless_era_with_input_required_rounds() {
     assert_eq!(ask["params"]["message"], "What is your name?");
     assert!(r["result"].get("ttlMs").is_none());
 
-    let answer = json!({"inputResponses": {"elicit-0": {"action": "accept", "content": {"name": "Ada"}}}, "junk": 1});
+    let state = &r["result"]["requestState"];
+    let answer = json!({"inputResponses": {"elicit-0": {"action": "accept", "content": {"name": "Ada"}}}, "requestState": state});
     client.send(&stateless_call(2, "greet", answer)).await;
     let r = client.response(&json!(2)).await;
     assert_eq!(r["result"]["content"][0]["text"], "Hello, Ada!", "{r}");
@@ -825,8 +826,8 @@ async fn elicit_in_the_stateless_era_with_input_required_rounds() {
         .await;
     let r = client.response(&json!(3)).await;
     assert!(r["result"]["inputRequests"].get("elicit-0").is_some());
-    let first =
-        json!({"inputResponses": {"elicit-0": {"action": "accept", "content": {"name": "Ada"}}}});
+    let state = &r["result"]["requestState"];
+    let first = json!({"inputResponses": {"elicit-0": {"action": "accept", "content": {"name": "Ada"}}}, "requestState": state});
     client.send(&stateless_call(4, "two_steps", first)).await;
     let r = client.response(&json!(4)).await;
     assert_eq!(r["result"]["resultType"], "input_required");
@@ -873,7 +874,8 @@ async fn stateless_interactions_over_http() {
         r["result"]["inputRequests"]["roots-0"]["method"],
         "roots/list"
     );
-    let params = json!({"name": "count_roots", "arguments": {}, "inputResponses": {"roots-0": {"roots": [{"uri": "file:///a"}, {"uri": "file:///b"}]}}});
+    let state = &r["result"]["requestState"];
+    let params = json!({"name": "count_roots", "arguments": {}, "requestState": state, "inputResponses": {"roots-0": {"roots": [{"uri": "file:///a"}, {"uri": "file:///b"}]}}});
     let r = modern(&url, 2, "tools/call", params, json!({"roots": {}}))
         .await
         .json_body()
