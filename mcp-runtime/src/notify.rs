@@ -129,6 +129,7 @@ fn with_subscription(method: &str, sub_id: &str, rest: &str) -> Vec<u8> {
     buf.push(b'}');
     buf.extend_from_slice(rest.as_bytes());
     buf.extend_from_slice(b"}}");
+    crate::outbound::log_started(&buf);
     buf
 }
 

@@ -24,3 +24,19 @@ pub enum Outbound {
 
 /// Where the messages of one request (or one connection) are queued.
 pub(crate) type Sink = mpsc::Sender<Outbound>;
+
+/// Whether `MCP_LOG_MESSAGES` asks for the raw message log on stderr: read once per process.
+pub(crate) fn raw_log_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        std::env::var_os("MCP_LOG_MESSAGES").is_some_and(|v| !v.is_empty() && v != "0")
+    })
+}
+
+/// Logs a message the server starts itself (a notification, a request to the client) when the
+/// raw message log is on: every such message is built by `wire` or the hub, which call this.
+pub(crate) fn log_started(msg: &[u8]) {
+    if raw_log_enabled() {
+        eprintln!("<-- {}", String::from_utf8_lossy(msg));
+    }
+}

@@ -62,12 +62,16 @@ pub(crate) fn response_with_room<T: Serialize + ?Sized>(
 
 /// A notification.
 pub(crate) fn notification<T: Serialize + ?Sized>(method: &str, params: &T) -> Vec<u8> {
-    envelope(None, Some(method), "params", params).unwrap_or_default()
+    let msg = envelope(None, Some(method), "params", params).unwrap_or_default();
+    crate::outbound::log_started(&msg);
+    msg
 }
 
 /// A request from the server to the client.
 pub(crate) fn request<T: Serialize + ?Sized>(id: &RequestId, method: &str, params: &T) -> Vec<u8> {
-    envelope(Some(id), Some(method), "params", params).unwrap_or_default()
+    let msg = envelope(Some(id), Some(method), "params", params).unwrap_or_default();
+    crate::outbound::log_started(&msg);
+    msg
 }
 
 #[cfg(test)]

@@ -67,10 +67,8 @@ impl Drop for Connection {
 
 impl Member for Connection {
     fn notify(&self, message: Vec<u8>) {
+        // (Logged once, where the hub built it: `wire::notification`.)
         if self.link.session().is_some() {
-            if self.raw_log {
-                eprintln!("<-- {}", String::from_utf8_lossy(&message));
-            }
             let _ = self.out.try_send(Outbound::Message(message));
         }
     }
@@ -80,10 +78,7 @@ impl Member for Connection {
     }
 }
 
-/// Whether `MCP_LOG_MESSAGES` asks for the raw message log on stderr.
-pub(crate) fn raw_log_enabled() -> bool {
-    std::env::var_os("MCP_LOG_MESSAGES").is_some_and(|v| !v.is_empty() && v != "0")
-}
+pub(crate) use crate::outbound::raw_log_enabled;
 
 #[derive(serde::Deserialize)]
 struct CancelParams {
