@@ -290,10 +290,9 @@ mod tests {
         let inside = serve_from(ip, async { (current(), current_or(Some("s1"))) }).await;
         assert_eq!(inside.0.as_deref(), Some("peer:192.0.2.7"));
         assert_eq!(&*inside.1, "peer:192.0.2.7");
-        let carried = serve_from(ip, async { tokio::spawn(carry(async { peer() })) })
-            .await
-            .await
-            .unwrap();
+        // (In an `Option`: a future yielding a join handle reads as a missed `.await`.)
+        let spawned = serve_from(ip, async { Some(tokio::spawn(carry(async { peer() }))) });
+        let carried = spawned.await.unwrap().await.unwrap();
         assert_eq!(carried, Some(ip));
     }
 
