@@ -10,7 +10,13 @@
 //! ```
 //!
 //! Clients then find the authorization server at
-//! `/.well-known/oauth-protected-resource/mcp`, and get 401 / 403 challenges naming it.
+//! `/.well-known/oauth-protected-resource/mcp`, and get 401 / 403 challenges naming it. Access
+//! tokens must be typed `at+jwt` (RFC 9068); `MCP_AUTH_ALLOW_JWT_TYP=1` also accepts those of
+//! authorization servers that type them `JWT`.
+//!
+//! Started without `MCP_AUTH_*`, `http` refuses to serve (exit code 6): its tools declare
+//! scopes, and nothing would check them (`MCP_ALLOW_UNPROTECTED=1` says that is meant).
+//! `stdio` is served either way: it carries no tokens.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
