@@ -4,7 +4,8 @@
 //!
 //! The framing is stdio's: one JSON-RPC message per line, in UTF-8. A line longer than the
 //! limit is skipped without being buffered, and reported to the runtime, which answers it with
-//! an error and goes on.
+//! an error and goes on; so is a line that is not UTF-8 (-32700, `null` id: never repaired).
+//! Running out of file descriptors pauses accepting (see [`serve_unix`]), never stops it.
 //!
 //! ```no_run
 //! use mcp_runtime::prelude::*;
@@ -13,13 +14,14 @@
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 //! let server = unix_socket::server().build()?;
 //! let listener = UnixListener::bind("/tmp/words.sock")?;
-//! unix_socket::serve_unix(&server, listener).await?; // until the listener fails
+//! unix_socket::serve_unix(&server, listener).await?; // until the listener is unusable
 //! # Ok(())
 //! # }
 //! ```
 #![cfg(unix)]
 
 use std::io;
+use std::time::{Duration, Instant};
 
 use mcp_runtime::prelude::*;
 use mcp_runtime::transport::{Inbound, Inbox, Outbox, Transport};
@@ -126,11 +128,8 @@ impl Inbox for LineReader {
                 }
                 // Blank lines between messages are skipped.
                 Ok(Some(Ok(line))) if line.iter().all(u8::is_ascii_whitespace) => {}
-                Ok(Some(Ok(line))) => {
-                    return Some(Ok(Inbound::Message(
-                        String::from_utf8_lossy(&line).into_owned(),
-                    )));
-                }
+                // Not UTF-8: refused (-32700, null id), never repaired.
+                Ok(Some(Ok(line))) => return Some(Ok(Inbound::from_bytes(line))),
             }
         }
     }
@@ -153,11 +152,56 @@ impl Outbox for LineWriter {
     }
 }
 
-/// Accepts connections on `listener` and serves each on a task of its own, until accepting
-/// fails.
+/// The pause after an accept error that is not about one connection (out of file descriptors:
+/// `EMFILE`, `ENFILE`; out of memory): the connections being served close meanwhile.
+pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+/// Accepts connections on `listener` and serves each on a task of its own. An accept error
+/// about one connection (aborted, reset) is skipped; any other but a broken listener (out of
+/// file descriptors) pauses accepting for [`ACCEPT_BACKOFF`] and is reported on stderr at most
+/// every ten seconds. Returns only when the listener itself is unusable.
 pub async fn serve_unix(server: &Server, listener: UnixListener) -> io::Result<()> {
+    let mut logged: Option<Instant> = None;
+    serve_unix_with(server, listener, move |err| {
+        if logged.is_none_or(|at| at.elapsed() >= Duration::from_secs(10)) {
+            eprintln!("unix-socket: accepting a connection failed ({err}); retrying");
+            logged = Some(Instant::now());
+        }
+    })
+    .await
+}
+
+/// [`serve_unix`], with every accept error that pauses accepting handed to `on_error` first
+/// (to log it your way, or count it).
+///
+/// ```no_run
+/// # async fn demo() -> std::io::Result<()> {
+/// let server = unix_socket::server().build().unwrap();
+/// let listener = tokio::net::UnixListener::bind("/tmp/words.sock")?;
+/// unix_socket::serve_unix_with(&server, listener, |err| eprintln!("accept: {err}")).await
+/// # }
+/// ```
+pub async fn serve_unix_with(
+    server: &Server,
+    listener: UnixListener,
+    mut on_error: impl FnMut(&io::Error),
+) -> io::Result<()> {
+    use io::ErrorKind::{ConnectionAborted, ConnectionReset, Interrupted, InvalidInput};
+    /// `EBADF`, the same number on Linux and the BSDs.
+    const EBADF: i32 = 9;
     loop {
-        let (stream, _) = listener.accept().await?;
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) if matches!(e.kind(), ConnectionAborted | ConnectionReset | Interrupted) => {
+                continue;
+            }
+            Err(e) if e.kind() == InvalidInput || e.raw_os_error() == Some(EBADF) => return Err(e),
+            Err(e) => {
+                on_error(&e);
+                tokio::time::sleep(ACCEPT_BACKOFF).await;
+                continue;
+            }
+        };
         let server = server.clone();
         tokio::spawn(async move {
             if let Err(err) = server.serve(UnixSocket::new(stream)).await {

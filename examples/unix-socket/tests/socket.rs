@@ -170,3 +170,41 @@ async fn an_oversized_line_is_refused_and_the_connection_goes_on() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+#[tokio::test]
+async fn a_line_that_is_not_utf8_is_refused_never_repaired() {
+    let path = socket_path("utf8");
+    start(&path, None);
+    let mut client = Client::connect(&path).await;
+    client.initialize().await;
+    // A lone surrogate half (ED A0 80) in a string id: a repaired reading would answer id "\u{FFFD}…".
+    client
+        .write
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":\"\xed\xa0\x80\",\"method\":\"ping\"}\n")
+        .await
+        .unwrap();
+    assert_eq!(
+        client.recv().await,
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700,
+               "message": "Parse error: the message is not valid UTF-8 (byte 23)"}})
+    );
+    // A stray continuation byte in a tool's argument: the tool never sees it.
+    client
+        .write
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"count_words\",\"arguments\":{\"text\":\"a \x80 b\"}}}\n")
+        .await
+        .unwrap();
+    let reply = client.recv().await;
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    // The connection goes on.
+    let reply = client
+        .request(
+            8,
+            "tools/call",
+            json!({"name": "count_words", "arguments": {"text": "a b c"}}),
+        )
+        .await;
+    assert_eq!(reply["result"]["content"][0]["text"], "3", "{reply}");
+    let _ = std::fs::remove_file(&path);
+}
