@@ -1,9 +1,8 @@
 //! The stateless era's request headers: `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` (from
 //! `x-mcp-header` schema annotations), checked against the body.
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
 use http::HeaderMap;
+use mcp_core::method::headers as codec;
 use mcp_core::ErrorObject;
 use mcp_core::jsonrpc::{echo, error_codes};
 use serde_json::Value;
@@ -28,30 +27,25 @@ pub(crate) fn text<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a 
     }
 }
 
-/// Decodes a `=?base64?…?=` value; plain values are returned as they are.
+/// Decodes a `=?base64?…?=` value (the method table's codec); plain values are returned as
+/// they are.
 pub(crate) fn decode(value: &str) -> Result<std::borrow::Cow<'_, str>, ()> {
-    match value
-        .strip_prefix("=?base64?")
-        .and_then(|v| v.strip_suffix("?="))
-    {
-        Some(b64) => {
-            let bytes = STANDARD.decode(b64).map_err(|_| ())?;
-            String::from_utf8(bytes)
-                .map(std::borrow::Cow::Owned)
-                .map_err(|_| ())
-        }
-        None => Ok(std::borrow::Cow::Borrowed(value)),
-    }
+    codec::decode(value).map_err(|_| ())
 }
 
 /// Checks that `name`'s header (possibly Base64-encoded) equals `expected`.
-/// `Mcp-Method` is present and names the body's method.
-pub(crate) fn check_method(headers: &HeaderMap, method: &str) -> Result<(), ErrorObject> {
-    match text(headers, "mcp-method")? {
+/// `Mcp-Method` is present and names the body's method (`route`, read from `method`): both
+/// read through the method table, so that they are compared as methods.
+pub(crate) fn check_method(
+    headers: &HeaderMap,
+    route: mcp_core::Method,
+    method: &str,
+) -> Result<(), ErrorObject> {
+    match text(headers, codec::METHOD)? {
         None => Err(mismatch(
             "Header mismatch: the Mcp-Method header is required",
         )),
-        Some(m) if m != method => Err(mismatch(format!(
+        Some(m) if mcp_core::Method::client_request(m) != route => Err(mismatch(format!(
             "Header mismatch: Mcp-Method header value '{}' does not match body value '{}'",
             echo(m),
             echo(method)
@@ -69,12 +63,23 @@ pub(crate) fn check_arguments(
     if params.is_empty() {
         return Ok(());
     }
-    let arguments: Option<Value> = arguments.and_then(|a| serde_json::from_str(a.get()).ok());
+    // The arguments' own reading decides what the headers must mirror: arguments it cannot read
+    // (nesting past the parser's depth, a number out of range, a lone surrogate) are refused,
+    // never taken as absent (which would let a request skip the headers an intermediary routes
+    // or authorizes by).
+    let arguments: Option<Value> = match arguments {
+        None => None,
+        Some(a) => Some(serde_json::from_str(a.get()).map_err(|e| {
+            ErrorObject::invalid_params(format!(
+                "invalid params: the arguments cannot be checked against their Mcp-Param headers: {e}"
+            ))
+        })?),
+    };
     check_params(headers, params, arguments.as_ref())
 }
 
 pub(crate) fn check_name(headers: &HeaderMap, expected: &str) -> Result<(), ErrorObject> {
-    let Some(raw) = text(headers, "mcp-name")? else {
+    let Some(raw) = text(headers, codec::NAME)? else {
         return Err(mismatch(
             "Header mismatch: the Mcp-Name header is required for this method",
         ));
@@ -164,6 +169,35 @@ mod tests {
             "bad padding"
         );
         assert!(decode("=?base64?***?=").is_err(), "not the alphabet");
+    }
+
+    #[test]
+    fn unreadable_arguments_are_refused_not_taken_as_absent() {
+        let params = vec![HeaderParam {
+            header: "mcp-param-region".into(),
+            path: vec!["region".into()],
+        }];
+        let deep = format!(r#"{{"x":{}{}}}"#, "[".repeat(200), "]".repeat(200));
+        for text in [
+            deep.as_str(),
+            r#"{"region":"us","x":1e400}"#,
+            r#"{"region":"us","x":"\ud800"}"#,
+        ] {
+            let raw = RawValue::from_string(text.to_owned()).unwrap();
+            let err = check_arguments(&headers(&[]), &params, Some(&raw)).unwrap_err();
+            assert_eq!(err.code, -32602, "{text}");
+            assert!(err.message.contains("Mcp-Param"), "{}", err.message);
+        }
+        // Readable ones are checked as before.
+        let raw = RawValue::from_string(r#"{"region":"us"}"#.to_owned()).unwrap();
+        let h = headers(&[("mcp-param-region", "us")]);
+        assert!(check_arguments(&h, &params, Some(&raw)).is_ok());
+        assert_eq!(
+            check_arguments(&headers(&[]), &params, Some(&raw))
+                .unwrap_err()
+                .code,
+            -32020
+        );
     }
 
     #[test]

@@ -80,8 +80,9 @@ pub(crate) fn check_headers(
     params: Option<&RawValue>,
     read: Option<Mirrored<'_>>,
 ) -> Result<(), ErrorObject> {
-    mirror::check_method(headers, method)?;
-    let Some(target) = Route::client_request(method).mirrored_target() else {
+    let route = Route::client_request(method);
+    mirror::check_method(headers, route, method)?;
+    let Some(target) = route.mirrored_target() else {
         return Ok(());
     };
     let mirrored: Mirrored<'_> = match (read, params) {
