@@ -184,7 +184,12 @@ impl Serving {
                 }
             }
         });
-        let mut notices = Vec::new();
+        // Owned at once: killed on drop, whatever happens next.
+        let mut serving = Self {
+            child,
+            port: 0,
+            notices: Vec::new(),
+        };
         loop {
             let line = rx
                 .recv_timeout(WAIT)
@@ -192,14 +197,10 @@ impl Serving {
             if let Some(rest) =
                 line.strip_prefix("serving MCP over Streamable HTTP at http://0.0.0.0:")
             {
-                let port = rest.trim_end_matches("/mcp").parse().unwrap();
-                return Self {
-                    child,
-                    port,
-                    notices,
-                };
+                serving.port = rest.trim_end_matches("/mcp").parse().unwrap();
+                return serving;
             }
-            notices.push(line);
+            serving.notices.push(line);
         }
     }
 
