@@ -1028,3 +1028,92 @@ mod bound_sessions {
         }
     }
 }
+
+/// A stateless `tools/call` of `greet` to `url`, with `extra` params (a retry's members).
+async fn stateless_greet(url: &str, extra: Value) -> Value {
+    let mut params = json!({"name": "greet", "arguments": {}, "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}});
+    for (k, v) in extra.as_object().unwrap() {
+        params[k] = v.clone();
+    }
+    let r = client()
+        .post(url)
+        .header("accept", ACCEPT)
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "greet")
+        .body(request(1, "tools/call", params).to_string())
+        .send()
+        .await
+        .unwrap();
+    answer(r).await
+}
+
+/// The nonce sealed in a `requestState` (its payload is Base64url JSON before the tag).
+fn nonce_of(state: &str) -> String {
+    use base64::Engine as _;
+    let body = state.split('.').next().unwrap();
+    let json = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(body)
+        .unwrap();
+    let v: Value = serde_json::from_slice(&json).unwrap();
+    v["n"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_request_state_opens_once_across_replicas() {
+    let redis = RedisServer::start().await;
+    let ns = "replay";
+    let ((_a, ua), (_b, ub)) = pair(&redis, ns).await;
+    let answer_with = |state: &Value, input: &Value| {
+        let key = input["result"]["inputRequests"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .next()
+            .unwrap()
+            .clone();
+        json!({"requestState": state, "inputResponses": {
+            key: {"action": "accept", "content": {"name": "Ada"}}}})
+    };
+    // A round answered on `a` is claimed in Redis, and replaying it on `b` is refused there.
+    let first = stateless_greet(&ua, json!({})).await;
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    let state = first["result"]["requestState"].clone();
+    let done = stateless_greet(&ua, answer_with(&state, &first)).await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Ada!",
+        "{done}"
+    );
+    let key = format!("{ns}:c:rs:{}", nonce_of(state.as_str().unwrap()));
+    assert_eq!(
+        redis.command(&["EXISTS", &key]).await.as_deref(),
+        Some(":1")
+    );
+    let ttl: i64 = redis.command(&["PTTL", &key]).await.unwrap()[1..]
+        .parse()
+        .unwrap();
+    assert!(ttl > 0, "the claim expires with the state ({ttl} ms)");
+    let replay = stateless_greet(&ub, answer_with(&state, &first)).await;
+    assert_eq!(replay["error"]["code"], -32602, "{replay}");
+    // A state another replica claimed first (here: the claim made in Redis by hand, which no
+    // process's own memory has seen) is refused on its first use here.
+    let second = stateless_greet(&ub, json!({})).await;
+    let state = second["result"]["requestState"].clone();
+    let key = format!("{ns}:c:rs:{}", nonce_of(state.as_str().unwrap()));
+    assert_eq!(
+        redis
+            .command(&["SET", &key, "1", "PX", "60000"])
+            .await
+            .as_deref(),
+        Some("+OK")
+    );
+    let refused = stateless_greet(&ub, answer_with(&state, &second)).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        "invalid requestState: it was used already"
+    );
+}

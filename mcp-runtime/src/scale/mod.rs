@@ -170,6 +170,32 @@ pub trait SessionStore: Send + Sync + 'static {
     ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
     /// Ends a session; `false` when it did not exist.
     fn delete<'a>(&'a self, id: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>>;
+
+    /// Claims `key` for `ttl`, once among all replicas: `true` for the first claim, `false` for
+    /// every later one while the first is remembered. The stateless era's `requestState`s are
+    /// claimed here when they are opened, so that a state answered on one replica cannot be
+    /// replayed on another (each process also remembers the states it opened, bounded).
+    ///
+    /// The default claims every key: right for a store that only one process uses (the
+    /// process's own memory is enough); a store that replicas share should implement it, as the
+    /// Redis store does (`SET key NX PX ttl`).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_runtime::scale::{SessionStore, memory::MemorySessionStore};
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let store = MemorySessionStore::new(100);
+    /// assert!(store.claim_once("rs:nonce", Duration::from_secs(60)).await.unwrap());
+    /// # });
+    /// ```
+    fn claim_once<'a>(
+        &'a self,
+        key: &'a str,
+        ttl: Duration,
+    ) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+        let _ = (key, ttl);
+        Box::pin(std::future::ready(Ok(true)))
+    }
 }
 
 /// What replicas tell each other.

@@ -83,4 +83,24 @@ impl SessionStore for RedisSessionStore {
             Ok(n > 0)
         })
     }
+
+    /// `SET {ns}:c:{key} 1 NX PX ttl`: the first replica to claim a key gets `OK`, every later
+    /// one nil, until the key expires.
+    fn claim_once<'a>(
+        &'a self,
+        key: &'a str,
+        ttl: Duration,
+    ) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+        Box::pin(async move {
+            let cmd = redis::cmd("SET")
+                .arg(self.0.key(&format!("c:{key}")))
+                .arg(1)
+                .arg("NX")
+                .arg("PX")
+                .arg(millis(ttl))
+                .clone();
+            let set: Option<String> = self.0.cmd(&cmd).await?;
+            Ok(set.is_some())
+        })
+    }
 }

@@ -156,12 +156,38 @@ fn tampered(why: &str) -> ErrorObject {
 }
 
 /// Verifies a sealed state for this method and params; returns its answers.
+#[cfg(test)]
 pub(crate) fn open(
     key: &StateKey,
     token: &str,
     method: &str,
     digest: &str,
 ) -> Result<HashMap<String, Box<RawValue>>, ErrorObject> {
+    open_claimed(key, token, method, digest).map(|(answers, _)| answers)
+}
+
+/// A state opened here, to be claimed in the replicas' shared memory too (`SessionStore::
+/// claim_once`): its nonce and expiry (seconds since the epoch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Claim {
+    pub(crate) nonce: String,
+    pub(crate) expiry: u64,
+}
+
+impl Claim {
+    /// How long the claim must be remembered: until the state expires.
+    pub(crate) fn ttl(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.expiry.saturating_sub(now_secs()).max(1))
+    }
+}
+
+/// [`open`], with the state's [`Claim`].
+fn open_claimed(
+    key: &StateKey,
+    token: &str,
+    method: &str,
+    digest: &str,
+) -> Result<(HashMap<String, Box<RawValue>>, Claim), ErrorObject> {
     let (body, tag) = token.split_once('.').ok_or_else(|| tampered("malformed"))?;
     let tag = URL_SAFE_NO_PAD
         .decode(tag)
@@ -178,7 +204,9 @@ pub(crate) fn open(
         .decode(body)
         .map_err(|_| tampered("malformed"))?;
     let payload: Payload<'_> = serde_json::from_slice(&json).map_err(|_| tampered("malformed"))?;
-    if payload.m != method || payload.d != digest {
+    // Methods compared as methods (the table), digests as text.
+    if mcp_core::Method::parse(&payload.m) != mcp_core::Method::parse(method) || payload.d != digest
+    {
         return Err(tampered("it belongs to another request"));
     }
     let now = now_secs();
@@ -188,7 +216,11 @@ pub(crate) fn open(
     replays()
         .use_once(&payload.n, payload.x, now)
         .map_err(tampered)?;
-    Ok(payload.a.into_iter().collect())
+    let claim = Claim {
+        nonce: payload.n.into_owned(),
+        expiry: payload.x,
+    };
+    Ok((payload.a.into_iter().collect(), claim))
 }
 
 /// The kinds of interaction, for automatic input keys.
@@ -216,6 +248,8 @@ pub(crate) struct Round {
     used: Mutex<BTreeMap<String, Box<RawValue>>>,
     missing: Mutex<BTreeMap<String, InputRequest>>,
     counters: [AtomicUsize; 3],
+    /// The state this round was opened from, if any.
+    claim: Option<Claim>,
 }
 
 impl std::fmt::Debug for Round {
@@ -262,8 +296,13 @@ impl Round {
                 .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
             _ => RetryParams::default(),
         };
+        let mut claim = None;
         let mut answers = match &retry.request_state {
-            Some(token) => open(key, token, method, &params_digest(params))?,
+            Some(token) => {
+                let (answers, c) = open_claimed(key, token, method, &params_digest(params))?;
+                claim = Some(c);
+                answers
+            }
             // Every `input_required` carries a state: answers without one answer no round.
             None if retry.input_responses.is_some() => {
                 return Err(ErrorObject::invalid_params(
@@ -285,8 +324,14 @@ impl Round {
         }
         Ok(Self {
             answers,
+            claim,
             ..Self::default()
         })
+    }
+
+    /// The state this round was opened from, to claim once across replicas.
+    pub(crate) fn claim(&self) -> Option<&Claim> {
+        self.claim.as_ref()
     }
 
     /// The key of the next interaction of `kind`, unless the handler named it.
