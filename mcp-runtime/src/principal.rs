@@ -186,6 +186,7 @@ pub(crate) fn current_or(fallback: Option<&str>) -> Principal {
 }
 
 /// The principal of a verified token.
+#[cfg(any(feature = "auth", test))]
 fn verified(issuer: Option<&str>, client: Option<&str>, subject: &str) -> Principal {
     // Lengths first: no choice of the three values makes two tokens one principal.
     let (i, c) = (issuer.unwrap_or(""), client.unwrap_or(""));

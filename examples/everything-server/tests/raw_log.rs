@@ -49,7 +49,7 @@ fn every_message_in_and_out_is_logged_as_written() {
         stdin.flush().unwrap();
         sent.push(text);
     };
-    let mut recv_until = |id: i64, received: &mut Vec<String>| -> Vec<Value> {
+    let recv_until = |id: i64, received: &mut Vec<String>| -> Vec<Value> {
         let mut got = Vec::new();
         loop {
             let line = out

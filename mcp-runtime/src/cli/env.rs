@@ -77,7 +77,8 @@ pub(super) fn refuse_auth_without_feature() -> Result<(), CliError> {
 #[cfg(feature = "http")]
 pub(super) fn refuse_unprotected(server: &Server) -> Result<(), CliError> {
     crate::http::options::hosts_from_env().map_err(|e| CliError::new(Failure::Server, e))?;
-    match crate::http::options::unprotected_scopes(&server.inner) {
+    match crate::http::options::unprotected_scopes(&server.inner, crate::http::gated(&server.inner))
+    {
         Some(why) => Err(CliError::new(Failure::Unsafe, why)),
         None => Ok(()),
     }

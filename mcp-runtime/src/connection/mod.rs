@@ -385,21 +385,20 @@ impl Connection {
         }
     }
 
+    /// A client's notification: `notifications/cancelled` stops its request;
+    /// `notifications/initialized`, `notifications/roots/list_changed` and unknown notifications
+    /// need no action (notifications are never answered).
     fn notice(&self, notice: Route, params: Option<&RawValue>) {
-        match notice {
-            Route::Cancelled => {
-                let Ok(p) = parse_params::<CancelParams>(params) else {
-                    return;
-                };
-                if let Some(id) = p.request_id
-                    && self.flights.cancel(&id)
-                {
-                    tracing::debug!(%id, "request cancelled by the client");
-                }
-            }
-            // `notifications/initialized`, `notifications/roots/list_changed` and unknown
-            // notifications need no action; notifications are never answered.
-            _ => {}
+        if notice != Route::Cancelled {
+            return;
+        }
+        let Ok(p) = parse_params::<CancelParams>(params) else {
+            return;
+        };
+        if let Some(id) = p.request_id
+            && self.flights.cancel(&id)
+        {
+            tracing::debug!(%id, "request cancelled by the client");
         }
     }
 

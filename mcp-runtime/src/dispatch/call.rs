@@ -211,10 +211,10 @@ impl<'a> Call<'a> {
             };
             let round = ctx.inner.interact.round();
             // A state opened here is claimed among the replicas too: it opens once in all.
-            if let (Some(scale), Some(claim)) = (&server.scale, round.and_then(|r| r.claim())) {
-                if let Err(err) = claim_shared(scale, claim).await {
-                    return Ran::Answered(Err(err));
-                }
+            if let (Some(scale), Some(claim)) = (&server.scale, round.and_then(|r| r.claim()))
+                && let Err(err) = claim_shared(scale, claim).await
+            {
+                return Ran::Answered(Err(err));
             }
             match invoke(limits, round, || start(ctx.clone())).await {
                 Invoked::NeedsInput => Ran::Answered(round.map_or_else(
@@ -379,6 +379,31 @@ pub(crate) fn parse_params<'a, T: Deserialize<'a>>(
     })
 }
 
+/// Claims an opened `requestState` in the replicas' shared store (`SessionStore::claim_once`),
+/// within the scale-out timeout: refused when another replica opened it first, or when the
+/// store cannot say (a state that might have been used is not used again).
+async fn claim_shared(
+    scale: &crate::scale::ScaleOut,
+    claim: &rounds::Claim,
+) -> Result<(), ErrorObject> {
+    let key = format!("rs:{}", claim.nonce);
+    let claimed =
+        tokio::time::timeout(scale.timeout, scale.sessions.claim_once(&key, claim.ttl())).await;
+    match claimed {
+        Ok(Ok(true)) => Ok(()),
+        Ok(Ok(false)) => Err(ErrorObject::invalid_params(
+            "invalid requestState: it was used already",
+        )),
+        Ok(Err(_)) | Err(_) => {
+            let mut err = ErrorObject::internal(
+                "the requestState cannot be checked now: the shared store is unavailable",
+            );
+            err.data = Some(serde_json::json!({"reason": "session_store_unavailable"}));
+            Err(err)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,30 +441,5 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","_meta":{}}}"#
         );
         assert!(with_complete(b"[1]".to_vec(), "{}").is_none());
-    }
-}
-
-/// Claims an opened `requestState` in the replicas' shared store (`SessionStore::claim_once`),
-/// within the scale-out timeout: refused when another replica opened it first, or when the
-/// store cannot say (a state that might have been used is not used again).
-async fn claim_shared(
-    scale: &crate::scale::ScaleOut,
-    claim: &rounds::Claim,
-) -> Result<(), ErrorObject> {
-    let key = format!("rs:{}", claim.nonce);
-    let claimed =
-        tokio::time::timeout(scale.timeout, scale.sessions.claim_once(&key, claim.ttl())).await;
-    match claimed {
-        Ok(Ok(true)) => Ok(()),
-        Ok(Ok(false)) => Err(ErrorObject::invalid_params(
-            "invalid requestState: it was used already",
-        )),
-        Ok(Err(_)) | Err(_) => {
-            let mut err = ErrorObject::internal(
-                "the requestState cannot be checked now: the shared store is unavailable",
-            );
-            err.data = Some(serde_json::json!({"reason": "session_store_unavailable"}));
-            Err(err)
-        }
     }
 }

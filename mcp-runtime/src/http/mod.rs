@@ -247,7 +247,7 @@ impl Server {
         stop: CancellationToken,
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
-        options::check_serving(&self.inner)?;
+        options::check_serving(&self.inner, gated(&self.inner))?;
         let opts = self.inner.extension::<Options>().unwrap_or_default();
         let health = health::paths(&opts.health, true, &taken("/mcp"))?;
         let (router, http) = build_router(
@@ -313,5 +313,17 @@ impl Server {
         };
         let (stdio, http) = tokio::join!(stdio, http);
         stdio.and(http)
+    }
+}
+
+/// Whether the server's endpoint is protected by authorization (feature `auth`; never without
+/// it).
+pub(crate) fn gated(server: &crate::server::ServerInner) -> bool {
+    #[cfg(feature = "auth")]
+    return auth::gated(server);
+    #[cfg(not(feature = "auth"))]
+    {
+        let _ = server;
+        false
     }
 }

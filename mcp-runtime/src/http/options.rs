@@ -500,19 +500,20 @@ impl ServerBuilder {
 
 /// What serving HTTP checks first: `MCP_ALLOWED_HOSTS` is well formed, and items that declare
 /// scopes are not served to everyone by mistake (see [`ServerBuilder::allow_unprotected`]).
-pub(crate) fn check_serving(server: &ServerInner) -> Result<(), crate::error::Error> {
+///
+/// `gated`: whether the server's endpoint is protected by authorization (`http::gated`).
+pub(crate) fn check_serving(server: &ServerInner, gated: bool) -> Result<(), crate::error::Error> {
     hosts_from_env().map_err(crate::error::Error::Config)?;
-    match unprotected_scopes(server) {
+    match unprotected_scopes(server, gated) {
         Some(why) => Err(crate::error::Error::Config(why)),
         None => Ok(()),
     }
 }
 
 /// Why the server must not serve HTTP as configured: the items that declare scopes, when no
-/// authorization checks them and nothing said it is meant so.
-pub(crate) fn unprotected_scopes(server: &ServerInner) -> Option<String> {
-    #[cfg(feature = "auth")]
-    if crate::http::auth::gated(server) {
+/// authorization checks them (`gated` is false) and nothing said it is meant so.
+pub(crate) fn unprotected_scopes(server: &ServerInner, gated: bool) -> Option<String> {
+    if gated {
         return None;
     }
     if server.extension::<Unprotected>().is_some_and(|u| u.0) || env_allows_unprotected() {

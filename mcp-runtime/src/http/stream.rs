@@ -43,6 +43,7 @@ pub(crate) enum Head {
     /// the `insufficient_scope` challenge, `body` the reply (feature `auth`).
     Refused {
         body: Vec<u8>,
+        #[cfg_attr(not(feature = "auth"), allow(dead_code))]
         scopes: String,
     },
 }

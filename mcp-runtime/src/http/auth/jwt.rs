@@ -12,7 +12,6 @@ use serde_json::{Map, Value};
 use crate::caller::Claims;
 use crate::http::auth::claims::named;
 use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
-use crate::http::auth::policy::Authorization;
 use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
 
 /// The asymmetric algorithms accepted unless told otherwise (never `none`, never HS*: a
@@ -54,8 +53,8 @@ const DEFAULT_ALGORITHMS: &[Algorithm] = &[
 /// # let _ = verifier;
 /// ```
 pub struct JwtVerifier {
-    issuer: String,
-    audience: String,
+    pub(super) issuer: String,
+    pub(super) audience: String,
     algorithms: Vec<Algorithm>,
     leeway: Duration,
     jwks_uri: Option<String>,
@@ -386,28 +385,6 @@ impl TokenVerifier for JwtVerifier {
         _request: &'a http::request::Parts,
     ) -> VerifyFuture<'a> {
         Box::pin(self.check(token))
-    }
-}
-
-impl From<JwtVerifier> for Authorization {
-    /// The verifier's tokens, for its audience as the resource, with its issuer as the
-    /// authorization server named in the metadata: [`Authorization::jwt`] with a verifier
-    /// configured by hand.
-    ///
-    /// ```
-    /// use mcp_runtime::auth::{Authorization, JwtVerifier};
-    /// use std::time::Duration;
-    ///
-    /// let auth = Authorization::from(
-    ///     JwtVerifier::new("https://auth.example.com", "https://notes.example.com/mcp")
-    ///         .leeway(Duration::from_secs(5)),
-    /// )
-    /// .imply("notes", ["notes:read", "notes:write"]);
-    /// # let _ = auth;
-    /// ```
-    fn from(verifier: JwtVerifier) -> Self {
-        let (issuer, audience) = (verifier.issuer.clone(), verifier.audience.clone());
-        Authorization::new(audience, verifier).authorization_server(issuer)
     }
 }
 

@@ -270,6 +270,28 @@ impl Sight for Authorization {
     }
 }
 
+impl From<JwtVerifier> for Authorization {
+    /// The verifier's tokens, for its audience as the resource, with its issuer as the
+    /// authorization server named in the metadata: [`Authorization::jwt`] with a verifier
+    /// configured by hand.
+    ///
+    /// ```
+    /// use mcp_runtime::auth::{Authorization, JwtVerifier};
+    /// use std::time::Duration;
+    ///
+    /// let auth = Authorization::from(
+    ///     JwtVerifier::new("https://auth.example.com", "https://notes.example.com/mcp")
+    ///         .leeway(Duration::from_secs(5)),
+    /// )
+    /// .imply("notes", ["notes:read", "notes:write"]);
+    /// # let _ = auth;
+    /// ```
+    fn from(verifier: JwtVerifier) -> Self {
+        let (issuer, audience) = (verifier.issuer.clone(), verifier.audience.clone());
+        Authorization::new(audience, verifier).authorization_server(issuer)
+    }
+}
+
 /// A canonical resource URI: absolute `http`/`https`, no fragment.
 pub(crate) fn check_resource(resource: &str) -> Result<(), String> {
     let url = reqwest::Url::parse(resource)
