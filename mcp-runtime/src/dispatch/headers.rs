@@ -2,9 +2,9 @@
 //! `x-mcp-header` schema annotations), checked against the body.
 
 use http::HeaderMap;
-use mcp_core::method::headers as codec;
 use mcp_core::ErrorObject;
 use mcp_core::jsonrpc::{echo, error_codes};
+use mcp_core::method::headers as codec;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
