@@ -11,6 +11,7 @@ use mcp_core::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
     PROTOCOL_VERSION_KEY,
 };
+use mcp_core::method::Method;
 use mcp_core::{
     ClientCapabilities, ErrorObject, Implementation, LoggingLevel, ProgressNotificationParams,
     ProtocolVersion, ServerCapabilities,
@@ -366,8 +367,8 @@ impl Engine {
     }
 
     fn notified(&self, method: &str, params: Option<Value>) {
-        match method {
-            "notifications/cancelled" => {
+        match Method::server_notification(method) {
+            Method::Cancelled => {
                 let id = params
                     .as_ref()
                     .and_then(|p| p.get("requestId"))
@@ -377,7 +378,7 @@ impl Engine {
                 }
                 return;
             }
-            "notifications/progress" => {
+            Method::Progress => {
                 let parsed = params
                     .clone()
                     .and_then(|p| serde_json::from_value::<ProgressNotificationParams>(p).ok());

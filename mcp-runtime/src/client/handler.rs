@@ -4,6 +4,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use mcp_core::method::Method;
 use mcp_core::{
     CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitRequestParams,
     ElicitResult, ErrorObject, ListRootsResult,
@@ -65,7 +66,8 @@ pub struct NoHandler;
 
 impl ClientHandler for NoHandler {}
 
-/// Answers one question by method name with `handler`, returning the result as JSON.
+/// Answers one question by method name with `handler`, returning the result as JSON; a name
+/// that is not a server's request (unknown, or one of the other direction) is -32601.
 pub(crate) async fn answer(
     handler: &dyn ClientHandler,
     method: &str,
@@ -78,8 +80,8 @@ pub(crate) async fn answer(
     fn json<T: serde::Serialize>(v: T) -> Result<Value, ErrorObject> {
         serde_json::to_value(v).map_err(|e| ErrorObject::internal(e.to_string()))
     }
-    match method {
-        "elicitation/create" => {
+    match Method::server_request(method) {
+        Method::Elicit => {
             let request: ElicitRequestParams = parse(params)?;
             let schema = request.requested_schema.clone();
             let mut result = handler.elicit(request).await?;
@@ -88,10 +90,10 @@ pub(crate) async fn answer(
             }
             json(result)
         }
-        "sampling/createMessage" => json(handler.create_message(parse(params)?).await?),
-        "roots/list" => json(handler.list_roots().await?),
-        "ping" => Ok(Value::Object(Default::default())),
-        other => Err(ErrorObject::method_not_found(other)),
+        Method::CreateMessage => json(handler.create_message(parse(params)?).await?),
+        Method::ListRoots => json(handler.list_roots().await?),
+        Method::Ping => Ok(Value::Object(Default::default())),
+        _ => Err(ErrorObject::method_not_found(method)),
     }
 }
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use mcp_core::jsonrpc::RequestId;
+use mcp_core::method::headers as codec;
 use mcp_core::{ErrorObject, ProtocolVersion};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use serde_json::value::RawValue;
@@ -255,7 +256,7 @@ impl Shared {
             req = req.header("mcp-protocol-version", v.as_str());
             if v.is_stateless() {
                 if let Some(m) = &out.method {
-                    req = req.header("mcp-method", m.as_str());
+                    req = req.header(codec::METHOD, m.as_str());
                 }
                 for (name, value) in &out.headers {
                     req = req.header(name.as_str(), value.as_str());

@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use mcp_core::method::Method;
 use mcp_core::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt,
     Resource, ResourceTemplate, Tool,
@@ -20,14 +21,16 @@ use super::methods::{Call, cursor_params};
 impl Client {
     /// One page of `tools/list`.
     pub fn list_tools_page(&self, cursor: Option<&str>) -> Call<ListToolsResult> {
-        Call::new(self, "tools/list", Ok(cursor_params(cursor)))
+        Call::new(self, Method::ListTools, Ok(cursor_params(cursor)))
     }
 
     /// Every tool, page after page. On HTTP a tool whose `x-mcp-header` annotations break the
     /// spec's rules is left out (and logged), as the spec requires of clients.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
         let tools = self
-            .pages("tools/list", |r: ListToolsResult| (r.tools, r.next_cursor))
+            .pages(Method::ListTools, |r: ListToolsResult| {
+                (r.tools, r.next_cursor)
+            })
             .await?;
         if !matches!(self.engine.link, Link::Http(_)) {
             return Ok(tools);
@@ -49,12 +52,12 @@ impl Client {
 
     /// One page of `resources/list`.
     pub fn list_resources_page(&self, cursor: Option<&str>) -> Call<ListResourcesResult> {
-        Call::new(self, "resources/list", Ok(cursor_params(cursor)))
+        Call::new(self, Method::ListResources, Ok(cursor_params(cursor)))
     }
 
     /// Every resource, page after page.
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
-        self.pages("resources/list", |r: ListResourcesResult| {
+        self.pages(Method::ListResources, |r: ListResourcesResult| {
             (r.resources, r.next_cursor)
         })
         .await
@@ -65,26 +68,25 @@ impl Client {
         &self,
         cursor: Option<&str>,
     ) -> Call<ListResourceTemplatesResult> {
-        Call::new(self, "resources/templates/list", Ok(cursor_params(cursor)))
+        Call::new(self, Method::ListTemplates, Ok(cursor_params(cursor)))
     }
 
     /// Every resource template, page after page.
     pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
-        self.pages(
-            "resources/templates/list",
-            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
-        )
+        self.pages(Method::ListTemplates, |r: ListResourceTemplatesResult| {
+            (r.resource_templates, r.next_cursor)
+        })
         .await
     }
 
     /// One page of `prompts/list`.
     pub fn list_prompts_page(&self, cursor: Option<&str>) -> Call<ListPromptsResult> {
-        Call::new(self, "prompts/list", Ok(cursor_params(cursor)))
+        Call::new(self, Method::ListPrompts, Ok(cursor_params(cursor)))
     }
 
     /// Every prompt, page after page.
     pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
-        self.pages("prompts/list", |r: ListPromptsResult| {
+        self.pages(Method::ListPrompts, |r: ListPromptsResult| {
             (r.prompts, r.next_cursor)
         })
         .await
@@ -96,12 +98,13 @@ impl Client {
     /// rather than a loop. Each page is read straight into its typed result, then split.
     async fn pages<R, I>(
         &self,
-        method: &'static str,
+        method: Method,
         split: impl Fn(R) -> (Vec<I>, Option<String>),
     ) -> Result<Vec<I>, ClientError>
     where
         R: DeserializeOwned + Send + 'static,
     {
+        let name = method.name().unwrap_or_default();
         let limits = self.engine.config.limits;
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
@@ -111,7 +114,7 @@ impl Client {
             // What the pages read so far leave of the bound (`held` never passes it).
             let left = limits.max_list - held;
             let too_large = || ClientError::ListTooLarge {
-                method: method.to_owned(),
+                method: name.to_owned(),
                 limit: limits.max_list,
                 held,
                 pages,
@@ -134,7 +137,7 @@ impl Client {
             }
             held += answer.len();
             let page: R = answer.decode().map_err(|e| {
-                ClientError::protocol(format!("the answer to {method} does not fit: {e}"))
+                ClientError::protocol(format!("the answer to {name} does not fit: {e}"))
             })?;
             drop(answer);
             let (mut page_items, next) = split(page);
@@ -143,14 +146,14 @@ impl Client {
                 None => return Ok(items),
                 Some(next) if !seen.insert(next.clone()) => {
                     return Err(ClientError::protocol(format!(
-                        "{method} gave cursor {next:?} twice"
+                        "{name} gave cursor {next:?} twice"
                     )));
                 }
                 Some(next) => cursor = Some(next),
             }
         }
         Err(ClientError::protocol(format!(
-            "{method} has more than {} pages",
+            "{name} has more than {} pages",
             limits.max_pages
         )))
     }

@@ -7,6 +7,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use mcp_core::jsonrpc::error_codes;
+use mcp_core::method::{Method, headers as codec};
 use mcp_core::{
     CallToolResult, CompleteRequestParams, CompleteResult, GetPromptResult, InputRequiredResult,
     LoggingLevel, ProgressNotificationParams, ReadResourceResult, SubscriptionFilter,
@@ -72,7 +73,7 @@ pub(crate) fn to_map(value: &impl Serialize) -> Result<Map<String, Value>, Clien
 #[must_use = "a request does nothing until it is awaited"]
 pub struct Call<T> {
     client: Client,
-    method: &'static str,
+    method: Method,
     params: Result<Map<String, Value>, ClientError>,
     options: Options,
     /// `tools/call`, `prompts/get`, `resources/read`: answers `input_required` and retries.
@@ -91,7 +92,7 @@ impl<T> std::fmt::Debug for Call<T> {
 impl<T> Call<T> {
     pub(crate) fn new(
         client: &Client,
-        method: &'static str,
+        method: Method,
         params: Result<Map<String, Value>, ClientError>,
     ) -> Self {
         Self {
@@ -102,6 +103,11 @@ impl<T> Call<T> {
             rounds: false,
             _out: PhantomData,
         }
+    }
+
+    /// The method's name, as sent.
+    fn name(&self) -> &'static str {
+        self.method.name().unwrap_or_default()
     }
 
     /// Calls `f` with each progress notification of this request (a progress token is sent).
@@ -128,8 +134,9 @@ impl<T> Call<T> {
 
     /// The answer as received, its `result` not read yet.
     pub(crate) async fn answer(self) -> Result<Answer, ClientError> {
+        let name = self.name();
         let params = self.params?;
-        self.client.raw(self.method, params, self.options).await
+        self.client.raw(name, params, self.options).await
     }
 
     /// Answers this request's questions with `handler` instead of the client's (a mount relays
@@ -146,37 +153,36 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
+            let name = self.name();
             let params = self.params?;
             let answer = if self.rounds {
                 let first = self
                     .client
-                    .with_rounds(self.method, params.clone(), self.options.clone())
+                    .with_rounds(name, params.clone(), self.options.clone())
                     .await;
                 match first {
                     // The tool's `Mcp-Param-*` headers did not match (it was never listed, or
                     // its schema changed): list the tools once and send it again.
                     Err(ClientError::Rpc(e))
                         if e.code == error_codes::HEADER_MISMATCH
-                            && self.method == "tools/call" =>
+                            && self.method == Method::CallTool =>
                     {
                         self.client.list_tools().await?;
                         let mut options = self.options;
-                        let name = params
+                        let tool = params
                             .get("name")
                             .and_then(Value::as_str)
                             .unwrap_or_default();
-                        options.headers = self.client.headers_for(name, params.get("arguments"));
-                        self.client
-                            .with_rounds(self.method, params, options)
-                            .await?
+                        options.headers = self.client.headers_for(tool, params.get("arguments"));
+                        self.client.with_rounds(name, params, options).await?
                     }
                     other => other?,
                 }
             } else {
-                self.client.raw(self.method, params, self.options).await?
+                self.client.raw(name, params, self.options).await?
             };
             answer.decode().map_err(|e| {
-                ClientError::protocol(format!("the answer to {} does not fit: {e}", self.method))
+                ClientError::protocol(format!("the answer to {name} does not fit: {e}"))
             })
         })
     }
@@ -210,7 +216,7 @@ impl Client {
         if !matches!(self.engine.link, Link::Http(_)) {
             return Vec::new();
         }
-        let mut headers = vec![("Mcp-Name".to_owned(), encode(name))];
+        let mut headers = vec![(codec::NAME.to_owned(), encode(name))];
         if let Some(args) = tool_args
             && let Some(params) = lock(&self.engine.state).tool_headers.get(name)
         {
@@ -279,7 +285,7 @@ impl Client {
             p.insert("arguments".into(), args);
             p
         });
-        let mut call = Call::new(self, "tools/call", params);
+        let mut call = Call::new(self, Method::CallTool, params);
         call.rounds = true;
         if let Ok(p) = &call.params {
             call.options.headers = self.headers_for(name, p.get("arguments"));
@@ -329,7 +335,11 @@ impl Client {
 
     /// Reads a resource.
     pub fn read_resource(&self, uri: &str) -> Call<ReadResourceResult> {
-        let mut call = Call::new(self, "resources/read", Ok(json_map(json!({"uri": uri}))));
+        let mut call = Call::new(
+            self,
+            Method::ReadResource,
+            Ok(json_map(json!({"uri": uri}))),
+        );
         call.rounds = true;
         call.options.headers = self.headers_for(uri, None);
         call
@@ -340,7 +350,7 @@ impl Client {
         let params = serde_json::to_value(arguments)
             .map_err(|e| ClientError::protocol(format!("arguments do not serialise: {e}")))
             .map(|args| json_map(json!({"name": name, "arguments": args})));
-        let mut call = Call::new(self, "prompts/get", params);
+        let mut call = Call::new(self, Method::GetPrompt, params);
         call.rounds = true;
         call.options.headers = self.headers_for(name, None);
         call
@@ -348,31 +358,23 @@ impl Client {
 
     /// Asks for completions of an argument.
     pub fn complete(&self, params: &CompleteRequestParams) -> Call<CompleteResult> {
-        Call::new(self, "completion/complete", to_map(params))
+        Call::new(self, Method::Complete, to_map(params))
     }
 
     /// Checks the server is alive.
     pub fn ping(&self) -> Call<Value> {
-        Call::new(self, "ping", Ok(Map::new()))
+        Call::new(self, Method::Ping, Ok(Map::new()))
     }
 
     /// Subscribes to updates of a resource (handshake era; the stateless era uses
     /// [`listen`](Self::listen)).
     pub fn subscribe(&self, uri: &str) -> Call<Value> {
-        Call::new(
-            self,
-            "resources/subscribe",
-            Ok(json_map(json!({"uri": uri}))),
-        )
+        Call::new(self, Method::Subscribe, Ok(json_map(json!({"uri": uri}))))
     }
 
     /// Ends a subscription made with [`subscribe`](Self::subscribe).
     pub fn unsubscribe(&self, uri: &str) -> Call<Value> {
-        Call::new(
-            self,
-            "resources/unsubscribe",
-            Ok(json_map(json!({"uri": uri}))),
-        )
+        Call::new(self, Method::Unsubscribe, Ok(json_map(json!({"uri": uri}))))
     }
 
     /// Sets the level of the server's log messages: `logging/setLevel` in the handshake era, the

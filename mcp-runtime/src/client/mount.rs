@@ -12,6 +12,7 @@ use std::sync::{Arc, Weak};
 
 use mcp_core::client::ElicitMode;
 use mcp_core::meta::SERVER_INFO_KEY;
+use mcp_core::method::Method;
 use mcp_core::{
     CallToolResult, ElicitAction, ElicitRequestParams, ElicitResult, ErrorObject, GetPromptResult,
     ListRootsResult, Meta, ProgressNotificationParams, ResourceContents, SubscriptionFilter,
@@ -35,8 +36,6 @@ const MAX_ITEMS: usize = 10_000;
 const PROGRESS_QUEUE: usize = 32;
 /// How long a mount waits for its `subscriptions/listen` to be acknowledged before its first read.
 const ACK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-/// The first message of a `subscriptions/listen` stream.
-const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 /// How many questions of one forwarded request wait at most.
 const QUESTION_QUEUE: usize = 4;
 
@@ -185,7 +184,9 @@ async fn watch(server: Weak<ServerInner>, remote: Arc<Remote>, index: usize) {
         // Lists read after the acknowledgment miss no change (bounded: read anyway after it).
         let acknowledged = async {
             while let Ok(note) = notes.next().await {
-                if matches!(&note, ServerNotification::Other { method, .. } if method == ACKNOWLEDGED)
+                // The first message of a `subscriptions/listen` stream.
+                if matches!(&note, ServerNotification::Other { method, .. }
+                    if Method::server_notification(method) == Method::SubscriptionsAcknowledged)
                 {
                     return;
                 }

@@ -1,5 +1,6 @@
 //! Notifications from the server, typed.
 
+use mcp_core::method::Method;
 use mcp_core::{
     LoggingMessageNotificationParams, ProgressNotificationParams, ResourceUpdatedNotificationParams,
 };
@@ -57,13 +58,13 @@ impl ServerNotification {
         fn typed<T: serde::de::DeserializeOwned>(params: &Option<Value>) -> Option<T> {
             serde_json::from_value(params.clone()?).ok()
         }
-        let known = match method {
-            "notifications/progress" => typed(&params).map(Self::Progress),
-            "notifications/message" => typed(&params).map(Self::Log),
-            "notifications/resources/updated" => typed(&params).map(Self::ResourceUpdated),
-            "notifications/tools/list_changed" => Some(Self::ToolsListChanged),
-            "notifications/prompts/list_changed" => Some(Self::PromptsListChanged),
-            "notifications/resources/list_changed" => Some(Self::ResourcesListChanged),
+        let known = match Method::server_notification(method) {
+            Method::Progress => typed(&params).map(Self::Progress),
+            Method::LogMessage => typed(&params).map(Self::Log),
+            Method::ResourceUpdated => typed(&params).map(Self::ResourceUpdated),
+            Method::ToolsListChanged => Some(Self::ToolsListChanged),
+            Method::PromptsListChanged => Some(Self::PromptsListChanged),
+            Method::ResourcesListChanged => Some(Self::ResourcesListChanged),
             _ => None,
         };
         known.unwrap_or(Self::Other {
