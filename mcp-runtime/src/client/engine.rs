@@ -17,21 +17,19 @@ use mcp_core::{
     ProtocolVersion, ServerCapabilities,
 };
 use serde_json::{Map, Value, json};
-use tokio::sync::{Semaphore, broadcast, mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use super::error::ClientError;
 use super::handler::{ClientHandler, answer};
 use super::headers::ParamHeader;
 use super::limits::Limits;
 use super::link::Link;
-use super::notification::ServerNotification;
+use super::notification::{Notifications, Queue};
 use super::outgoing::{Answer, Incoming, Outgoing};
 
 /// A progress callback.
 pub(crate) type ProgressFn = Arc<dyn Fn(ProgressNotificationParams) + Send + Sync>;
 
-/// How many notifications wait for slow readers at most.
-const NOTIFICATION_BUFFER: usize = 256;
 /// How many of the server's questions are answered at once at most.
 const MAX_ANSWERING: usize = 16;
 
@@ -108,7 +106,7 @@ pub(crate) struct Engine {
     answering: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
     answer_slots: Arc<Semaphore>,
     next_id: AtomicI64,
-    notifications: Mutex<Option<broadcast::Sender<ServerNotification>>>,
+    notifications: Mutex<Option<Queue>>,
     closed: Mutex<Option<Ended>>,
 }
 
@@ -134,7 +132,7 @@ impl Engine {
         handler: Arc<dyn ClientHandler>,
         version: ProtocolVersion,
     ) -> Arc<Self> {
-        let (notes, _) = broadcast::channel(NOTIFICATION_BUFFER);
+        let notes = Queue::new(config.limits.max_notifications);
         let engine = Arc::new(Self {
             link,
             config,
@@ -180,10 +178,10 @@ impl Engine {
         }
     }
 
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<ServerNotification> {
+    pub(crate) fn subscribe(&self) -> Notifications {
         match &*lock(&self.notifications) {
-            Some(tx) => tx.subscribe(),
-            None => broadcast::channel(1).1,
+            Some(queue) => queue.subscribe(),
+            None => Queue::closed(),
         }
     }
 
@@ -398,8 +396,8 @@ impl Engine {
             }
             _ => {}
         }
-        if let Some(tx) = &*lock(&self.notifications) {
-            let _ = tx.send(ServerNotification::parse(method, params));
+        if let Some(queue) = &*lock(&self.notifications) {
+            queue.push(method, params);
         }
     }
 

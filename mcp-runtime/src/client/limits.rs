@@ -7,6 +7,8 @@ use super::error::ClientError;
 pub(crate) const DEFAULT_MAX_MESSAGE: usize = 16 * 1024 * 1024;
 /// What the pages of one list may hold by default: 16 MiB.
 pub(crate) const DEFAULT_MAX_LIST: usize = 16 * 1024 * 1024;
+/// What the notifications waiting for readers may hold by default: 32 MiB.
+pub(crate) const DEFAULT_MAX_NOTIFICATIONS: usize = 32 * 1024 * 1024;
 /// How many pages one list reads by default.
 pub(crate) const DEFAULT_MAX_PAGES: usize = 1000;
 
@@ -19,6 +21,8 @@ pub(crate) struct Limits {
     pub(crate) max_list: usize,
     /// How many pages one list reads at most.
     pub(crate) max_pages: usize,
+    /// What the notifications waiting for readers may hold, in bytes (their weight in memory).
+    pub(crate) max_notifications: usize,
 }
 
 impl Default for Limits {
@@ -27,6 +31,7 @@ impl Default for Limits {
             max_message: DEFAULT_MAX_MESSAGE,
             max_list: DEFAULT_MAX_LIST,
             max_pages: DEFAULT_MAX_PAGES,
+            max_notifications: DEFAULT_MAX_NOTIFICATIONS,
         }
     }
 }
@@ -38,6 +43,7 @@ impl Limits {
             ("max_message_bytes", self.max_message),
             ("max_list_bytes", self.max_list),
             ("max_list_pages", self.max_pages),
+            ("max_notification_bytes", self.max_notifications),
         ] {
             if value == 0 {
                 return Err(ClientError::InvalidConfig(format!(
@@ -113,6 +119,51 @@ impl ClientBuilder {
     /// ```
     pub fn max_list_pages(mut self, pages: usize) -> Self {
         self.limits.max_pages = pages;
+        self
+    }
+}
+
+impl ClientBuilder {
+    /// What the server's notifications waiting for their readers
+    /// ([`Client::notifications`](super::Client::notifications)) may hold together, in bytes
+    /// (32 MiB unless set), counted by what each holds in memory once read (its strings and
+    /// member names, and each JSON value's own size: `[0,0,…]` weighs far more than its text).
+    /// A notification that would pass the bound is dropped as it arrives, with a warning, and
+    /// every reader's next [`Notifications::next`](super::Notifications::next) answers
+    /// [`Lagged`](super::NotificationsError::Lagged) with how many it missed; the queue makes
+    /// room as its readers read. Progress of a request that asked for it goes to the request's
+    /// callback, not through the queue. Zero is refused when connecting.
+    ///
+    /// ```standalone_crate
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_runtime::client::{Client, NotificationsError, ServerNotification};
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Logs a long line, twice.
+    /// #[tool]
+    /// async fn chatty(ctx: Context) -> String {
+    ///     for _ in 0..2 {
+    ///         ctx.log(LoggingLevel::Info, serde_json::json!("x".repeat(3000))).await;
+    ///     }
+    ///     "done".into()
+    /// }
+    ///
+    /// let server = Server::builder(server_info!()).tool(chatty::TOOL).build().unwrap();
+    /// let client = Client::builder()
+    ///     .max_notification_bytes(4096)
+    ///     .connect_in_memory(&server)
+    ///     .await
+    ///     .unwrap();
+    /// client.set_level(LoggingLevel::Info).await.unwrap();
+    /// let mut notes = client.notifications();
+    /// client.call_tool("chatty", serde_json::json!({})).await.unwrap();
+    /// // The second line did not fit beside the first, unread.
+    /// assert_eq!(notes.next().await, Err(NotificationsError::Lagged(1)));
+    /// assert!(matches!(notes.next().await, Ok(ServerNotification::Log(_))));
+    /// # });
+    /// ```
+    pub fn max_notification_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_notifications = bytes;
         self
     }
 }

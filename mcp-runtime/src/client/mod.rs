@@ -40,7 +40,8 @@
 //! # Bounds
 //!
 //! Every wait is bounded: requests time out (60 s unless set), at most 1024 are in flight, the
-//! server's questions are answered 16 at a time, notifications wait in a queue of 256, and a
+//! server's questions are answered 16 at a time, notifications wait in a queue of 256 holding
+//! 32 MiB at most ([`ClientBuilder::max_notification_bytes`]), and a
 //! dropped request future cancels the request on the server. What a server sends is bounded
 //! too: a message (stdio line, HTTP JSON body, SSE event) is at most 16 MiB
 //! ([`ClientBuilder::max_message_bytes`]), the pages of one list hold at most 16 MiB together
@@ -193,7 +194,7 @@ impl Client {
     /// The server's notifications from now on (see [`Notifications`]).
     #[must_use]
     pub fn notifications(&self) -> Notifications {
-        Notifications(self.engine.subscribe())
+        self.engine.subscribe()
     }
 
     /// Closes the connection: requests in flight fail with [`ClientError::Closed`], an HTTP
