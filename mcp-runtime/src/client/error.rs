@@ -62,6 +62,23 @@ pub enum ClientError {
         /// The bound, in bytes.
         limit: usize,
     },
+    /// A message from the server is not UTF-8: nothing is repaired. Over HTTP the request it
+    /// answered fails with it (a JSON body, or an SSE event of the request's stream, which is
+    /// dropped); `offset` is where the first byte that is not UTF-8 is, in the body or in the
+    /// event's data. On the standalone stream such an event is skipped, as a line that is not
+    /// UTF-8 is over stdio (logged, like a line that is not JSON).
+    ///
+    /// ```
+    /// use mcp_runtime::client::ClientError;
+    ///
+    /// let err = ClientError::InvalidUtf8 { offset: 17 };
+    /// assert_eq!(err.to_string(), "unexpected answer: a message from the server is not UTF-8 (byte 17)");
+    /// ```
+    #[error("unexpected answer: a message from the server is not UTF-8 (byte {offset})")]
+    InvalidUtf8 {
+        /// Where the first byte that is not UTF-8 is, counted from the start of the message.
+        offset: usize,
+    },
     /// The pages of one list operation ([`Client::list_tools`](super::Client::list_tools) and
     /// the other "every page" methods) would hold more than
     /// [`ClientBuilder::max_list_bytes`](super::ClientBuilder::max_list_bytes): the page that

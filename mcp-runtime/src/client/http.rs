@@ -21,13 +21,9 @@ use super::error::ClientError;
 use super::limits::Limits;
 use super::outgoing::{Incoming, Outgoing};
 use super::redirect;
-use super::sse::{Event, Parser};
-/// How long to wait before resuming a stream when the server gave no `retry`.
-const DEFAULT_RETRY: Duration = Duration::from_secs(1);
-/// The longest `retry` honoured (a server cannot park a request for longer).
-const MAX_RETRY: Duration = Duration::from_secs(30);
-/// How many times one stream is resumed at most.
-const MAX_RESUMES: u32 = 5;
+
+mod stream;
+
 /// How many times one request (re)authorizes at most before its refusal is final.
 const MAX_AUTHORIZATIONS: u32 = 3;
 
@@ -67,16 +63,6 @@ struct Shared {
     auth: Option<Arc<dyn Authorizer>>,
     /// The largest JSON body or SSE event read.
     max_message: usize,
-}
-
-/// How one response's events ended.
-enum Pumped {
-    /// The answer to the request went by.
-    Answered,
-    /// The stream ended (or failed) before it.
-    Ended,
-    /// An event passed this bound: the stream is dropped.
-    TooLarge(usize),
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -410,83 +396,6 @@ impl Shared {
         self.deliver(Some(Incoming::Message(text))).await;
     }
 
-    /// Reads an SSE answer to request `id`, resuming it with `GET` after `retry` when it ends
-    /// before the answer came.
-    async fn read_stream(&self, resp: reqwest::Response, id: Option<RequestId>, limit: usize) {
-        let mut parser = Parser::new(limit);
-        let mut pumped = self.pump(resp, &mut parser, id.as_ref()).await;
-        let mut resumes = 0;
-        while id.is_some() {
-            match pumped {
-                Pumped::Answered => return,
-                Pumped::TooLarge(limit) => {
-                    let err = ClientError::MessageTooLarge { limit };
-                    return self.deliver(self.fail_with(&id, err)).await;
-                }
-                Pumped::Ended => {}
-            }
-            let Some(last) = parser.last_id.clone() else {
-                let why =
-                    "the event stream ended before the answer (and had no event id to resume)";
-                return self.deliver(self.fail(&id, why)).await;
-            };
-            if resumes == MAX_RESUMES {
-                let why = format!("the event stream ended {MAX_RESUMES} times before the answer");
-                return self.deliver(self.fail(&id, why)).await;
-            }
-            resumes += 1;
-            tokio::time::sleep(retry_of(&parser)).await;
-            match self.get(Some(&last)).await {
-                Ok(resp) => pumped = self.pump(resp, &mut parser, id.as_ref()).await,
-                Err(e) => tracing::debug!("mcp client: resuming a stream failed: {e}"),
-            }
-        }
-    }
-
-    /// Forwards every event of one response, until the answer to `id` went by.
-    async fn pump(
-        &self,
-        resp: reqwest::Response,
-        parser: &mut Parser,
-        id: Option<&RequestId>,
-    ) -> Pumped {
-        let mut body = resp.bytes_stream();
-        let mut events: Vec<Event> = Vec::new();
-        while let Some(chunk) = body.next().await {
-            let Ok(chunk) = chunk else {
-                return Pumped::Ended;
-            };
-            if let Err(limit) = parser.feed(&chunk, &mut events) {
-                tracing::warn!(
-                    limit,
-                    "mcp client: an SSE event passed the bound; the stream is dropped"
-                );
-                return Pumped::TooLarge(limit);
-            }
-            let mut answered = false;
-            for event in events.drain(..) {
-                if event.data.trim().is_empty() {
-                    continue;
-                }
-                if let Some(id) = id {
-                    answered |= answers(&event.data, id);
-                }
-                if self
-                    .inbound
-                    .send(Incoming::Message(event.data))
-                    .await
-                    .is_err()
-                {
-                    return Pumped::Answered;
-                }
-            }
-            if answered {
-                return Pumped::Answered;
-            }
-        }
-        Pumped::Ended
-    }
-
     async fn get(&self, last_event_id: Option<&str>) -> Result<reqwest::Response, String> {
         let mut req = self
             .http
@@ -512,37 +421,6 @@ impl Shared {
         }
         Ok(resp)
     }
-
-    /// The standalone stream from its first response on: reopened after `retry` when it ends,
-    /// five failures in a row at most; a server that refuses it (an error status) is not asked
-    /// again.
-    /// An event over the bound counts as a failure.
-    async fn standalone(&self, first: reqwest::Response) {
-        let mut parser = Parser::new(self.max_message);
-        let mut failures = 0;
-        if let Pumped::TooLarge(_) = self.pump(first, &mut parser, None).await {
-            failures += 1;
-        }
-        tokio::time::sleep(retry_of(&parser)).await;
-        while failures < MAX_RESUMES {
-            match self.get(parser.last_id.clone().as_deref()).await {
-                Ok(resp) => match self.pump(resp, &mut parser, None).await {
-                    Pumped::TooLarge(_) => failures += 1,
-                    Pumped::Answered | Pumped::Ended => failures = 0,
-                },
-                Err(e) if e.starts_with("GET answered HTTP") => return,
-                Err(_) => failures += 1,
-            }
-            tokio::time::sleep(retry_of(&parser)).await;
-        }
-    }
-}
-
-fn retry_of(parser: &Parser) -> Duration {
-    parser
-        .retry_ms
-        .map_or(DEFAULT_RETRY, Duration::from_millis)
-        .min(MAX_RETRY)
 }
 
 fn content_type(headers: &HeaderMap) -> String {
@@ -551,17 +429,6 @@ fn content_type(headers: &HeaderMap) -> String {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase()
-}
-
-/// Whether `data` is the response to `id`.
-fn answers(data: &str, id: &RequestId) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        id: Option<RequestId>,
-        method: Option<serde::de::IgnoredAny>,
-    }
-    serde_json::from_str::<Probe>(data)
-        .is_ok_and(|p| p.method.is_none() && p.id.as_ref() == Some(id))
 }
 
 /// A body of at most `limit` bytes, refused as soon as it passes (or its `Content-Length`
@@ -581,5 +448,7 @@ async fn read_body(resp: reqwest::Response, limit: usize) -> Result<String, Clie
         }
         body.extend_from_slice(&chunk);
     }
-    String::from_utf8(body).map_err(|_| ClientError::Transport("the answer is not UTF-8".into()))
+    String::from_utf8(body).map_err(|e| ClientError::InvalidUtf8 {
+        offset: e.utf8_error().valid_up_to(),
+    })
 }

@@ -1,11 +1,13 @@
 //! An incremental reader of `text/event-stream` bodies (the WHATWG event-stream format), with a
-//! bound on the size of one event.
+//! bound on the size of one event. Bytes that are not UTF-8 are never repaired: an event with
+//! them is handed on as refused, an `id` with them is ignored.
 
 /// One dispatched event.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Event {
-    /// The `data` lines joined with `\n`.
-    pub(crate) data: String,
+    /// The `data` lines joined with `\n`; `Err(offset)` when they (or the `event` field) are
+    /// not UTF-8, with where the first byte that is not is (in the data, or in the field).
+    pub(crate) data: Result<String, usize>,
     /// The `event` field (`message` when absent).
     pub(crate) name: Option<String>,
 }
@@ -18,7 +20,7 @@ pub(crate) struct Parser {
     line: Vec<u8>,
     data: Vec<u8>,
     has_data: bool,
-    name: Option<String>,
+    name: Option<Vec<u8>>,
     /// The last `id` field seen (the stream's `Last-Event-ID`).
     pub(crate) last_id: Option<String>,
     /// The last `retry` field, in milliseconds.
@@ -74,11 +76,18 @@ impl Parser {
     fn line_done(&mut self, line: &[u8], out: &mut Vec<Event>) {
         if line.is_empty() {
             if self.has_data {
-                let data = String::from_utf8(std::mem::take(&mut self.data))
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-                out.push(Event {
-                    data,
-                    name: self.name.take(),
+                let offset = |e: std::string::FromUtf8Error| e.utf8_error().valid_up_to();
+                let name = self.name.take().map(String::from_utf8).transpose();
+                let data = String::from_utf8(std::mem::take(&mut self.data));
+                out.push(match (data, name) {
+                    (Ok(data), Ok(name)) => Event {
+                        data: Ok(data),
+                        name,
+                    },
+                    (Err(e), _) | (Ok(_), Err(e)) => Event {
+                        data: Err(offset(e)),
+                        name: None,
+                    },
                 });
             }
             self.data.clear();
@@ -104,9 +113,13 @@ impl Parser {
                 self.data.extend_from_slice(value);
                 self.has_data = true;
             }
-            b"event" => self.name = Some(String::from_utf8_lossy(value).into_owned()),
+            b"event" => self.name = Some(value.to_vec()),
+            // An id that is not UTF-8 (or has a NUL) is ignored, as one with a NUL is by the
+            // standard: it could not be sent back in `Last-Event-ID` as it came.
             b"id" if !value.contains(&0) => {
-                self.last_id = Some(String::from_utf8_lossy(value).into_owned());
+                if let Ok(id) = std::str::from_utf8(value) {
+                    self.last_id = Some(id.to_owned());
+                }
             }
             b"retry" => {
                 if let Some(ms) = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok()) {
@@ -131,7 +144,7 @@ mod tests {
         assert_eq!(
             out,
             vec![Event {
-                data: String::new(),
+                data: Ok(String::new()),
                 name: None
             }]
         );
@@ -146,7 +159,7 @@ mod tests {
         assert_eq!(
             out,
             vec![Event {
-                data: "{\"a\":\n1}".into(),
+                data: Ok("{\"a\":\n1}".into()),
                 name: Some("message".into())
             }]
         );
@@ -174,5 +187,41 @@ mod tests {
         p.feed(b"data: 0123456789\n\ndata: 0123456789\n\n", &mut out)
             .unwrap();
         assert_eq!(out.len(), 2, "each event is bounded, not the stream");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_refused_never_repaired() {
+        let mut p = Parser::new(1024);
+        let mut out = Vec::new();
+        p.feed(
+            b"id: a\nid: b\xff\ndata: {\"x\":\"\xed\xa0\x80\"}\n\n",
+            &mut out,
+        )
+        .unwrap();
+        // A lone surrogate's encoding at byte 6 of the data; the id before it is kept.
+        assert_eq!(
+            out,
+            vec![Event {
+                data: Err(6),
+                name: None
+            }]
+        );
+        assert_eq!(p.last_id.as_deref(), Some("a"));
+        out.clear();
+        p.feed(b"event: n\xc3\ndata: {}\n\ndata: [1]\n\n", &mut out)
+            .unwrap();
+        assert_eq!(
+            out,
+            vec![
+                Event {
+                    data: Err(1),
+                    name: None
+                },
+                Event {
+                    data: Ok("[1]".into()),
+                    name: None
+                }
+            ]
+        );
     }
 }
