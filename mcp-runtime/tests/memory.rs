@@ -213,8 +213,13 @@ async fn http_listeners(url: std::net::SocketAddr) -> (isize, Vec<tokio::net::Tc
 #[tokio::test(flavor = "current_thread")]
 async fn an_http_listener_is_mostly_its_connection() {
     let _one = ONE_AT_A_TIME.lock().await;
+    // Every listener comes from this one peer: its share is raised to hold them all.
+    let shares = mcp_runtime::principal::FairShares::new()
+        .connections_per_peer(2 * N)
+        .streams(2 * N, 2 * N);
     let server = Server::builder(server_info!())
         .tool(ask::TOOL)
+        .fair_shares(shares)
         .build()
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -600,10 +600,12 @@ async fn tampered_request_state_is_refused() {
             "name": "echo", "arguments": {"text": "x"}, "inputResponses": [1]
         }),
     );
+    // Answers without the state of the round that asked for them answer no round: refused
+    // before their shape is looked at.
     let expect = err(
         -32602,
         json!(5),
-        "`inputResponses` must be an object of client results",
+        "`inputResponses` without the `requestState` of the round that asked for them",
     );
     check(
         &mut c,

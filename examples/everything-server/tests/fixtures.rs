@@ -608,7 +608,10 @@ async fn mrtr_elicitation_round_trip() {
             "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
         }}})
     );
-    let retry = json!({"inputResponses": {"user_name": accept(json!({"name": "Alice"})), "unknown_extra": {"x": 1}}});
+    let retry = with_state(
+        json!({"inputResponses": {"user_name": accept(json!({"name": "Alice"})), "unknown_extra": {"x": 1}}}),
+        &r1,
+    );
     let r2 = stateless_call(
         &mut c,
         "tools/call",
@@ -622,7 +625,12 @@ async fn mrtr_elicitation_round_trip() {
         r2["result"]["content"],
         json!([{"type": "text", "text": "Hello, Alice!"}])
     );
-    let wrong = json!({"inputResponses": {"wrong_key": accept(json!({"data": "x"}))}});
+    // Each retry answers a round of its own: a state opens once.
+    let round = first_round(&mut c, "test_input_required_result_elicitation").await;
+    let wrong = with_state(
+        json!({"inputResponses": {"wrong_key": accept(json!({"data": "x"}))}}),
+        &round,
+    );
     let r3 = stateless_call(
         &mut c,
         "tools/call",
@@ -635,7 +643,8 @@ async fn mrtr_elicitation_round_trip() {
         r3["result"]["resultType"], "input_required",
         "missing answers are asked again: {r3}"
     );
-    let invalid = json!({"inputResponses": {"user_name": 12345}});
+    let round = first_round(&mut c, "test_input_required_result_elicitation").await;
+    let invalid = with_state(json!({"inputResponses": {"user_name": 12345}}), &round);
     let r4 = stateless_call(
         &mut c,
         "tools/call",
@@ -648,6 +657,22 @@ async fn mrtr_elicitation_round_trip() {
         r4["error"]["code"], -32602,
         "an invalid answer is a protocol error: {r4}"
     );
+}
+
+/// `retry` with the `requestState` of the round `asked` (which must carry one).
+fn with_state(mut retry: Value, asked: &Value) -> Value {
+    let state = asked["result"]["requestState"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no requestState in {asked}"));
+    retry["requestState"] = json!(state);
+    retry
+}
+
+/// The first round of a stateless call of `tool`, asking for input.
+async fn first_round(c: &mut TestClient, tool: &str) -> Value {
+    let r = stateless_call(c, "tools/call", tool, all_caps(), json!({})).await;
+    assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+    r
 }
 
 #[tokio::test]
@@ -669,7 +694,10 @@ async fn mrtr_sampling_and_roots() {
         }})
     );
     let sampled = json!({"role": "assistant", "content": {"type": "text", "text": "Paris."}, "model": "m", "stopReason": "endTurn"});
-    let retry = json!({"inputResponses": {"capital_question": sampled}});
+    let retry = with_state(
+        json!({"inputResponses": {"capital_question": sampled}}),
+        &r1,
+    );
     let r2 = stateless_call(
         &mut c,
         "tools/call",
@@ -701,7 +729,7 @@ async fn mrtr_sampling_and_roots() {
         "tools/call",
         "test_input_required_result_list_roots",
         all_caps(),
-        json!({"inputResponses": {"client_roots": roots}}),
+        with_state(json!({"inputResponses": {"client_roots": roots}}), &r1),
     )
     .await;
     assert_eq!(
@@ -847,10 +875,14 @@ async fn mrtr_asks_only_what_the_client_declared() {
         r["result"]["content"][0]["text"], "No supported capabilities declared",
         "{r}"
     );
-    let answers = json!({"inputResponses": {
-        "elicit_input": accept(json!({"value": "v"})),
-        "sample_input": {"role": "assistant", "content": {"type": "text", "text": "s"}, "model": "m"},
-    }});
+    let asked = stateless_call(&mut c, "tools/call", tool, all_caps(), json!({})).await;
+    let answers = with_state(
+        json!({"inputResponses": {
+            "elicit_input": accept(json!({"value": "v"})),
+            "sample_input": {"role": "assistant", "content": {"type": "text", "text": "s"}, "model": "m"},
+        }}),
+        &asked,
+    );
     let r = stateless_call(&mut c, "tools/call", tool, all_caps(), answers).await;
     assert_eq!(
         r["result"]["content"][0]["text"],
@@ -869,8 +901,10 @@ async fn mrtr_prompt_asks_for_its_context() {
         json!({"message": "What context should the prompt use?",
                "requestedSchema": {"type": "object", "properties": {"context": {"type": "string"}}, "required": ["context"]}})
     );
-    let retry =
-        json!({"inputResponses": {"user_context": accept(json!({"context": "test context"}))}});
+    let retry = with_state(
+        json!({"inputResponses": {"user_context": accept(json!({"context": "test context"}))}}),
+        &r1,
+    );
     let r2 = stateless_call(&mut c, "prompts/get", prompt, all_caps(), retry).await;
     assert_eq!(r2["result"]["resultType"], "complete", "{r2}");
     assert_eq!(
