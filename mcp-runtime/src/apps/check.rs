@@ -205,7 +205,15 @@ impl TestClient {
                 (None, Some(blob)) => {
                     use base64::Engine;
                     match base64::engine::general_purpose::STANDARD.decode(blob) {
-                        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                        Ok(bytes) => match String::from_utf8(bytes) {
+                            Ok(text) => text,
+                            Err(e) => {
+                                let at = e.utf8_error().valid_up_to();
+                                let why = format!("`blob` is not UTF-8 (byte {at})");
+                                problems.push(AppProblem::new(uri, "content", why));
+                                continue;
+                            }
+                        },
                         Err(_) => {
                             problems.push(AppProblem::new(uri, "content", "`blob` is not base64"));
                             continue;
