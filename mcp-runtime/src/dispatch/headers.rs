@@ -172,6 +172,35 @@ mod tests {
     }
 
     #[test]
+    fn the_method_header_names_the_bodys_method_exactly() {
+        let route = mcp_core::Method::CallTool;
+        let ok = headers(&[("mcp-method", " tools/call ")]);
+        assert!(check_method(&ok, route, "tools/call").is_ok());
+        for other in [
+            "Tools/Call",
+            "tools/list",
+            "tools/call/x",
+            "notifications/cancelled",
+        ] {
+            let err =
+                check_method(&headers(&[("mcp-method", other)]), route, "tools/call").unwrap_err();
+            assert_eq!(err.code, -32020, "{other}");
+            assert_eq!(
+                err.message,
+                format!(
+                    "Header mismatch: Mcp-Method header value '{other}' does not match body value 'tools/call'"
+                )
+            );
+        }
+        assert_eq!(
+            check_method(&headers(&[]), route, "tools/call")
+                .unwrap_err()
+                .message,
+            "Header mismatch: the Mcp-Method header is required"
+        );
+    }
+
+    #[test]
     fn unreadable_arguments_are_refused_not_taken_as_absent() {
         let params = vec![HeaderParam {
             header: "mcp-param-region".into(),
