@@ -39,11 +39,14 @@ enum Mode {
     StandaloneUtf8,
 }
 
+/// When a `GET` came, and with which `Last-Event-ID`.
+type Get = (Instant, Option<String>);
+
 #[derive(Clone)]
 struct Hostile {
     mode: Mode,
     /// When each `GET` came, and with which `Last-Event-ID`.
-    gets: Arc<Mutex<Vec<(Instant, Option<String>)>>>,
+    gets: Arc<Mutex<Vec<Get>>>,
     posts: Arc<AtomicUsize>,
     go: Arc<tokio::sync::Notify>,
 }
@@ -130,7 +133,7 @@ fn handshake() -> mcp_runtime::client::ClientBuilder {
 
 /// Waits until the server saw `n` `GET`s (10 s at most), then as long again as ten reconnection
 /// floors (1 s): the count must not move.
-async fn settled_gets(h: &Hostile, n: usize) -> Vec<(Instant, Option<String>)> {
+async fn settled_gets(h: &Hostile, n: usize) -> Vec<Get> {
     let deadline = Instant::now() + Duration::from_secs(10);
     while h.gets.lock().unwrap().len() < n && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
