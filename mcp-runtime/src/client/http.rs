@@ -443,8 +443,20 @@ async fn read_body(resp: reqwest::Response, limit: usize) -> Result<String, Clie
     while let Some(chunk) = stream.next().await {
         let chunk =
             chunk.map_err(|e| ClientError::Transport(format!("reading the answer failed: {e}")))?;
-        if body.len() + chunk.len() > limit {
+        let needed = body.len() + chunk.len();
+        if needed > limit {
             return Err(ClientError::MessageTooLarge { limit });
+        }
+        // Grown by a quarter at a time (large buffers are moved by the allocator without a
+        // copy), never past the limit: a body of unknown length holds at most a quarter more
+        // than it needs, and never more than the limit allows.
+        if needed > body.capacity() {
+            let grown = body
+                .capacity()
+                .saturating_add(body.capacity() / 4)
+                .max(64 * 1024);
+            let target = needed.max(grown.min(limit));
+            body.reserve_exact(target - body.len());
         }
         body.extend_from_slice(&chunk);
     }

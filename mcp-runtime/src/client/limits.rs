@@ -74,11 +74,15 @@ impl ClientBuilder {
         self
     }
 
-    /// What the pages of one list operation may hold together, in bytes, counted as each page
-    /// is received ([`list_tools`](super::Client::list_tools), `list_resources`,
-    /// `list_resource_templates`, `list_prompts`; 16 MiB unless set). Over HTTP a page is read
-    /// no further than what is left of the bound; a page that would pass it is dropped, with
-    /// the pages before it, and the list fails with [`ClientError::ListTooLarge`]. The
+    /// What one list operation may hold at its peak, in bytes ([`list_tools`](super::Client::list_tools),
+    /// `list_resources`, `list_resource_templates`, `list_prompts`; 16 MiB unless set). A page
+    /// is counted by what it decodes to (read from its text without decoding it: each value and
+    /// string as `serde_json::Value` holds them, so `[[],[],…]` weighs many times its bytes),
+    /// the list's array by its capacity, and the page being decoded by its weight and twice its
+    /// text (the buffers it arrived in). Over HTTP a page is read no further than what the
+    /// pages before it leave; a page that would pass the bound is dropped, with the pages
+    /// before it, and the list fails with [`ClientError::ListTooLarge`] (its `held`: what the
+    /// pages kept weighed). The
     /// `*_page` methods read one page and are bounded by
     /// [`max_message_bytes`](Self::max_message_bytes) only. Zero is refused when connecting.
     ///
@@ -168,6 +172,47 @@ impl ClientBuilder {
     }
 }
 
+/// What a JSON text decodes to in memory, about, read from the text without decoding it: each
+/// value's own size (`serde_json::Value`'s), and each string's (and member name's) bytes and
+/// header. A page of a list is counted by this weight, not by its length, since a page of tiny
+/// nested values (`[[],[],…]`, `{"a":{}}`) decodes to many times the bytes it took to send.
+pub(crate) fn decoded_weight(text: &str) -> usize {
+    let node = std::mem::size_of::<serde_json::Value>();
+    let string = std::mem::size_of::<String>();
+    let bytes = text.as_bytes();
+    let mut weight = 0usize;
+    let mut i = 0;
+    // Whether the current value is a number or literal already counted.
+    let mut in_scalar = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                in_scalar = false;
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                // A member name and a string value cost about the same.
+                weight += node + string + (i - start).saturating_sub(1);
+            }
+            b'{' | b'[' => {
+                in_scalar = false;
+                weight += node;
+            }
+            b'}' | b']' | b',' | b':' | b' ' | b'\n' | b'\r' | b'\t' => in_scalar = false,
+            _ => {
+                if !in_scalar {
+                    weight += node;
+                    in_scalar = true;
+                }
+            }
+        }
+        i += 1;
+    }
+    weight
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,5 +229,23 @@ mod tests {
             err.to_string(),
             "invalid client configuration: max_list_bytes must be at least 1"
         );
+    }
+
+    #[test]
+    fn decoded_weight_counts_values_and_strings() {
+        let node = std::mem::size_of::<serde_json::Value>();
+        let string = std::mem::size_of::<String>();
+        assert_eq!(super::decoded_weight("1"), node);
+        assert_eq!(super::decoded_weight("[0,0,0]"), 4 * node);
+        assert_eq!(super::decoded_weight(r#""abcd""#), node + string + 4);
+        assert_eq!(
+            super::decoded_weight(r#"{"ab": "c\"d"}"#),
+            node + (node + string + 2) + (node + string + 4)
+        );
+        assert_eq!(super::decoded_weight("[true, null, -1.5e3]"), 4 * node);
+        // Tiny nested values weigh many times their text.
+        let nested = "[[],[],[],[]]";
+        assert!(super::decoded_weight(nested) >= 5 * node);
+        assert!(super::decoded_weight(nested) > 10 * nested.len());
     }
 }

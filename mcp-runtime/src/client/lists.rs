@@ -15,6 +15,7 @@ use super::Client;
 use super::engine::lock;
 use super::error::ClientError;
 use super::headers::param_headers;
+use super::limits::decoded_weight;
 use super::link::Link;
 use super::methods::{Call, cursor_params};
 
@@ -92,10 +93,14 @@ impl Client {
         .await
     }
 
-    /// Reads every page of a list, within the client's bounds: the pages hold at most
-    /// `max_list_bytes` together, counted as received (over HTTP a page is read no further
-    /// than what is left), and are at most `max_list_pages`; a cursor seen twice is an error
-    /// rather than a loop. Each page is read straight into its typed result, then split.
+    /// Reads every page of a list, within the client's bounds: what the list holds at its peak
+    /// stays within `max_list_bytes`, and it has at most `max_list_pages`; a cursor seen twice
+    /// is an error rather than a loop. Each page is read straight into its typed result, then
+    /// split. A page is counted by what it decodes to (`decoded_weight`, read from its text),
+    /// and the list's own array by its capacity; while a page is decoded its text is held too
+    /// (counted twice, for the buffers it arrived in). So a page is read no further than what
+    /// the pages before it leave (over HTTP), and is decoded only if twice its text and its
+    /// weight fit in that.
     async fn pages<R, I>(
         &self,
         method: Method,
@@ -111,37 +116,50 @@ impl Client {
         let mut seen = HashSet::new();
         let mut held = 0;
         for pages in 0..limits.max_pages {
-            // What the pages read so far leave of the bound (`held` never passes it).
-            let left = limits.max_list - held;
-            let too_large = || ClientError::ListTooLarge {
+            let too_large = |held| ClientError::ListTooLarge {
                 method: name.to_owned(),
                 limit: limits.max_list,
                 held,
                 pages,
             };
+            // What the pages read so far leave of the bound: twice the page's text (and its
+            // weight) must fit in it, so no more than half of it is read.
+            let left = limits.max_list - held;
+            let readable = left / 2;
             let mut call = Call::<R>::new(self, method, Ok(cursor_params(cursor.as_deref())));
-            if left < limits.max_message {
-                call = call.max_bytes(left);
+            if readable < limits.max_message {
+                call = call.max_bytes(readable);
             }
             let answer = match call.answer().await {
                 Ok(answer) => answer,
                 Err(ClientError::MessageTooLarge { limit })
-                    if limit == left && left < limits.max_message =>
+                    if limit == readable && readable < limits.max_message =>
                 {
-                    return Err(too_large());
+                    return Err(too_large(held));
                 }
                 Err(e) => return Err(e),
             };
-            if answer.len() > left {
-                return Err(too_large());
+            // While it is decoded, the page's text and what it decodes to are held together;
+            // the text counts twice, for the buffers it arrived in (an estimate on the safe
+            // side: the list's peak stays under the bound, not at it).
+            let weight = decoded_weight(answer.text());
+            if answer.len().saturating_mul(2).saturating_add(weight) > left {
+                return Err(too_large(held));
             }
-            held += answer.len();
             let page: R = answer.decode().map_err(|e| {
                 ClientError::protocol(format!("the answer to {name} does not fit: {e}"))
             })?;
             drop(answer);
             let (mut page_items, next) = split(page);
+            // The list's own array, by its capacity.
+            let array = |items: &Vec<I>| items.capacity() * std::mem::size_of::<I>();
+            let before = array(&items);
             items.append(&mut page_items);
+            let now = held + weight + array(&items) - before;
+            if now > limits.max_list {
+                return Err(too_large(held));
+            }
+            held = now;
             match next {
                 None => return Ok(items),
                 Some(next) if !seen.insert(next.clone()) => {

@@ -53,6 +53,11 @@ impl Answer {
         self.0.len()
     }
 
+    /// The message as received.
+    pub(crate) fn text(&self) -> &str {
+        &self.0
+    }
+
     /// The `result`, read as `T`.
     pub(crate) fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
         #[derive(serde::Deserialize)]
