@@ -20,7 +20,6 @@
 //! ```
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
@@ -148,12 +147,19 @@ tokio::task_local! {
 }
 
 /// `fut` served for a connection from `peer`.
-pub(crate) fn serve_from<F: Future>(peer: IpAddr, fut: F) -> impl Future<Output = F::Output> {
+#[cfg(any(feature = "http", test))]
+pub(crate) fn serve_from<F: std::future::Future>(
+    peer: IpAddr,
+    fut: F,
+) -> impl std::future::Future<Output = F::Output> {
     PEER.scope(Some(peer), fut)
 }
 
 /// `fut` with the current peer, for a future about to be spawned on a task of its own.
-pub(crate) fn carry<F: Future>(fut: F) -> impl Future<Output = F::Output> {
+#[cfg(any(feature = "http", test))]
+pub(crate) fn carry<F: std::future::Future>(
+    fut: F,
+) -> impl std::future::Future<Output = F::Output> {
     PEER.scope(peer(), fut)
 }
 
@@ -178,6 +184,7 @@ pub(crate) fn current() -> Option<Principal> {
 
 /// The principal of the request this task serves: [`current`], else `fallback` (a session's
 /// id, a task owner), else the shared unknown principal.
+#[cfg(any(feature = "http", test))]
 pub(crate) fn current_or(fallback: Option<&str>) -> Principal {
     current().unwrap_or_else(|| match fallback {
         Some(f) => format!("session:{f}").into(),
@@ -199,6 +206,7 @@ pub(crate) fn of_peer(ip: IpAddr) -> Principal {
 }
 
 /// The one principal of requests nothing else tells apart.
+#[cfg(any(feature = "http", test))]
 pub(crate) fn unknown() -> Principal {
     static UNKNOWN: std::sync::OnceLock<Principal> = std::sync::OnceLock::new();
     Arc::clone(UNKNOWN.get_or_init(|| "unknown".into()))
@@ -219,6 +227,7 @@ pub(crate) struct Share {
 
 impl Tally {
     /// A tally allowing each principal `limit` places.
+    #[cfg(any(feature = "http", test))]
     pub(crate) fn new(limit: usize) -> Arc<Self> {
         Arc::new(Self {
             limit: limit.max(1),

@@ -3,6 +3,7 @@
 //! [`Method::client_request`](mcp_core::Method::client_request) (anything a client may not send
 //! a server is `Unknown`: -32601); nothing further in compares strings.
 
+#[cfg(any(feature = "http", test))]
 pub(crate) use mcp_core::method::Target;
 
 /// A client→server request method (`Unknown` for anything else).

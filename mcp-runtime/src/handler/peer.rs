@@ -102,6 +102,7 @@ impl Pending {
     }
 
     /// Counts these requests in a principal's share too (the first share given stays).
+    #[cfg(feature = "http")]
     pub(crate) fn share_with(&self, share: PrincipalShare) {
         let _ = self.share.set(share);
     }

@@ -467,6 +467,7 @@ pub(crate) fn hosts(given: &Allow) -> Allow {
 
 /// Whether a server bound to a public address would accept only IP-address `Host` values (no
 /// list given anywhere): the command line says so when it starts.
+#[cfg(feature = "cli")]
 pub(crate) fn hosts_unlisted(server: &ServerInner) -> bool {
     let opts = server.extension::<HttpOptions>().unwrap_or_default();
     matches!(hosts(&opts.hosts), Allow::Auto)
