@@ -31,7 +31,7 @@ use std::sync::{Arc, Mutex};
 /// (`subscriptions/listen`, `GET` streams and requests answered as SSE) server-wide and 32 per
 /// peer, 1,000 of the 10,000 handshake-era sessions per peer, and 256 of the 4,096 requests to
 /// the client awaiting answers per principal. Tasks have their share in
-/// [`TaskLimits::stored_per_owner`](crate::tasks::TaskLimits::stored_per_owner).
+/// [`TaskLimits::stored_per_principal`](crate::tasks::TaskLimits::stored_per_principal).
 ///
 /// ```
 /// let shares = mcp_runtime::principal::FairShares::default();
