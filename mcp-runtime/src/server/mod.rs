@@ -188,7 +188,8 @@ impl ServerInner {
         }
     }
 
-    /// The settings of type `T` given to the builder, if any.
+    /// The HTTP layer's settings of type `T` given to the builder, if any.
+    #[cfg(feature = "http")]
     pub(crate) fn extension<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
         let value = self.extensions.get(&TypeId::of::<T>())?;
         Arc::clone(value).downcast::<T>().ok()
