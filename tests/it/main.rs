@@ -9,6 +9,7 @@ mod apps;
 mod arguments;
 mod bounds;
 mod cli;
+mod docs;
 mod completion;
 mod concurrency;
 mod envelope;

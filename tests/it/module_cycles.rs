@@ -29,19 +29,19 @@ use proc_macro2::{Spacing, TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
 /// A module path inside the crate, without `crate` (the root is the empty path).
-type ModPath = Vec<String>;
+pub(crate) type ModPath = Vec<String>;
 
 /// Every edge, from → to → one reference that makes it (as evidence in the report).
 type Edges = BTreeMap<ModPath, BTreeMap<ModPath, String>>;
 
 /// Reads a source file; `None` when it does not exist.
-type Read<'a> = &'a dyn Fn(&Path) -> Option<String>;
+pub(crate) type Read<'a> = &'a dyn Fn(&Path) -> Option<String>;
 
 /// The parsed sources of one crate.
 #[derive(Default)]
-struct Crate {
+pub(crate) struct Crate {
     /// Each module that has a file of its own, with that file (parsed).
-    files: Vec<(ModPath, PathBuf, syn::File)>,
+    pub(crate) files: Vec<(ModPath, PathBuf, syn::File)>,
     /// Every module, with or without a file of its own, → the module whose file holds it.
     modules: BTreeMap<ModPath, ModPath>,
     /// Names the crate root re-exports → the module each comes from.
@@ -129,7 +129,7 @@ fn use_paths(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Vec<S
 impl Crate {
     /// Parses the crate whose root is `lib`, following its `mod` declarations as rustc does
     /// (`name.rs`, `name/mod.rs` or `#[path]`), skipping `#[cfg(test)]` modules.
-    fn load(read: Read<'_>, lib: &Path) -> Self {
+    pub(crate) fn load(read: Read<'_>, lib: &Path) -> Self {
         let mut krate = Self::default();
         krate.load_file(read, lib, Vec::new());
         let root = krate
