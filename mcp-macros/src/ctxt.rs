@@ -9,8 +9,9 @@ use quote::ToTokens;
 /// Collects the errors of one macro invocation.
 ///
 /// A `Ctxt` must be consumed with [`Ctxt::check`]; dropping it unchecked is a bug in this crate
-/// (an error that was collected and then forgotten), caught by the `Drop` impl in debug builds.
-#[derive(Default)]
+/// (an error that was collected and then forgotten). The `Drop` impl catches it in every build,
+/// as serde_derive's does: the macro panics, which the compiler reports at the macro's call
+/// site, instead of expanding as if the forgotten errors were not there.
 pub(crate) struct Ctxt {
     errors: RefCell<Option<Vec<syn::Error>>>,
 }
@@ -55,10 +56,10 @@ impl Ctxt {
 
 impl Drop for Ctxt {
     fn drop(&mut self) {
-        debug_assert!(
-            std::thread::panicking() || self.errors.borrow().is_none(),
-            "mcp-runtime-macros: an error collector was dropped without being checked"
-        );
+        // Not while unwinding: a second panic would abort the compiler.
+        if !std::thread::panicking() && self.errors.borrow().is_some() {
+            panic!("mcp-runtime-macros: an error collector was dropped without being checked");
+        }
     }
 }
 
@@ -83,5 +84,34 @@ mod tests {
     #[test]
     fn no_error_is_ok() {
         assert!(Ctxt::new().check().is_ok());
+    }
+
+    /// The guard is an `assert`, not a `debug_assert`: `cargo test --release` runs this too.
+    #[test]
+    fn dropping_unchecked_panics_in_every_build() {
+        let panic = std::panic::catch_unwind(|| {
+            let cx = Ctxt::new();
+            cx.error_at(Span::call_site(), "forgotten");
+            drop(cx);
+        })
+        .expect_err("an unchecked collector panics when dropped");
+        assert_eq!(
+            panic.downcast_ref::<&str>().copied(),
+            Some("mcp-runtime-macros: an error collector was dropped without being checked")
+        );
+        // An empty collector is a forgotten check too.
+        assert!(std::panic::catch_unwind(|| drop(Ctxt::new())).is_err());
+    }
+
+    #[test]
+    fn no_second_panic_while_unwinding() {
+        // A panic elsewhere while a collector is alive unwinds through its `Drop` without a
+        // second panic (which would abort the process instead of being caught here).
+        let panic = std::panic::catch_unwind(|| {
+            let _cx = Ctxt::new();
+            panic!("elsewhere");
+        })
+        .expect_err("the first panic");
+        assert_eq!(panic.downcast_ref::<&str>().copied(), Some("elsewhere"));
     }
 }

@@ -25,18 +25,38 @@ pub enum Outbound {
 /// Where the messages of one request (or one connection) are queued.
 pub(crate) type Sink = mpsc::Sender<Outbound>;
 
-/// Whether `MCP_LOG_MESSAGES` asks for the raw message log on stderr: read once per process.
+/// The `tracing` target of the raw message log: every JSON message in (`--> {json}`) and out
+/// (`<-- {json}`), exactly as read or written, one `TRACE` event each whose message is that line
+/// (no module of the crate has this path, so nothing else logs under it).
+///
+/// The command line turns it on with `MCP_LOG_MESSAGES=1` (its subscriber then writes the lines
+/// bare on stderr); a program with a subscriber of its own enables the target there:
+///
+/// `RUST_LOG=warn,mcp_runtime::messages=trace` with `tracing_subscriber`'s `EnvFilter`, for example.
+///
+/// ```
+/// assert_eq!(mcp_runtime::transport::WIRE_TARGET, "mcp_runtime::messages");
+/// ```
+pub const WIRE_TARGET: &str = "mcp_runtime::messages";
+
+/// Whether the raw message log is on: asked once per connection (or endpoint) by its
+/// transport, which skips formatting the messages when it is off.
 pub(crate) fn raw_log_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| {
-        std::env::var_os("MCP_LOG_MESSAGES").is_some_and(|v| !v.is_empty() && v != "0")
-    })
+    tracing::enabled!(target: WIRE_TARGET, tracing::Level::TRACE)
+}
+
+/// Logs a message read from the client (`--> {text}`).
+pub(crate) fn log_in(text: &str) {
+    tracing::trace!(target: WIRE_TARGET, "--> {text}");
+}
+
+/// Logs a message written to the client (`<-- {msg}`).
+pub(crate) fn log_out(msg: &[u8]) {
+    tracing::trace!(target: WIRE_TARGET, "<-- {}", String::from_utf8_lossy(msg));
 }
 
 /// Logs a message the server starts itself (a notification, a request to the client) when the
 /// raw message log is on: every such message is built by `wire` or the hub, which call this.
 pub(crate) fn log_started(msg: &[u8]) {
-    if raw_log_enabled() {
-        eprintln!("<-- {}", String::from_utf8_lossy(msg));
-    }
+    log_out(msg);
 }

@@ -7,11 +7,13 @@
 #     and the official Python SDK client with its (py_client.py): each discovers the
 #     authorization server through our metadata, gets a token, calls tools; a second run with a
 #     token lacking `notes:write` gets 403 insufficient_scope and steps up;
-#   - with a second argument, a gift-server binary built with the `auth` feature (no code of its
-#     own for authorization): the same environment variables make it a protected resource
-#     (gift_check.py: 401 and metadata without a token, tools with one).
+#   - a gift-server binary built with the `auth` feature (the second argument, default: the
+#     gift-server next to notes-auth; no code of its own for authorization): the same environment
+#     variables make it a protected resource (gift_check.py: 401 and metadata without a token,
+#     tools with one).
 # Installs on first use: node_modules/ here (npm ci), the Python SDK into $MCP_INTEROP_VENV
-# (default: tests/interop/.venv; tests/interop/requirements.txt).
+# (default: tests/interop/.venv; tests/interop/requirements.txt). Each install and each client
+# has a time limit; a missing binary, or a server that does not start, fails the run (exit 2).
 #
 # Usage: tests/auth/run.sh [PATH/TO/notes-auth [PATH/TO/gift-server-built-with-auth]]
 set -euo pipefail
@@ -20,18 +22,22 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
 bin="${1:-$target/debug/notes-auth}"
-gift="${2:-}"
+gift="${2:-$(dirname "$bin")/gift-server}"
 venv="${MCP_INTEROP_VENV:-$root/tests/interop/.venv}"
 
 if [[ ! -x "$bin" ]]; then
   echo "auth: no notes-auth binary at $bin; build it with: cargo build -p notes-auth" >&2
   exit 2
 fi
-(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+if [[ ! -x "$gift" ]]; then
+  echo "auth: no gift-server binary at $gift; build it with: cargo build -p gift-server --features mcp-runtime/auth" >&2
+  exit 2
+fi
+(cd "$here" && timeout 300 npm ci --no-audit --no-fund --loglevel=error)
 if [[ ! -x "$venv/bin/python" ]]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/tests/interop/requirements.txt"
+timeout 300 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/tests/interop/requirements.txt"
 
 work="$(mktemp -d)"
 pids=()
@@ -65,21 +71,19 @@ start() {
     grep -q "serving MCP" "$2" && break
     sleep 0.1
   done
-  grep -q "serving MCP" "$2" || { cat "$2" >&2; exit 2; }
+  grep -q "serving MCP" "$2" || { echo "auth: $1 did not start within 10 s:" >&2; cat "$2" >&2; exit 2; }
   url="http://127.0.0.1:$port/mcp"
 }
 start "$bin" "$work/server.log"
 
 status=0
 echo "auth: TypeScript SDK client ($url, issuer $issuer)"
-node "$here/ts_client.mjs" "$url" "$issuer" || status=1
+timeout --kill-after=5 120 node "$here/ts_client.mjs" "$url" "$issuer" || status=1
 echo "auth: Python SDK client"
-"$venv/bin/python" "$here/py_client.py" "$url" "$issuer" || status=1
-if [[ -n "$gift" ]]; then
-  start "$gift" "$work/gift.log"
-  echo "auth: gift-server built with the auth feature ($url)"
-  python3 "$here/gift_check.py" "$url" "$issuer" || { status=1; cat "$work/gift.log" >&2; }
-fi
+timeout --kill-after=5 120 "$venv/bin/python" "$here/py_client.py" "$url" "$issuer" || status=1
+start "$gift" "$work/gift.log"
+echo "auth: gift-server built with the auth feature ($url)"
+timeout --kill-after=5 120 python3 "$here/gift_check.py" "$url" "$issuer" || { status=1; cat "$work/gift.log" >&2; }
 if [[ $status -ne 0 ]]; then
   echo "auth: server log:" >&2
   cat "$work/server.log" >&2

@@ -10,7 +10,8 @@
 # usage: tests/client-interop/run.sh [PATH/TO/mcp-call [PATH/TO/mcp-proxy]]
 #
 # Builds nothing (cargo build -p mcp-call -p mcp-proxy); installs the pinned server on first use
-# (npm ci --prefix tests/client-interop). Needs Node 18+.
+# (npm ci --prefix tests/client-interop). Needs Node 18+. Each check has a time limit (60 s); a
+# missing binary or a server that does not start fails the run.
 #
 # The TypeScript server (SDK 1.x) speaks the handshake era only: the client negotiates
 # (server/discover is refused, it falls back to initialize), or is told a dated revision; asked
@@ -27,7 +28,7 @@ server="$here/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 [[ -x $call ]] || { echo "client-interop: no mcp-call at $call (cargo build -p mcp-call)" >&2; exit 2; }
 [[ -x $proxy ]] || { echo "client-interop: no mcp-proxy at $proxy (cargo build -p mcp-proxy)" >&2; exit 2; }
 if [[ ! -f $server ]]; then
-  npm ci --prefix "$here" --no-audit --no-fund --loglevel=error || exit 2
+  timeout 300 npm ci --prefix "$here" --no-audit --no-fund --loglevel=error || exit 2
 fi
 
 failures=0
@@ -93,6 +94,10 @@ for _ in $(seq 100); do
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
   sleep 0.1
 done
+if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+  echo "client-interop: the TypeScript everything server does not answer on port $port after 10 s" >&2
+  exit 2
+fi
 url="http://127.0.0.1:$port/mcp"
 echo "client-interop: Streamable HTTP at $url"
 conversation "http negotiated" "$url"
@@ -112,7 +117,7 @@ for _ in $(seq 200); do
 done
 rm -f "$proxy_out"
 if [[ -z $proxy_url ]]; then
-  echo "  ✗ mcp-proxy did not start" >&2
+  echo "  ✗ mcp-proxy did not announce its URL within 20 s" >&2
   failures=$((failures + 1))
 else
   echo "client-interop: the stdio server behind mcp-proxy at $proxy_url"

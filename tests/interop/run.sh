@@ -9,7 +9,8 @@
 #     binary next to gift-server (the task fixtures live there), over stdio and HTTP.
 # Installs the clients on first use: node_modules/ here (npm ci, package-lock.json), a Python
 # venv in $MCP_INTEROP_VENV (default: .venv here; requirements.txt). Package registries are the
-# only network used. Prints each client's `N passed, M failed`, then the sum.
+# only network used. Prints each client's `N passed, M failed`, then the sum. Each install and
+# each client has a time limit (300 s); a missing binary or URL fails the run (exit 2).
 #
 # Usage: tests/interop/run.sh [PATH/TO/gift-server]   (default: the workspace's debug build)
 # MCP_LOG_MESSAGES=1 makes the stdio servers log every message in and out on stderr (the HTTP
@@ -26,15 +27,21 @@ if [[ ! -x "$bin" ]]; then
   echo "interop: no gift-server binary at $bin; build it with: cargo build -p gift-server" >&2
   exit 2
 fi
+# The tasks fixtures' server, next to gift-server.
+tasks_bin="$(dirname "$bin")/everything-server"
+if [[ ! -x "$tasks_bin" ]]; then
+  echo "interop: no everything-server at $tasks_bin: build it with cargo build -p everything-server" >&2
+  exit 2
+fi
 
 echo "interop: installing the pinned TypeScript SDK and MCP Inspector (npm ci)"
-(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+(cd "$here" && timeout 300 npm ci --no-audit --no-fund --loglevel=error)
 
 echo "interop: installing the pinned Python SDK into $venv"
 if [[ ! -x "$venv/bin/python" ]]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+timeout 300 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
 
 # The HTTP server: port 0, and the URL it prints on stderr. Its message log is how the clients
 # check what went over the wire (MCP_INTEROP_HTTP_LOG).
@@ -72,33 +79,36 @@ trap 'kill "$server" $tasks_server 2>/dev/null || true; [[ $keep_log -eq 1 ]] ||
 source "$here/../lib/counts.sh"
 
 echo "interop: TypeScript SDK client $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/sdk/package.json").version') (stdio, http; initialize at 2025-11-25)"
-client interop node "$here/ts_client.mjs" "$bin" "$url"
+client interop timeout --kill-after=5 300 node "$here/ts_client.mjs" "$bin" "$url"
 echo "interop: Python SDK client $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))') (stdio, http; modes auto, legacy and 2026-07-28)"
-client interop "$venv/bin/python" "$here/py_client.py" "$bin" "$url"
+client interop timeout --kill-after=5 300 "$venv/bin/python" "$here/py_client.py" "$bin" "$url"
 echo "interop: MCP Inspector CLI $(cd "$here" && node -p 'require("./node_modules/@modelcontextprotocol/inspector/package.json").version') (stdio, http; eras legacy and modern)"
-client interop node "$here/inspector.mjs" "$bin" "$url"
+client interop timeout --kill-after=5 300 node "$here/inspector.mjs" "$bin" "$url"
 
-# 2025-11-25 tasks, against everything-server over stdio and HTTP (its own server, port 0).
-tasks_bin="$(dirname "$bin")/everything-server"
-if [[ -x "$tasks_bin" ]]; then
-  tasks_log="$(mktemp)"
-  "$tasks_bin" http 127.0.0.1:0 2>"$tasks_log" &
-  tasks_server=$!
-  tasks_url=""
-  for _ in $(seq 100); do
-    tasks_url="$(grep -o 'http://[^ ]*/mcp' "$tasks_log" | head -n 1 || true)"
-    [[ -n "$tasks_url" ]] && break
-    sleep 0.1
-  done
-  echo "interop: TypeScript SDK client tasks (2025-11-25; stdio, http at $tasks_url)"
-  client interop node "$here/ts_tasks.mjs" "$tasks_bin" "$tasks_url"
-  kill "$tasks_server" 2>/dev/null || true
-  rm -f "$tasks_log"
-else
-  echo "interop: no everything-server at $tasks_bin: build it with cargo build -p everything-server" >&2
-  status=1
-  failed=$((failed + 1))
+# 2025-11-25 tasks, against everything-server over stdio and HTTP (its own server, port 0). A
+# missing binary, a server that exits or never announces its URL fails the step: the HTTP half
+# is never skipped.
+tasks_log="$(mktemp)"
+trap 'kill "$server" $tasks_server 2>/dev/null || true; [[ $keep_log -eq 1 ]] || rm -f "$log"; rm -f "$out" "$tasks_log"' EXIT
+"$tasks_bin" http 127.0.0.1:0 2>"$tasks_log" &
+tasks_server=$!
+tasks_url=""
+for _ in $(seq 100); do
+  tasks_url="$(grep -o 'http://[^ ]*/mcp' "$tasks_log" | head -n 1 || true)"
+  [[ -n "$tasks_url" ]] && break
+  if ! kill -0 "$tasks_server" 2>/dev/null; then
+    break
+  fi
+  sleep 0.1
+done
+if [[ -z "$tasks_url" ]]; then
+  echo "interop: everything-server http exited or did not announce its URL within 10 s:" >&2
+  cat "$tasks_log" >&2
+  exit 2
 fi
+echo "interop: TypeScript SDK client tasks (2025-11-25; stdio, http at $tasks_url)"
+client interop timeout --kill-after=5 300 node "$here/ts_tasks.mjs" "$tasks_bin" "$tasks_url"
+kill "$tasks_server" 2>/dev/null || true
 
 if [[ $status -ne 0 ]]; then
   keep_log=1

@@ -11,6 +11,7 @@ mod bounds;
 mod cli;
 mod completion;
 mod concurrency;
+mod docs;
 mod envelope;
 mod errors;
 mod fixtures;

@@ -1,5 +1,6 @@
-//! No module cycles in `mcp-core` and `mcp-runtime`: the references between their modules,
-//! read from the sources with `syn`, form no cycle.
+//! No module cycles in `mcp-core`, `mcp-macros` and `mcp-runtime`: the references between their
+//! modules, read from the sources with `syn`, form no cycle; and no source file of the three
+//! passes 600 lines.
 //!
 //! A reference is a path that names a module of the same crate: `use crate::a::B`,
 //! `crate::a::f()` anywhere in code (also inside macro invocations), `super::…`, `self::…`, or a
@@ -16,8 +17,9 @@
 //!   (`http/mod.rs`). A submodule naming its parent (`super::Shared`) is not an edge: the parent
 //!   declares its children, so between the two only the parent's references to a child count.
 //!
-//! Both `mcp_core_has_no_module_cycles` and `mcp_runtime_has_no_module_cycles` must pass; the
-//! failure message lists every reference of the cycle found.
+//! `mcp_core_has_no_module_cycles`, `mcp_macros_has_no_module_cycles` and
+//! `mcp_runtime_has_no_module_cycles` must pass; the failure message lists every reference of the
+//! cycle found.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write as _;
@@ -27,19 +29,19 @@ use proc_macro2::{Spacing, TokenStream, TokenTree};
 use syn::visit::{self, Visit};
 
 /// A module path inside the crate, without `crate` (the root is the empty path).
-type ModPath = Vec<String>;
+pub(crate) type ModPath = Vec<String>;
 
 /// Every edge, from → to → one reference that makes it (as evidence in the report).
 type Edges = BTreeMap<ModPath, BTreeMap<ModPath, String>>;
 
 /// Reads a source file; `None` when it does not exist.
-type Read<'a> = &'a dyn Fn(&Path) -> Option<String>;
+pub(crate) type Read<'a> = &'a dyn Fn(&Path) -> Option<String>;
 
 /// The parsed sources of one crate.
 #[derive(Default)]
-struct Crate {
+pub(crate) struct Crate {
     /// Each module that has a file of its own, with that file (parsed).
-    files: Vec<(ModPath, PathBuf, syn::File)>,
+    pub(crate) files: Vec<(ModPath, PathBuf, syn::File)>,
     /// Every module, with or without a file of its own, → the module whose file holds it.
     modules: BTreeMap<ModPath, ModPath>,
     /// Names the crate root re-exports → the module each comes from.
@@ -127,7 +129,7 @@ fn use_paths(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Vec<S
 impl Crate {
     /// Parses the crate whose root is `lib`, following its `mod` declarations as rustc does
     /// (`name.rs`, `name/mod.rs` or `#[path]`), skipping `#[cfg(test)]` modules.
-    fn load(read: Read<'_>, lib: &Path) -> Self {
+    pub(crate) fn load(read: Read<'_>, lib: &Path) -> Self {
         let mut krate = Self::default();
         krate.load_file(read, lib, Vec::new());
         let root = krate
@@ -587,6 +589,11 @@ fn mcp_core_has_no_module_cycles() {
 }
 
 #[test]
+fn mcp_macros_has_no_module_cycles() {
+    assert_no_cycles("mcp-macros");
+}
+
+#[test]
 fn mcp_runtime_has_no_module_cycles() {
     assert_no_cycles("mcp-runtime");
 }
@@ -710,27 +717,57 @@ mod checker {
     }
 }
 
-/// A file that passes 600 lines is asking to be split by concern (ARCHITECTURE.md).
-#[test]
-fn no_mcp_runtime_source_file_passes_600_lines() {
-    fn walk(dir: &Path, long: &mut Vec<(PathBuf, usize)>) {
-        for entry in std::fs::read_dir(dir).expect("read source dir").flatten() {
-            let path = entry.path();
+/// The source files under `dir` (recursively) that pass `limit` lines, with their line counts.
+/// Tests count too: a file's `#[cfg(test)]` module is part of what a reader scrolls through.
+fn long_files(dir: &Path, limit: usize) -> Vec<(PathBuf, usize)> {
+    fn walk(dir: &Path, limit: usize, long: &mut Vec<(PathBuf, usize)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+            .flatten()
+            .map(|entry| entry.path())
+            .collect();
+        entries.sort();
+        for path in entries {
             if path.is_dir() {
-                walk(&path, long);
+                walk(&path, limit, long);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let lines = std::fs::read_to_string(&path)
-                    .expect("read")
+                    .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
                     .lines()
                     .count();
-                if lines > 600 {
+                if lines > limit {
                     long.push((path, lines));
                 }
             }
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mcp-runtime/src");
     let mut long = Vec::new();
-    walk(&src, &mut long);
+    walk(dir, limit, &mut long);
+    long
+}
+
+/// A file that passes 600 lines is asking to be split by concern (ARCHITECTURE.md).
+#[test]
+fn no_source_file_of_the_three_crates_passes_600_lines() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut long = Vec::new();
+    for krate in ["mcp-core", "mcp-macros", "mcp-runtime"] {
+        let src = workspace.join(krate).join("src");
+        assert!(src.join("lib.rs").is_file(), "no {}", src.display());
+        long.extend(long_files(&src, 600));
+    }
     assert!(long.is_empty(), "files over 600 lines: {long:?}");
+}
+
+#[test]
+fn the_size_rule_finds_a_long_file_in_a_subfolder() {
+    let dir = std::env::temp_dir().join(format!("module-cycles-size-{}", std::process::id()));
+    let nested = dir.join("a/b");
+    std::fs::create_dir_all(&nested).expect("create the made-up crate");
+    std::fs::write(dir.join("lib.rs"), "mod a;\n".repeat(600)).expect("write");
+    std::fs::write(nested.join("long.rs"), "//\n".repeat(601)).expect("write");
+    std::fs::write(nested.join("notes.md"), "x\n".repeat(700)).expect("write");
+    let found = long_files(&dir, 600);
+    std::fs::remove_dir_all(&dir).expect("remove the made-up crate");
+    assert_eq!(found, [(nested.join("long.rs"), 601)]);
 }

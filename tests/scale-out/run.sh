@@ -8,7 +8,8 @@
 # with its `X-Served-By`. Installs what is missing: redis-server and haproxy (apt-get), the
 # clients (npm ci here; a venv in $MCP_INTEROP_VENV, default tests/interop/.venv, shared with the
 # interop tests). Stops every process it started (trap), whatever happens; each client has a
-# hard time limit. Prints each client's `N passed, M failed`, then the sum; exits 1 on a failure.
+# hard time limit, and so has each install. Prints each client's `N passed, M failed`, then the
+# sum; exits 1 on a failure.
 #
 # Usage: tests/scale-out/run.sh [PATH/TO/everything-server]
 #        (default: the workspace's debug build; build it with
@@ -34,18 +35,18 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   echo "scale-out: installing ${missing[*]} (apt-get)"
   sudo=""
   if [[ "$(id -u)" -ne 0 ]]; then sudo="sudo"; fi
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  timeout 600 $sudo apt-get update -qq
+  timeout 600 $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 echo "scale-out: $(redis-server --version | cut -d' ' -f1-3), $(haproxy -v | head -n 1 | cut -d' ' -f1-3)"
 
 echo "scale-out: installing the pinned TypeScript SDK (npm ci)"
-(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+(cd "$here" && timeout 300 npm ci --no-audit --no-fund --loglevel=error)
 echo "scale-out: installing the pinned Python SDK into $venv"
 if [[ ! -x "$venv/bin/python" ]]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/tests/interop/requirements.txt"
+timeout 300 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/tests/interop/requirements.txt"
 
 state="$(mktemp -d)"
 export MCP_REPLICAS_DIR="$state"

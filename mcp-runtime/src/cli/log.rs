@@ -7,15 +7,22 @@
 //! [`EnvFilter`], which means the same for every directive both accept. `Targets` costs nothing
 //! at start-up and per event it compares a target prefix; `EnvFilter` keeps per-span state and
 //! its regular-expression engine, which a plain filter never needs to run.
+//!
+//! The raw message log ([`WIRE_TARGET`](crate::transport::WIRE_TARGET)) has a layer of its own,
+//! on when `MCP_LOG_MESSAGES` is set (not empty, not `0`): its events are written bare, one
+//! `--> {json}` or `<-- {json}` line each, and `RUST_LOG` neither shows nor hides them.
 
-use tracing_subscriber::filter::{EnvFilter, Targets};
+use tracing::level_filters::LevelFilter;
+use tracing_subscriber::filter::{EnvFilter, FilterExt, Targets};
+use tracing_subscriber::fmt::MakeWriter;
+use tracing_subscriber::layer::Filter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Layer, Registry};
 
 /// The filter of the text `RUST_LOG` holds (`None`: unset or not Unicode): `warn` when unset
 /// or invalid, as `EnvFilter` reads it.
-fn filter(text: Option<&str>) -> Box<dyn Layer<Registry> + Send + Sync> {
+fn filter(text: Option<&str>) -> Box<dyn Filter<Registry> + Send + Sync> {
     let text = text.unwrap_or("warn");
     if let Some(targets) = plain_targets(text) {
         return Box::new(targets);
@@ -39,21 +46,148 @@ fn plain_targets(text: &str) -> Option<Targets> {
     text.parse().ok()
 }
 
-/// Installs the subscriber: events at the filter's levels, on stderr, without colours.
+/// Whether the text of `MCP_LOG_MESSAGES` turns the raw message log on.
+fn raw_log_asked(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Every target but the raw message log's (a `Targets`, so that it is decided once per
+/// call site and keeps the level hint of the filter it is joined to).
+fn not_wire() -> Targets {
+    Targets::new()
+        .with_default(LevelFilter::TRACE)
+        .with_target(crate::transport::WIRE_TARGET, LevelFilter::OFF)
+}
+
+/// Installs the subscriber: events at the filter's levels, on stderr, without colours; and the
+/// raw message log, bare, when `MCP_LOG_MESSAGES` asks for it.
 pub(super) fn init() {
     let text = std::env::var("RUST_LOG").ok();
-    let fmt = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
-        .with_ansi(false);
+    let raw = raw_log_asked(std::env::var_os("MCP_LOG_MESSAGES").as_deref());
     let _ = tracing_subscriber::registry()
-        .with(filter(text.as_deref()))
-        .with(fmt)
+        .with(events(filter(text.as_deref()), std::io::stderr))
+        .with(raw.then(|| wire(std::io::stderr)))
         .try_init();
+}
+
+/// The layer of every event but the raw message log, under `filter`.
+fn events<W>(filter: Box<dyn Filter<Registry> + Send + Sync>, writer: W) -> impl Layer<Registry>
+where
+    W: for<'w> MakeWriter<'w> + Send + Sync + 'static,
+{
+    tracing_subscriber::fmt::layer()
+        .with_writer(writer)
+        .with_ansi(false)
+        .with_filter(filter.and(not_wire()))
+}
+
+/// The raw message log's layer: its events only, each written as its message alone.
+fn wire<S, W>(writer: W) -> impl Layer<S>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    W: for<'w> MakeWriter<'w> + Send + Sync + 'static,
+{
+    tracing_subscriber::fmt::layer()
+        .with_writer(writer)
+        .with_ansi(false)
+        .without_time()
+        .with_level(false)
+        .with_target(false)
+        .with_filter(Targets::new().with_target(crate::transport::WIRE_TARGET, LevelFilter::TRACE))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// A writer into a shared buffer.
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl<'w> MakeWriter<'w> for Buffer {
+        type Writer = Buffer;
+        fn make_writer(&'w self) -> Buffer {
+            self.clone()
+        }
+    }
+
+    impl Buffer {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    /// Logs one message in and one out, and an ordinary warning, under `RUST_LOG=rust_log`,
+    /// with or without the raw log; gives what the events layer and the wire layer wrote.
+    fn log_under(rust_log: &str, raw: bool) -> (String, String) {
+        let (events_out, wire_out) = (Buffer::default(), Buffer::default());
+        let subscriber = tracing_subscriber::registry()
+            .with(events(filter(Some(rust_log)), events_out.clone()))
+            .with(raw.then(|| wire(wire_out.clone())));
+        tracing::subscriber::with_default(subscriber, || {
+            // On whenever the wire layer is there (off, it may still say yes under a
+            // verbose filter: each layer then drops the events without writing them).
+            assert!(!raw || crate::outbound::raw_log_enabled(), "{rust_log}");
+            crate::outbound::log_in(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
+            crate::outbound::log_out(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+            tracing::warn!(target: "mcp_runtime::cli", "plain");
+        });
+        (events_out.text(), wire_out.text())
+    }
+
+    #[test]
+    fn the_raw_log_is_bare_lines_on_its_own_layer_whatever_rust_log_says() {
+        let lines = "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\
+                     <-- {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n";
+        for rust_log in [
+            "warn",
+            "off",
+            "trace",
+            "mcp_runtime::messages=trace",
+            "[x]=trace",
+        ] {
+            let (events, wire) = log_under(rust_log, true);
+            assert_eq!(wire, lines, "{rust_log}");
+            assert!(
+                !events.contains("-->") && !events.contains("<--"),
+                "{rust_log}: {events}"
+            );
+            let (events, wire) = log_under(rust_log, false);
+            assert_eq!(wire, "", "{rust_log}");
+            assert!(
+                !events.contains("-->") && !events.contains("<--"),
+                "{rust_log}: {events}"
+            );
+        }
+        // The ordinary events are untouched: the warning under `warn`, nothing under `off`.
+        assert!(
+            log_under("warn", true)
+                .0
+                .ends_with(" WARN mcp_runtime::cli: plain\n")
+        );
+        assert_eq!(log_under("off", true).0, "");
+    }
+
+    #[test]
+    fn mcp_log_messages_is_on_unless_empty_or_zero() {
+        use std::ffi::OsStr;
+        assert!(raw_log_asked(Some(OsStr::new("1"))));
+        assert!(raw_log_asked(Some(OsStr::new("yes"))));
+        assert!(!raw_log_asked(Some(OsStr::new("0"))));
+        assert!(!raw_log_asked(Some(OsStr::new(""))));
+        assert!(!raw_log_asked(None));
+    }
     use tracing::Level;
     use tracing::level_filters::LevelFilter;
 

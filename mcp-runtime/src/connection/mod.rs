@@ -147,7 +147,7 @@ impl Connection {
 
     async fn send(&self, sink: &Sink, msg: Vec<u8>) {
         if self.raw_log {
-            eprintln!("<-- {}", String::from_utf8_lossy(&msg));
+            crate::outbound::log_out(&msg);
         }
         let _ = sink.send(Outbound::Message(msg)).await;
     }
@@ -174,7 +174,7 @@ impl Connection {
     /// Appends one message to `buf` (newline-terminated), logging it if asked.
     pub(crate) fn append(&self, buf: &mut Vec<u8>, msg: &[u8]) {
         if self.raw_log {
-            eprintln!("<-- {}", String::from_utf8_lossy(msg));
+            crate::outbound::log_out(msg);
         }
         buf.extend_from_slice(msg);
         buf.push(b'\n');
@@ -184,7 +184,7 @@ impl Connection {
     /// notifications of the requests it carries, and replies that come later, go to `sink`.
     pub(crate) async fn receive(self: &Arc<Self>, text: &str, sink: &Sink) -> Option<Answer> {
         if self.raw_log {
-            eprintln!("--> {text}");
+            crate::outbound::log_in(text);
         }
         match mcp_core::jsonrpc::parse_batch_or_message(text) {
             Ok(Parsed::Single(msg)) => self
@@ -279,7 +279,7 @@ impl Connection {
         if self.raw_log
             && let Some(reply) = &reply
         {
-            eprintln!("<-- {}", String::from_utf8_lossy(&reply.to_bytes()));
+            crate::outbound::log_out(&reply.to_bytes());
         }
         reply
     }

@@ -70,10 +70,7 @@ impl Http {
                     .map(|s| Arc::clone(&*s))
             })
             .unwrap_or_else(|| Arc::new(InMemoryEventStore::default()));
-        let shares = server
-            .extension::<crate::principal::FairShares>()
-            .map(|s| *s)
-            .unwrap_or_default();
+        let shares = server.fair_shares;
         Self {
             guard: Guard::new(&opts.hosts, &opts.origins, loopback),
             sessions: Sessions::new(opts.max_sessions, opts.session_idle, &shares),

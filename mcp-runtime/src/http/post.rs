@@ -183,7 +183,7 @@ async fn post_task(
     let meta = ahead.meta;
     let meta_version = meta.as_ref().and_then(|m| m.protocol_version.as_deref());
     if h.raw_log {
-        eprintln!("--> {text}");
+        crate::outbound::log_in(&text);
     }
     let announced = scope::announced_era(route, meta_version);
     let era = if announced == Some(Era::Handshake)

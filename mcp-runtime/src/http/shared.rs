@@ -310,9 +310,8 @@ async fn apply(h: &Arc<Http>, message: &BusMessage) {
             h.sessions.remove(sid);
         }
         BusMessage::TaskCancelled { id } => {
-            let manager = h.server.extension::<crate::tasks::TaskManager>();
-            if let Some((manager, running)) = manager.and_then(|m| Some((m.clone(), m.local(id)?)))
-            {
+            let manager = &h.server.tasks;
+            if let Some(running) = manager.local(id) {
                 running.cancel().await;
                 manager.forget(id);
             }

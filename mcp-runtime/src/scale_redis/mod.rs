@@ -247,7 +247,10 @@ fn install(builder: ServerBuilder, options: &RedisOptions) -> ServerBuilder {
     let scale = ScaleOut::new(Arc::clone(&redis.node), sessions, bus)
         .with_timeout(options.timeout)
         .with_revalidate(options.revalidate);
-    builder.scale_out(scale).extension(events).extension(tasks)
+    builder
+        .scale_out(scale)
+        .extension(events)
+        .shared_task_store(tasks)
 }
 
 impl ServerBuilder {

@@ -66,6 +66,11 @@ pub struct ServerBuilder {
     options: Options,
     state_key: Option<StateKey>,
     extensions: Extensions,
+    /// [`tasks`](Self::tasks), if called.
+    task_options: Option<crate::tasks::TaskOptions>,
+    /// The shared task store a scale-out backend installed (used unless the options name one).
+    shared_task_store: Option<Arc<dyn crate::tasks::TaskStore>>,
+    fair_shares: crate::principal::FairShares,
     scale: Option<crate::scale::ScaleOut>,
     /// A setting that could not be taken (reported by `build`).
     config_error: Option<String>,
@@ -99,6 +104,9 @@ impl ServerBuilder {
             options: Options::default(),
             state_key: None,
             extensions: Extensions::new(),
+            task_options: None,
+            shared_task_store: None,
+            fair_shares: crate::principal::FairShares::default(),
             scale: None,
             config_error: None,
             on_build: Vec::new(),
@@ -112,7 +120,22 @@ impl ServerBuilder {
         self
     }
 
-    /// Settings of an optional part, by type (see [`ServerInner::extension`]).
+    /// The shared task store of a scale-out backend: the tasks' store unless
+    /// [`TaskOptions`](crate::tasks::TaskOptions) name one.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn shared_task_store(mut self, store: Arc<dyn crate::tasks::TaskStore>) -> Self {
+        self.shared_task_store = Some(store);
+        self
+    }
+
+    /// Every per-principal bound (see [`fair_shares`](Self::fair_shares)).
+    pub(crate) fn set_fair_shares(mut self, shares: crate::principal::FairShares) -> Self {
+        self.fair_shares = shares;
+        self
+    }
+
+    /// Settings of the HTTP layer, by type (see [`ServerInner::extension`]).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
         self.extensions.insert(TypeId::of::<T>(), Arc::new(value));
         self
@@ -151,8 +174,9 @@ impl ServerBuilder {
     ///     .unwrap();
     /// # let _ = server;
     /// ```
-    pub fn tasks(self, options: crate::tasks::TaskOptions) -> Self {
-        self.extension(options)
+    pub fn tasks(mut self, options: crate::tasks::TaskOptions) -> Self {
+        self.task_options = Some(options);
+        self
     }
 
     /// Instructions for the model, sent in `initialize` and `server/discover` results.
@@ -498,23 +522,10 @@ impl ServerBuilder {
             .into_boxed_str();
         let records = self.records;
         let live = Live::build(&records, &self.options, &server_info_meta, &self.state)?;
-        let mut extensions = self.extensions;
-        let mut task_options = extensions
-            .remove(&TypeId::of::<crate::tasks::TaskOptions>())
-            .and_then(|o| o.downcast::<crate::tasks::TaskOptions>().ok())
-            .map(|o| (*o).clone())
-            .unwrap_or_default();
+        let mut task_options = self.task_options.unwrap_or_default();
         // A shared task store a scale-out backend installed, unless the options name one.
-        if task_options.store.is_none()
-            && let Some(shared) = extensions
-                .get(&TypeId::of::<Arc<dyn crate::tasks::TaskStore>>())
-                .and_then(|s| {
-                    Arc::clone(s)
-                        .downcast::<Arc<dyn crate::tasks::TaskStore>>()
-                        .ok()
-                })
-        {
-            task_options.store = Some(Arc::clone(&shared));
+        if task_options.store.is_none() {
+            task_options.store = self.shared_task_store;
         }
         if let Some(scale) = &self.scale {
             if !crate::scale::valid_node_id(&scale.node) {
@@ -533,10 +544,6 @@ impl ServerBuilder {
         }
         let mut options = self.options;
         options.node = self.scale.as_ref().map(|s| Arc::clone(&s.node));
-        extensions.insert(
-            TypeId::of::<crate::tasks::TaskManager>(),
-            Arc::new(crate::tasks::TaskManager::new(task_options)),
-        );
         let client_requests = Arc::new(tokio::sync::Semaphore::new(
             options
                 .max_client_requests_total
@@ -560,7 +567,9 @@ impl ServerBuilder {
                 server_info_meta,
                 hub,
                 state_key: self.state_key.unwrap_or_else(StateKey::random),
-                extensions,
+                extensions: self.extensions,
+                tasks: Arc::new(crate::tasks::TaskManager::new(task_options)),
+                fair_shares: self.fair_shares,
                 client_requests,
                 shutdown: crate::handler::context::CancellationToken::new(),
                 server_info_json,

@@ -22,7 +22,9 @@ use crate::registry::{
 pub use builder::ServerBuilder;
 use options::Options;
 
-/// Settings of optional parts (transports, extensions), by type: what the core does not know.
+/// Settings of the HTTP layer, by type: `http` sits above `server`, so the settings it owns
+/// (`HttpOptions`, `Authorization`, `Unprotected`, a scale-out backend's event store) are
+/// kept here without naming them.
 pub(crate) type Extensions = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
 
 /// What the `serve_*` entry points return: one future boxed in the runtime, so that a server's
@@ -148,6 +150,12 @@ pub(crate) struct ServerInner {
     pub(crate) state_key: StateKey,
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) extensions: Extensions,
+    /// Tasks: every server has a manager (with the default options and an in-memory store
+    /// unless told otherwise); `tasks/*` answer -32601 where no tool may run as a task.
+    pub(crate) tasks: Arc<crate::tasks::TaskManager>,
+    /// Every per-principal bound of the shared pools.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fair_shares: crate::principal::FairShares,
     /// The server-wide bound on requests to the client waiting for answers.
     pub(crate) client_requests: Arc<tokio::sync::Semaphore>,
     /// Cancelled when the server is asked to shut down ([`shutdown::ShutdownHandle`]).
@@ -180,7 +188,8 @@ impl ServerInner {
         }
     }
 
-    /// The settings of type `T` given to the builder, if any.
+    /// The HTTP layer's settings of type `T` given to the builder, if any.
+    #[cfg(feature = "http")]
     pub(crate) fn extension<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
         let value = self.extensions.get(&TypeId::of::<T>())?;
         Arc::clone(value).downcast::<T>().ok()

@@ -90,6 +90,6 @@ impl crate::ServerBuilder {
     /// # let _ = builder;
     /// ```
     pub fn fair_shares(self, shares: crate::principal::FairShares) -> Self {
-        self.extension(shares)
+        self.set_fair_shares(shares)
     }
 }

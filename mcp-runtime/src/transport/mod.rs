@@ -8,7 +8,7 @@
 pub mod memory;
 pub mod stdio;
 
-pub use crate::outbound::Outbound;
+pub use crate::outbound::{Outbound, WIRE_TARGET};
 
 use std::future::Future;
 use std::io;

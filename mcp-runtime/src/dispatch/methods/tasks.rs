@@ -170,9 +170,7 @@ pub(super) async fn call_tool(
     plan: Plan,
 ) -> Result<Payload, ErrorObject> {
     let server = Arc::clone(call.server);
-    let manager = server
-        .extension::<TaskManager>()
-        .ok_or_else(|| ErrorObject::internal("tasks are not set up"))?;
+    let manager = Arc::clone(&server.tasks);
     let owner = owner(&call);
     let principal = crate::principal::current().map_or_else(|| owner.clone(), |p| p.to_string());
     let id = call.id.clone();
@@ -518,9 +516,10 @@ fn gate(call: &Call<'_>) -> Result<Arc<TaskManager>, ErrorObject> {
     }
     let offered = call.server.live().capabilities.tasks.is_some();
     let era_ok = v.is_stateless() || v == ProtocolVersion::V2025_11_25;
-    match call.server.extension::<TaskManager>() {
-        Some(m) if offered && era_ok => Ok(m),
-        _ => Err(ErrorObject::method_not_found(call.method())),
+    if offered && era_ok {
+        Ok(Arc::clone(&call.server.tasks))
+    } else {
+        Err(ErrorObject::method_not_found(call.method()))
     }
 }
 

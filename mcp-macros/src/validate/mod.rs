@@ -4,13 +4,17 @@
 // The RFC 6570 parser of mcp-core: templates are checked at compile time by the very code that
 // matches them at run time.
 use mcp_core::uri_template::UriTemplate;
-use syn::{FnArg, ItemFn, LitInt, LitStr, Pat, Type};
+use syn::{FnArg, ItemFn, LitInt, LitStr, Pat};
 
 use crate::ctxt::Ctxt;
 use crate::json;
-use crate::model::{Def, ItemDef, Param, PromptDef, ResourceDef, Role, ToolDef};
-use crate::parse::{ArgKey, Kind};
+use crate::model::{Def, ItemDef, Param, PromptDef, ResourceDef, ToolDef};
+use crate::parse::Kind;
 use crate::ty;
+
+mod params;
+
+use params::param_attrs;
 
 /// Checks `def` (and the signature it came from) against every rule of its macro.
 pub(crate) fn check(cx: &Ctxt, def: &Def) {
@@ -173,178 +177,6 @@ fn common(cx: &Ctxt, item: &ItemDef) {
     }
 }
 
-/// Rules on `#[arg]` and `#[ctx]` of one parameter.
-fn param_attrs(cx: &Ctxt, kind: Kind, param: &Param) {
-    let mut seen: Vec<ArgKey> = Vec::new();
-    for (key, span) in &param.keys {
-        if seen.contains(key) {
-            cx.error_at(
-                *span,
-                format!(
-                    "duplicate `#[arg]` argument `{}`; give it once",
-                    key.as_str()
-                ),
-            );
-        }
-        seen.push(*key);
-    }
-    if param.role == Role::Injected {
-        if let Type::Reference(reference) = ty::peel(&param.ty) {
-            cx.error_spanned_by(
-                &param.ty,
-                format!(
-                    "injected parameters are taken by value: write `{}`, not `{}`",
-                    ty::display(&reference.elem),
-                    ty::display(&param.ty)
-                ),
-            );
-        }
-        if let Some(span) = param.arg {
-            let why = if param.ctx.is_some() {
-                "a `#[ctx]` parameter"
-            } else {
-                "this parameter"
-            };
-            cx.error_at(span, format!("`#[arg]` does not apply: {why} is injected from the request context, not read from the arguments; remove `#[arg(..)]`"));
-        }
-        return;
-    }
-    for (key, span) in &param.keys {
-        let allowed = match kind {
-            Kind::Tool => !matches!(key, ArgKey::Complete),
-            Kind::Resource => matches!(key, ArgKey::Rename | ArgKey::Complete),
-            Kind::Prompt => matches!(
-                key,
-                ArgKey::Rename | ArgKey::Title | ArgKey::Default | ArgKey::Complete
-            ),
-        };
-        if allowed {
-            continue;
-        }
-        let message = match (kind, key) {
-            (Kind::Tool, _) => "completion is only for prompt arguments and resource template variables; remove `complete`".to_owned(),
-            (Kind::Resource, _) => format!(
-                "`{}` does not apply to a URI template variable: variables are matched in the URI; only `rename` and `complete` are supported",
-                key.as_str()
-            ),
-            (Kind::Prompt, _) => format!(
-                "`{}` does not apply to a prompt argument; only `rename`, `title`, `default` and `complete` are supported",
-                key.as_str()
-            ),
-        };
-        cx.error_at(*span, message);
-    }
-    if let Some(rename) = &param.rename
-        && rename.value().is_empty()
-    {
-        cx.error_spanned_by(rename, "`rename` cannot be empty");
-    }
-    if let (Some(default), Some(inner)) = (&param.default, param.option_inner()) {
-        cx.error_spanned_by(
-            default,
-            format!("an `Option` parameter is already optional and defaults to `None`; remove `default` or make the type `{}`", ty::display(inner)),
-        );
-    }
-    if let (Some(min), Some(max)) = (&param.min, &param.max)
-        && min.value > max.value
-    {
-        cx.error_at(
-            max.span,
-            format!("`max` ({}) is below `min` ({})", max.value, min.value),
-        );
-    }
-    if let Some(pattern) = &param.pattern {
-        if pattern.value().is_empty() {
-            cx.error_spanned_by(
-                pattern,
-                "`pattern` cannot be empty; remove it to accept any string",
-            );
-        } else if let Err(error) = regex_lite::Regex::new(&pattern.value()) {
-            // Rule `arg-pattern-invalid`: the runtime matches with the same engine.
-            let why = error.to_string().replace('\n', " ");
-            cx.error_spanned_by(
-                pattern,
-                format!("`pattern` is not a valid regular expression: {why}"),
-            );
-        }
-    }
-    if kind == Kind::Tool {
-        value_shape(cx, param);
-        flatten(cx, param);
-    }
-}
-
-/// Rule `arg-min-max-not-number` (and its twin for `pattern`): bounds on a type that is not a
-/// number, a pattern on one that is not a string, when the type's name says so.
-fn value_shape(cx: &Ctxt, param: &Param) {
-    let ty = param.value_type();
-    let shape = ty::shape(ty);
-    let not_number = shape.is_some_and(|s| s != ty::Shape::Number);
-    let not_text = shape.is_some_and(|s| s != ty::Shape::Text);
-    for (key, span) in &param.keys {
-        match key {
-            ArgKey::Min | ArgKey::Max if not_number => cx.error_at(
-                *span,
-                format!(
-                    "`min` and `max` apply to numbers, and `{}` is not one; remove `{}`{}",
-                    ty::display(ty),
-                    key.as_str(),
-                    if shape == Some(ty::Shape::Text) {
-                        ", or constrain the text with `pattern = \"..\"`"
-                    } else {
-                        ""
-                    }
-                ),
-            ),
-            ArgKey::Pattern if not_text => cx.error_at(
-                *span,
-                format!(
-                    "`pattern` applies to strings, and `{}` is not one; remove `pattern`{}",
-                    ty::display(ty),
-                    if shape == Some(ty::Shape::Number) {
-                        ", or bound the number with `min` and `max`"
-                    } else {
-                        ""
-                    }
-                ),
-            ),
-            _ => {}
-        }
-    }
-}
-
-/// Rules `arg-flatten-*`: a flattened parameter is a struct (or a map) whose fields are the
-/// properties, so nothing else about it can be said in `#[arg]`.
-fn flatten(cx: &Ctxt, param: &Param) {
-    if param.flatten.is_none() {
-        return;
-    }
-    for (key, span) in &param.keys {
-        if *key != ArgKey::Flatten {
-            cx.error_at(
-                *span,
-                format!(
-                    "`{}` does not apply to a flattened parameter: its fields are the properties; describe them on the struct's fields (doc comments, `#[serde]`, `#[schemars]`)",
-                    key.as_str()
-                ),
-            );
-        }
-    }
-    let ty = param.value_type();
-    if matches!(
-        ty::shape(ty),
-        Some(ty::Shape::Number | ty::Shape::Text | ty::Shape::Other)
-    ) {
-        cx.error_spanned_by(
-            ty,
-            format!(
-                "`#[arg(flatten)]` spreads the fields of a struct as top-level properties, and `{}` has none; use a `#[derive(Deserialize, JsonSchema)]` struct, or remove `flatten`",
-                ty::display(ty)
-            ),
-        );
-    }
-}
-
 fn tool(cx: &Ctxt, def: &ToolDef) {
     let item = &def.item;
     visibility(cx, def);
@@ -391,6 +223,41 @@ fn tool(cx: &Ctxt, def: &ToolDef) {
     for param in item.arguments() {
         if let Some(message) = ty::tool_arg_problem(&param.ty) {
             cx.error_spanned_by(&param.ty, message);
+        }
+    }
+}
+
+/// Rules `visibility-without-ui`, `visibility-value`, `visibility-empty` and
+/// `visibility-duplicate`: `visibility` says who may call a widget-linked tool, with the values
+/// `"model"` and `"app"`.
+fn visibility(cx: &Ctxt, def: &ToolDef) {
+    let Some((values, span)) = &def.visibility else {
+        return;
+    };
+    if def.ui.is_none() {
+        cx.error_at(
+            *span,
+            "`visibility` only applies to a tool linked to a widget; add `ui = MY_WIDGET` or remove `visibility`",
+        );
+    }
+    if values.is_empty() {
+        cx.error_at(
+            *span,
+            "`visibility` needs at least one of \"model\" and \"app\"",
+        );
+    }
+    let mut seen = Vec::new();
+    for value in values {
+        let text = value.value();
+        if text != "model" && text != "app" {
+            cx.error_spanned_by(
+                value,
+                format!("unknown visibility `{text}`, expected \"model\" or \"app\""),
+            );
+        } else if seen.contains(&text) {
+            cx.error_spanned_by(value, format!("`{text}` is given twice; give it once"));
+        } else {
+            seen.push(text);
         }
     }
 }
@@ -593,279 +460,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod pipeline_tests {
-    //! The rules through the whole front half of the pipeline (parse, model, validate), as pure
-    //! functions of tokens.
-
-    use proc_macro2::TokenStream;
-    use quote::quote;
-
-    use crate::ctxt::Ctxt;
-    use crate::model;
-    use crate::parse::{ItemArgs, Kind};
-
-    fn errors(kind: Kind, attr: TokenStream, item: TokenStream) -> Vec<String> {
-        let func: syn::ItemFn = syn::parse2(item).expect("a function");
-        let cx = Ctxt::new();
-        let args = ItemArgs::parse(kind, attr, |e| cx.syn_error(e));
-        let def = model::build(&cx, kind, args, &func);
-        super::check(&cx, &def);
-        match cx.check() {
-            Ok(()) => Vec::new(),
-            Err(errors) => errors.into_iter().map(|e| e.to_string()).collect(),
-        }
-    }
-
-    #[test]
-    fn a_valid_tool_has_no_error() {
-        let found = errors(
-            Kind::Tool,
-            quote!(name = "add", read_only),
-            quote!(
-                async fn add(#[arg(min = 0)] a: f64, b: Option<String>, ctx: Context) -> String {
-                    todo!()
-                }
-            ),
-        );
-        assert_eq!(found, Vec::<String>::new());
-    }
-
-    #[test]
-    fn template_variables_and_parameters_must_match() {
-        let found = errors(
-            Kind::Resource,
-            quote!(uri = "x://{a}/{b}"),
-            quote!(
-                fn r(a: String, c: String, ctx: Context) -> String {
-                    todo!()
-                }
-            ),
-        );
-        assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found[0].starts_with("URI template variable `b` has no parameter"));
-        assert!(found[1].starts_with("parameter `c` is not a variable of the URI template"));
-        let renamed = errors(
-            Kind::Resource,
-            quote!(uri = "x://{itemId}"),
-            quote!(
-                fn r(#[arg(rename = "itemId")] id: u32) -> String {
-                    todo!()
-                }
-            ),
-        );
-        assert_eq!(renamed, Vec::<String>::new());
-    }
-
-    #[test]
-    fn every_error_of_a_build_is_reported() {
-        let found = errors(
-            Kind::Tool,
-            quote!(name = "bad name", nmae = "x", meta = "[]"),
-            quote!(
-                fn t<T>(&self, (a, b): (u8, u8), s: &str, #[arg(complete = f)] c: String) {}
-            ),
-        );
-        assert_eq!(found.len(), 8, "{found:#?}");
-    }
-
-    #[test]
-    fn prompt_arguments_must_come_from_strings() {
-        let found = errors(
-            Kind::Prompt,
-            quote!(),
-            quote!(
-                fn p(
-                    a: Vec<String>,
-                    b: Option<HashMap<String, u8>>,
-                    c: Option<u8>,
-                    d: serde_json::Value,
-                ) -> String {
-                    todo!()
-                }
-            ),
-        );
-        assert_eq!(found.len(), 3, "{found:#?}");
-        assert!(found[1].contains("`HashMap<String, u8>`"));
-    }
-
-    #[test]
-    fn limits_are_checked_on_every_kind() {
-        let item = || {
-            quote!(
-                fn f() -> String {
-                    todo!()
-                }
-            )
-        };
-        for (kind, attr) in [
-            (
-                Kind::Tool,
-                quote!(timeout_ms = 0, max_concurrency = 5000000000),
-            ),
-            (
-                Kind::Resource,
-                quote!(uri = "a://b", timeout_ms = 0, max_concurrency = 5000000000),
-            ),
-            (
-                Kind::Prompt,
-                quote!(timeout_ms = 0, max_concurrency = 5000000000),
-            ),
-        ] {
-            assert_eq!(
-                errors(kind, attr, item()),
-                [
-                    "`timeout_ms` must be a whole number, at least 1",
-                    "`max_concurrency` must be a whole number, 1 to 4294967295",
-                ],
-                "{kind:?}"
-            );
-        }
-        let found = errors(
-            Kind::Resource,
-            quote!(
-                uri = "a://{id}",
-                timeout_ms = 18446744073709551615,
-                max_concurrency = 1
-            ),
-            quote!(
-                fn f(id: u32) -> String {
-                    todo!()
-                }
-            ),
-        );
-        assert_eq!(found, Vec::<String>::new());
-    }
-
-    #[test]
-    fn a_resource_without_uri_is_reported_once() {
-        let found = errors(
-            Kind::Resource,
-            quote!(mime = "text/plain"),
-            quote!(
-                fn r() -> String {
-                    todo!()
-                }
-            ),
-        );
-        assert_eq!(found.len(), 1);
-        assert!(found[0].starts_with("`#[resource]` needs a URI"));
-    }
-
-    #[test]
-    fn patterns_are_compiled_and_bounds_fit_the_type() {
-        let found = errors(
-            Kind::Tool,
-            quote!(),
-            quote!(
-                fn t(
-                    #[arg(pattern = "[a-z")] a: String,
-                    #[arg(pattern = "^(a|b)+$")] b: Option<String>,
-                    #[arg(max = 100)] c: String,
-                    #[arg(min = 1, max = 2)] d: Option<u8>,
-                    #[arg(pattern = "x")] e: f64,
-                    #[arg(min = 0)] f: Budget,
-                ) {
-                }
-            ),
-        );
-        assert_eq!(
-            found,
-            [
-                "`pattern` is not a valid regular expression: found unclosed character class",
-                "`min` and `max` apply to numbers, and `String` is not one; remove `max`, or constrain the text with `pattern = \"..\"`",
-                "`pattern` applies to strings, and `f64` is not one; remove `pattern`, or bound the number with `min` and `max`",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_flattened_parameter_takes_no_other_key() {
-        let found = errors(
-            Kind::Tool,
-            quote!(),
-            quote!(
-                fn t(
-                    #[arg(flatten)] a: Paging,
-                    #[arg(flatten, title = "x")] b: Filter,
-                    #[arg(flatten)] c: Vec<u8>,
-                ) {
-                }
-            ),
-        );
-        assert_eq!(found.len(), 2, "{found:#?}");
-        assert!(found[0].starts_with("`title` does not apply to a flattened parameter"));
-        assert!(found[1].starts_with("`#[arg(flatten)]` spreads the fields of a struct"));
-    }
-
-    #[test]
-    fn allow_unknown_args_is_a_tool_flag() {
-        let found = errors(
-            Kind::Tool,
-            quote!(allow_unknown_args, allow_unknown_args = false),
-            quote!(
-                fn t() {}
-            ),
-        );
-        assert_eq!(
-            found,
-            ["duplicate `#[tool]` argument `allow_unknown_args`; give it once"]
-        );
-        let found = errors(
-            Kind::Prompt,
-            quote!(allow_unknown_args),
-            quote!(
-                fn p() {}
-            ),
-        );
-        assert_eq!(found.len(), 1);
-        assert!(found[0].starts_with("unknown `#[prompt]` argument `allow_unknown_args`"));
-        let found = errors(
-            Kind::Tool,
-            quote!(input_schema = "{}", allow_unknown_args = false),
-            quote!(
-                fn t(args: Value) {}
-            ),
-        );
-        assert_eq!(
-            found,
-            [
-                "`allow_unknown_args` does not apply with a raw `input_schema`: the arguments arrive as sent, whatever they name; remove it"
-            ]
-        );
-    }
-}
-
-/// Rules `visibility-without-ui`, `visibility-value`, `visibility-empty` and
-/// `visibility-duplicate`: `visibility` says who may call a widget-linked tool, with the values
-/// `"model"` and `"app"`.
-fn visibility(cx: &Ctxt, def: &ToolDef) {
-    let Some((values, span)) = &def.visibility else {
-        return;
-    };
-    if def.ui.is_none() {
-        cx.error_at(
-            *span,
-            "`visibility` only applies to a tool linked to a widget; add `ui = MY_WIDGET` or remove `visibility`",
-        );
-    }
-    if values.is_empty() {
-        cx.error_at(
-            *span,
-            "`visibility` needs at least one of \"model\" and \"app\"",
-        );
-    }
-    let mut seen = Vec::new();
-    for value in values {
-        let text = value.value();
-        if text != "model" && text != "app" {
-            cx.error_spanned_by(
-                value,
-                format!("unknown visibility `{text}`, expected \"model\" or \"app\""),
-            );
-        } else if seen.contains(&text) {
-            cx.error_spanned_by(value, format!("`{text}` is given twice; give it once"));
-        } else {
-            seen.push(text);
-        }
-    }
-}
+mod pipeline_tests;

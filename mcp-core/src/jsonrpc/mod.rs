@@ -22,6 +22,12 @@ use serde::de::{self, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
+mod echo;
+mod write;
+
+pub use echo::{ECHO_LIMIT, Echo, echo};
+pub use write::{write_error, write_notification, write_request, write_response};
+
 /// The value of the `jsonrpc` member of every message.
 pub const JSONRPC_VERSION: &str = "2.0";
 
@@ -237,87 +243,6 @@ impl ErrorObject {
             format!("Unsupported protocol version: {}", echo(requested)),
         )
         .with_data(serde_json::json!({ "supported": supported, "requested": echo(requested) }))
-    }
-}
-
-/// Most bytes of a peer's input that an error message repeats (see [`echo`]).
-pub const ECHO_LIMIT: usize = 256;
-
-/// A peer's input as an error message or error `data` repeats it: whole when it is at most
-/// [`ECHO_LIMIT`] bytes long, otherwise its first bytes (cut on a character boundary), `…` and
-/// its total length. Every error that names a method, a tool, a URI, a header value or any other
-/// text the peer sent goes through this, so a 3 MB input cannot make a 6 MB error.
-///
-/// ```
-/// use mcp_runtime_core::jsonrpc::{ECHO_LIMIT, echo};
-///
-/// assert_eq!(echo("tools/frobnicate").to_string(), "tools/frobnicate");
-/// let uri = format!("file:///{}", "a".repeat(3 * 1024 * 1024));
-/// let shown = echo(&uri).to_string();
-/// assert_eq!(shown, format!("file:///{}… (3145736 bytes)", "a".repeat(ECHO_LIMIT - 8)));
-/// // A multi-byte character is never split.
-/// let wide = "é".repeat(200);
-/// assert_eq!(echo(&wide).to_string(), format!("{}… (400 bytes)", "é".repeat(128)));
-/// ```
-#[must_use]
-pub fn echo(input: &str) -> Echo<'_> {
-    Echo { input }
-}
-
-/// A peer's input, shortened for an error message when long; see [`echo`].
-#[derive(Debug, Clone, Copy)]
-pub struct Echo<'a> {
-    input: &'a str,
-}
-
-impl Echo<'_> {
-    /// The part of the input that is shown.
-    ///
-    /// ```
-    /// assert_eq!(mcp_runtime_core::jsonrpc::echo(&"x".repeat(300)).shown().len(), 256);
-    /// ```
-    #[must_use]
-    pub fn shown(&self) -> &str {
-        if self.input.len() <= ECHO_LIMIT {
-            return self.input;
-        }
-        let mut end = ECHO_LIMIT;
-        while !self.input.is_char_boundary(end) {
-            end -= 1;
-        }
-        &self.input[..end]
-    }
-
-    /// Whether the input was shortened.
-    ///
-    /// ```
-    /// assert!(!mcp_runtime_core::jsonrpc::echo("short").is_truncated());
-    /// ```
-    #[must_use]
-    pub fn is_truncated(&self) -> bool {
-        self.input.len() > ECHO_LIMIT
-    }
-}
-
-impl fmt::Display for Echo<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.shown())?;
-        if self.is_truncated() {
-            write!(f, "… ({} bytes)", self.input.len())?;
-        }
-        Ok(())
-    }
-}
-
-/// Serialises as the string [`Display`](fmt::Display) shows, for error `data`.
-///
-/// ```
-/// let data = serde_json::json!({ "uri": mcp_runtime_core::jsonrpc::echo("a://b") });
-/// assert_eq!(data, serde_json::json!({ "uri": "a://b" }));
-/// ```
-impl Serialize for Echo<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
     }
 }
 
@@ -628,96 +553,4 @@ fn classify<'a>(env: &RawEnvelope<'a>) -> Result<Message<'a>, EnvelopeError> {
         }
         (None, None) => fail("a message needs `method`, `result` or `error`"),
     }
-}
-
-fn write_id(buf: &mut Vec<u8>, id: Option<&RequestId>) {
-    match id {
-        Some(RequestId::Number(n)) => buf.extend_from_slice(n.to_string().as_bytes()),
-        Some(RequestId::String(s)) => write_json_str(buf, s),
-        None => buf.extend_from_slice(b"null"),
-    }
-}
-
-fn write_json_str(buf: &mut Vec<u8>, s: &str) {
-    // Writing a `str` into a `Vec` cannot fail.
-    serde_json::to_writer(&mut *buf, s).unwrap_or_default();
-}
-
-/// Appends `{"jsonrpc":"2.0","id":…,"result":…}` to `buf`, with no trailing newline.
-///
-/// `result_json` must already be serialised JSON; it is copied verbatim.
-///
-/// ```
-/// use mcp_runtime_core::jsonrpc::{write_response, RequestId};
-///
-/// let mut buf = Vec::new();
-/// write_response(&mut buf, &RequestId::from("a"), "{}");
-/// assert_eq!(buf, br#"{"jsonrpc":"2.0","id":"a","result":{}}"#);
-/// ```
-pub fn write_response(buf: &mut Vec<u8>, id: &RequestId, result_json: &str) {
-    buf.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    write_id(buf, Some(id));
-    buf.extend_from_slice(br#","result":"#);
-    buf.extend_from_slice(result_json.as_bytes());
-    buf.push(b'}');
-}
-
-/// Appends an error response; the id is `null` when `id` is `None`.
-///
-/// ```
-/// use mcp_runtime_core::jsonrpc::{write_error, ErrorObject};
-///
-/// let mut buf = Vec::new();
-/// write_error(&mut buf, None, &ErrorObject::parse_error());
-/// assert_eq!(
-///     buf,
-///     br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#
-/// );
-/// ```
-pub fn write_error(buf: &mut Vec<u8>, id: Option<&RequestId>, err: &ErrorObject) {
-    buf.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    write_id(buf, id);
-    buf.extend_from_slice(br#","error":"#);
-    // Serialising an `ErrorObject` (string keys, JSON values) into a `Vec` cannot fail.
-    serde_json::to_writer(&mut *buf, err).unwrap_or_default();
-    buf.push(b'}');
-}
-
-/// Appends `{"jsonrpc":"2.0","method":…,"params":…}`; `params_json` is copied verbatim.
-///
-/// ```
-/// use mcp_runtime_core::jsonrpc::write_notification;
-///
-/// let mut buf = Vec::new();
-/// write_notification(&mut buf, "notifications/tools/list_changed", "{}");
-/// assert_eq!(
-///     buf,
-///     br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}"#
-/// );
-/// ```
-pub fn write_notification(buf: &mut Vec<u8>, method: &str, params_json: &str) {
-    buf.extend_from_slice(br#"{"jsonrpc":"2.0","method":"#);
-    write_json_str(buf, method);
-    buf.extend_from_slice(br#","params":"#);
-    buf.extend_from_slice(params_json.as_bytes());
-    buf.push(b'}');
-}
-
-/// Appends `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`; `params_json` is copied verbatim.
-///
-/// ```
-/// use mcp_runtime_core::jsonrpc::{write_request, RequestId};
-///
-/// let mut buf = Vec::new();
-/// write_request(&mut buf, &RequestId::Number(1), "roots/list", "{}");
-/// assert_eq!(buf, br#"{"jsonrpc":"2.0","id":1,"method":"roots/list","params":{}}"#);
-/// ```
-pub fn write_request(buf: &mut Vec<u8>, id: &RequestId, method: &str, params_json: &str) {
-    buf.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    write_id(buf, Some(id));
-    buf.extend_from_slice(br#","method":"#);
-    write_json_str(buf, method);
-    buf.extend_from_slice(br#","params":"#);
-    buf.extend_from_slice(params_json.as_bytes());
-    buf.push(b'}');
 }
