@@ -118,7 +118,7 @@
 //! - `auth`: the HTTP endpoint as an OAuth 2.1 resource server ([`auth`]): bearer tokens
 //!   verified (JWT against the authorization server's JWKS, or RFC 7662 introspection), RFC 9728
 //!   metadata, scopes per item; with `client`, also the client's OAuth ([`client::oauth`]).
-//! - `redis`: scale-out on Redis ([`scale_redis`], [`ServerBuilder::redis`], `MCP_REDIS_URL` on
+//! - `redis`: scale-out on Redis (`scale_redis`, `ServerBuilder::redis`, `MCP_REDIS_URL` on
 //!   the command line): handshake-era sessions, the SSE event log, notifications, answers to the
 //!   server's questions, cancellations and tasks shared by replicas behind a load balancer.
 //! - `client`: the MCP client ([`client`]): stdio (a spawned process), Streamable HTTP of both
