@@ -75,14 +75,13 @@ impl HeadTx {
     pub(crate) fn reply(&mut self, reply: Option<Reply>, modern: bool) {
         match reply {
             None => self.send(Head::Accepted),
-            Some(reply) if reply.refused_scopes().is_some() => {
-                let scopes = reply.refused_scopes().unwrap_or_default().to_owned();
-                self.send(Head::Refused {
-                    body: reply.into_bytes(),
-                    scopes,
-                });
-            }
             Some(reply) => {
+                if let Some(scopes) = reply.refused_scopes().map(str::to_owned) {
+                    return self.send(Head::Refused {
+                        body: reply.into_bytes(),
+                        scopes,
+                    });
+                }
                 let status = if modern {
                     status_of(&reply)
                 } else {

@@ -247,15 +247,6 @@ impl Authorization {
         }
         false
     }
-
-    /// The scopes of `needed` that `granted` does not cover.
-    pub(crate) fn missing<'a>(&self, granted: &[String], needed: &[&'a str]) -> Vec<&'a str> {
-        needed
-            .iter()
-            .copied()
-            .filter(|n| !self.covers(granted, n))
-            .collect()
-    }
 }
 
 /// The rule the gate applies to a request naming an item (403 unless every scope is covered)
