@@ -1,4 +1,4 @@
-//! Serves the gift shop with its MCP endpoint on 127.0.0.1:3000.
+//! Serves the shop with its MCP endpoint on 127.0.0.1:3000.
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {

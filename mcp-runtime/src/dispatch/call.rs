@@ -249,7 +249,7 @@ impl<'a> Call<'a> {
                 last_progress: Mutex::new(None),
                 interact,
                 fault: Mutex::new(None),
-                server: Arc::clone(self.server) as _,
+                server: Arc::clone(self.server),
                 #[cfg(feature = "auth")]
                 auth: scope.caller.map(|c| c.claims),
             }),

@@ -51,8 +51,10 @@ pub(crate) struct ContextInner {
     /// replaces the handler's error.
     pub(crate) fault: Mutex<Option<mcp_core::ErrorObject>>,
     /// The shared state of the server serving the request (`Context::server` gives its
-    /// handle; kept untyped so that this module does not depend on the server's).
-    pub(crate) server: Arc<dyn Any + Send + Sync>,
+    /// handle). The one reference of `handler` to `server`: the server holds records whose
+    /// functions take a `Context`, so the two types refer to each other (ARCHITECTURE.md,
+    /// "Layers"; `tests/it/module_cycles.rs` names this edge as the only one allowed).
+    pub(crate) server: Arc<crate::server::ServerInner>,
     /// The verified caller (feature `auth`, a protected HTTP endpoint).
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<Arc<crate::caller::Claims>>,

@@ -552,10 +552,8 @@ impl Context {
     /// # fn main() {}
     /// ```
     pub fn server(&self) -> Server {
-        // Every context is made by a connection of a server, from that server's shared state.
-        match Arc::clone(&self.inner.server).downcast::<ServerInner>() {
-            Ok(inner) => Server { inner },
-            Err(_) => unreachable!("a context holds the shared state of its server"),
+        Server {
+            inner: Arc::clone(&self.inner.server),
         }
     }
 }
