@@ -22,7 +22,32 @@ pub(super) fn from_env(builder: ServerBuilder) -> Result<ServerBuilder, Error> {
     {
         builder = crate::scale_redis::from_env(builder);
     }
+    // `MCP_AUTH_*`: this server's authorization, unless the builder has its own. Malformed
+    // variables are reported by the `http` command, which is the one that reads them.
+    #[cfg(feature = "auth")]
+    if !builder.has_auth()
+        && let Ok(Some(auth)) = crate::http::auth::env_authorization()
+    {
+        builder = builder.auth(auth);
+    }
     Ok(builder)
+}
+
+/// `http` with `MCP_AUTH_*` variables: malformed ones are an error; well-formed ones that the
+/// server does not have (built with `ServerBuilder::build`, then `Server::run`) would leave it
+/// open, so nothing is served.
+#[cfg(feature = "auth")]
+pub(super) fn refuse_unread_auth(server: &Server) -> Result<(), CliError> {
+    match crate::http::auth::check_env(server) {
+        Err(e) => Err(CliError::new(Failure::Server, e)),
+        Ok(false) => Ok(()),
+        Ok(true) => Err(CliError::new(
+            Failure::Unsafe,
+            "MCP_AUTH_ISSUER and MCP_AUTH_AUDIENCE are set, but this server was built without \
+             reading them: build it with ServerBuilder::run (which reads them) or give the \
+             authorization to ServerBuilder::auth",
+        )),
+    }
 }
 
 /// A variable set to something other than blanks.

@@ -12,7 +12,7 @@ use std::fmt;
 /// | 3 | [`Refused`](Self::Refused) | the server answered with a JSON-RPC error: unknown tool, prompt or resource, invalid parameters, resource not found |
 /// | 4 | [`Timeout`](Self::Timeout) | no answer within `--timeout SECONDS` |
 /// | 5 | [`Server`](Self::Server) | the server could not be built (duplicate items, bad settings), or serving failed (address in use, I/O) |
-/// | 6 | [`Unsafe`](Self::Unsafe) | the configuration asks for what this binary cannot do safely, so nothing is served: `MCP_AUTH_*` on a binary built without the `auth` feature, `MCP_REDIS_URL` without `redis` (or on a server built without reading it), items that declare scopes served over HTTP with no authorization |
+/// | 6 | [`Unsafe`](Self::Unsafe) | the configuration asks for what this binary cannot do safely, so nothing is served: `MCP_AUTH_*` on a binary built without the `auth` feature, `MCP_REDIS_URL` without `redis` (or on a server built without reading it), `MCP_AUTH_ISSUER` and `MCP_AUTH_AUDIENCE` on a server built without reading them, items that declare scopes served over HTTP with no authorization |
 ///
 /// ```
 /// use mcp_runtime::cli::Failure;

@@ -464,7 +464,7 @@ async fn serve_http(server: &Server, addr: &str) -> Result<(), CliError> {
     #[cfg(not(feature = "auth"))]
     super::env::refuse_auth_without_feature()?;
     #[cfg(feature = "auth")]
-    crate::http::auth::adopt_env(server).map_err(|e| CliError::new(Failure::Server, e))?;
+    super::env::refuse_unread_auth(server)?;
     super::env::refuse_unprotected(server)?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await

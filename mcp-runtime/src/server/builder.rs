@@ -141,6 +141,12 @@ impl ServerBuilder {
         self
     }
 
+    /// Whether settings of type `T` were given.
+    #[cfg(all(feature = "auth", feature = "cli"))]
+    pub(crate) fn has_extension<T: Any + Send + Sync>(&self) -> bool {
+        self.extensions.contains_key(&TypeId::of::<T>())
+    }
+
     /// Adds a tool record (`my_fn::TOOL`).
     pub fn tool(mut self, record: ToolRecord) -> Self {
         self.records.tools.push(record);

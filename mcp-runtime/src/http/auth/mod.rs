@@ -81,7 +81,7 @@ mod metadata;
 mod policy;
 mod verifier;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use axum::Router;
 
@@ -96,10 +96,6 @@ pub use verifier::{AuthError, TokenVerifier, VerifyFuture};
 use crate::http::endpoint::Http;
 use crate::server::{Server, ServerInner};
 
-/// The settings the command line read from the environment (one server per process).
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
-static FROM_ENV: OnceLock<Arc<Authorization>> = OnceLock::new();
-
 /// The `MCP_AUTH_*` variables the command line knows.
 #[cfg(feature = "cli")]
 const AUTH_ENV: [&str; 3] = [
@@ -108,12 +104,16 @@ const AUTH_ENV: [&str; 3] = [
     "MCP_AUTH_ALLOW_JWT_TYP",
 ];
 
-/// Reads `MCP_AUTH_ISSUER`, `MCP_AUTH_AUDIENCE` and `MCP_AUTH_ALLOW_JWT_TYP` for the command
-/// line's `http` command. Another `MCP_AUTH_*` variable (a misspelt one would leave the server
-/// open) is an error, and so is `MCP_AUTH_ALLOW_JWT_TYP` without an issuer or with a value other
-/// than `1`, `true`, `0` or `false`.
+/// The authorization `MCP_AUTH_ISSUER`, `MCP_AUTH_AUDIENCE` and `MCP_AUTH_ALLOW_JWT_TYP` ask
+/// for, if any. Another `MCP_AUTH_*` variable (a misspelt one would leave the server open) is an
+/// error, and so is `MCP_AUTH_ALLOW_JWT_TYP` without an issuer or with a value other than `1`,
+/// `true`, `0` or `false`.
+///
+/// `ServerBuilder::run` gives what this returns to the builder it builds (when the builder has
+/// no authorization of its own), so the settings belong to that one server; the `http` command
+/// reads the variables again to report what is wrong with them ([`check_env`]).
 #[cfg(feature = "cli")]
-pub(crate) fn adopt_env(server: &Server) -> Result<(), String> {
+pub(crate) fn env_authorization() -> Result<Option<Authorization>, String> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     let mut unknown: Vec<String> = std::env::vars_os()
         .filter_map(|(k, _)| k.into_string().ok())
@@ -138,9 +138,6 @@ pub(crate) fn adopt_env(server: &Server) -> Result<(), String> {
             ));
         }
     };
-    if server.inner.extension::<Authorization>().is_some() {
-        return Ok(());
-    }
     let auth = Authorization::from_env()?;
     if auth.is_none() && plain_typ.is_some() {
         return Err(
@@ -148,28 +145,41 @@ pub(crate) fn adopt_env(server: &Server) -> Result<(), String> {
                 .into(),
         );
     }
-    if let Some(mut auth) = auth {
+    Ok(auth.map(|mut auth| {
         if plain_typ == Some(true) {
             // `from_env` is `Authorization::jwt(issuer, audience)`: the same, more lenient on `typ`.
             let issuer = auth.servers.first().cloned().unwrap_or_default();
             auth.verifier =
                 Arc::new(JwtVerifier::new(issuer, auth.resource.clone()).allow_jwt_typ(true));
         }
-        eprintln!(
-            "protected resource {}: bearer tokens of {} required",
-            auth.resource,
-            auth.servers.join(", ")
-        );
-        let _ = FROM_ENV.set(Arc::new(auth));
+        auth
+    }))
+}
+
+/// The `http` command's check of the `MCP_AUTH_*` variables: `Err` with the problem when they
+/// are malformed; `Ok(true)` when they ask for authorization that `server` does not have (it was
+/// built without reading them: [`ServerBuilder::build`](crate::ServerBuilder::build) and then
+/// [`Server::run`] rather than [`ServerBuilder::run`](crate::ServerBuilder::run)); `Ok(false)`
+/// otherwise. A protected server's requirement is written on stderr.
+#[cfg(feature = "cli")]
+pub(crate) fn check_env(server: &Server) -> Result<bool, String> {
+    let asked = env_authorization()?.is_some();
+    match settings(&server.inner) {
+        Some(auth) => {
+            eprintln!(
+                "protected resource {}: bearer tokens of {} required",
+                auth.resource,
+                auth.servers.join(", ")
+            );
+            Ok(false)
+        }
+        None => Ok(asked),
     }
-    Ok(())
 }
 
 /// The settings of a server's endpoint, if it is protected.
 fn settings(server: &ServerInner) -> Option<Arc<Authorization>> {
-    server
-        .extension::<Authorization>()
-        .or_else(|| FROM_ENV.get().cloned())
+    server.extension::<Authorization>()
 }
 
 /// Puts the gate in front of the endpoint's routes, and serves the metadata when the routes sit

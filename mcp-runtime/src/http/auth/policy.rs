@@ -314,4 +314,10 @@ impl ServerBuilder {
     pub fn auth(self, auth: Authorization) -> Self {
         self.extension(auth)
     }
+
+    /// Whether [`auth`](Self::auth) was given.
+    #[cfg(feature = "cli")]
+    pub(crate) fn has_auth(&self) -> bool {
+        self.has_extension::<Authorization>()
+    }
 }
