@@ -12,11 +12,11 @@ use mcp_core::meta::{
     PROTOCOL_VERSION_KEY,
 };
 use mcp_core::method::Method;
-use mcp_io::lock;
 use mcp_core::{
     ClientCapabilities, ErrorObject, Implementation, LoggingLevel, ProgressNotificationParams,
     ProtocolVersion, ServerCapabilities,
 };
+use mcp_io::lock;
 use serde_json::{Map, Value, json};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 

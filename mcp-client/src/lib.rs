@@ -108,7 +108,7 @@ pub use skills::{SKILLS_EXTENSION, Skill, SkillEntry, SkillFile};
 /// ```
 pub mod transport {
     #[doc(no_inline)]
-    pub use mcp_io::{Inbound, Inbox, Outbox, Outbound, Transport, WIRE_TARGET, memory};
+    pub use mcp_io::{Inbound, Inbox, Outbound, Outbox, Transport, WIRE_TARGET, memory};
 }
 
 /// A connection to one MCP server. Cheap to clone; every clone speaks on the same connection.

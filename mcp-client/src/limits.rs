@@ -86,26 +86,18 @@ impl ClientBuilder {
     /// `*_page` methods read one page and are bounded by
     /// [`max_message_bytes`](Self::max_message_bytes) only. Zero is refused when connecting.
     ///
-    /// ```standalone_crate
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// ```no_run
     /// use mcp_runtime_client::{Client, ClientError};
-    /// use mcp_runtime::prelude::*;
     ///
-    /// /// Adds two numbers.
-    /// #[tool]
-    /// async fn add(a: i64, b: i64) -> String {
-    ///     (a + b).to_string()
-    /// }
-    ///
-    /// let server = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
+    /// # async fn f() -> Result<(), ClientError> {
     /// let client = Client::builder()
     ///     .max_list_bytes(64)
-    ///     .connect_in_memory(&server)
-    ///     .await
-    ///     .unwrap();
+    ///     .connect_http("http://127.0.0.1:8000/mcp")
+    ///     .await?;
+    /// // A server with a tool: its first page weighs more than 64 bytes, nothing is kept.
     /// let err = client.list_tools().await.unwrap_err();
     /// assert!(matches!(err, ClientError::ListTooLarge { limit: 64, held: 0, pages: 0, .. }));
-    /// # });
+    /// # Ok(()) }
     /// ```
     pub fn max_list_bytes(mut self, bytes: usize) -> Self {
         self.limits.max_list = bytes;
@@ -138,33 +130,23 @@ impl ClientBuilder {
     /// room as its readers read. Progress of a request that asked for it goes to the request's
     /// callback, not through the queue. Zero is refused when connecting.
     ///
-    /// ```standalone_crate
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// ```no_run
+    /// use mcp_runtime_client::protocol::LoggingLevel;
     /// use mcp_runtime_client::{Client, NotificationsError, ServerNotification};
-    /// use mcp_runtime::prelude::*;
     ///
-    /// /// Logs a long line, twice.
-    /// #[tool]
-    /// async fn chatty(ctx: Context) -> String {
-    ///     for _ in 0..2 {
-    ///         ctx.log(LoggingLevel::Info, serde_json::json!("x".repeat(3000))).await;
-    ///     }
-    ///     "done".into()
-    /// }
-    ///
-    /// let server = Server::builder(server_info!()).tool(chatty::TOOL).build().unwrap();
+    /// # async fn f() -> Result<(), mcp_runtime_client::ClientError> {
     /// let client = Client::builder()
     ///     .max_notification_bytes(4096)
-    ///     .connect_in_memory(&server)
-    ///     .await
-    ///     .unwrap();
-    /// client.set_level(LoggingLevel::Info).await.unwrap();
+    ///     .connect_http("http://127.0.0.1:8000/mcp")
+    ///     .await?;
+    /// client.set_level(LoggingLevel::Info).await?;
     /// let mut notes = client.notifications();
-    /// client.call_tool("chatty", serde_json::json!({})).await.unwrap();
+    /// // A tool that logs two lines of 3000 characters each.
+    /// client.call_tool("chatty", serde_json::json!({})).await?;
     /// // The second line did not fit beside the first, unread.
     /// assert_eq!(notes.next().await, Err(NotificationsError::Lagged(1)));
     /// assert!(matches!(notes.next().await, Ok(ServerNotification::Log(_))));
-    /// # });
+    /// # Ok(()) }
     /// ```
     pub fn max_notification_bytes(mut self, bytes: usize) -> Self {
         self.limits.max_notifications = bytes;

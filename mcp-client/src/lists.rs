@@ -5,11 +5,11 @@
 use std::collections::{HashMap, HashSet};
 
 use mcp_core::method::Method;
-use mcp_io::lock;
 use mcp_core::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt,
     Resource, ResourceTemplate, Tool,
 };
+use mcp_io::lock;
 use serde::de::DeserializeOwned;
 
 use crate::Client;
@@ -146,9 +146,7 @@ impl Client {
             if answer.len().saturating_mul(2).saturating_add(weight) > left {
                 return Err(too_large(held));
             }
-            let page: R = answer.decode().map_err(|e| {
-                ClientError::decode(name, e)
-            })?;
+            let page: R = answer.decode().map_err(|e| ClientError::decode(name, e))?;
             drop(answer);
             let (mut page_items, next) = split(page);
             // The list's own array, by its capacity.

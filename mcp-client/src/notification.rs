@@ -241,17 +241,15 @@ pub enum NotificationsError {
 impl Notifications {
     /// The next notification.
     ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// ```no_run
     /// use mcp_runtime_client::{Client, NotificationsError};
-    /// use mcp_runtime::{Server, server_info};
     ///
-    /// let server = Server::builder(server_info!()).build().unwrap();
-    /// let client = Client::builder().connect_in_memory(&server).await.unwrap();
+    /// # async fn f() -> Result<(), mcp_runtime_client::ClientError> {
+    /// let client = Client::builder().connect_http("http://127.0.0.1:8000/mcp").await?;
     /// let mut notes = client.notifications();
     /// client.close().await;
     /// assert_eq!(notes.next().await, Err(NotificationsError::Closed));
-    /// # });
+    /// # Ok(()) }
     /// ```
     pub async fn next(&mut self) -> Result<ServerNotification, NotificationsError> {
         let dropped = self.dropped.load(Ordering::Acquire);

@@ -112,8 +112,7 @@ impl Client {
             .await?
             .value("skills/list")?;
         let skills = result.get("skills").cloned().unwrap_or(json!([]));
-        serde_json::from_value(skills)
-            .map_err(|e| ClientError::decode("skills/list", e))
+        serde_json::from_value(skills).map_err(|e| ClientError::decode("skills/list", e))
     }
 
     /// Reads a skill's `SKILL.md` and loads it only if the text has the size and digest its

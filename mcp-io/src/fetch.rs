@@ -1,6 +1,9 @@
-//! Outbound HTTP to an authorization server: its RFC 8414 / OpenID Connect metadata, its JWKS,
-//! its introspection, token and registration endpoints. Bounded in time and size, redirects not
-//! followed. The resource server's token verifiers and the client's OAuth share it.
+//! Outbound HTTP to an authorization server (feature `fetch`): its RFC 8414 / OpenID Connect
+//! metadata, its JWKS, its introspection, token and registration endpoints. Bounded in time
+//! ([`Fetcher`]'s timeout) and size ([`MAX_ANSWER`]), redirects not followed. The resource
+//! server's token verifiers (`mcp_runtime::auth`) and the client's OAuth
+//! (`mcp_runtime_client::oauth`) share it, and both give its [`FetchError`] as the source of
+//! their own errors.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -103,6 +106,7 @@ impl FetchError {
 /// ```
 /// let _ = mcp_runtime_io::fetch::Fetcher::new(std::time::Duration::from_secs(10));
 /// ```
+#[doc(hidden)]
 #[derive(Debug, Clone)]
 pub struct Fetcher {
     client: reqwest::Client,
@@ -115,6 +119,7 @@ pub struct Fetcher {
 /// let lazy = mcp_runtime_io::fetch::LazyFetcher::default();
 /// let _ = lazy.get(std::time::Duration::from_secs(10));
 /// ```
+#[doc(hidden)]
 #[derive(Debug, Default)]
 pub struct LazyFetcher(Mutex<Option<Fetcher>>);
 
@@ -200,12 +205,17 @@ async fn read_object(
 }
 
 /// The body of `resp` (of any status) as a JSON object, [`MAX_ANSWER`] bytes at most.
+#[doc(hidden)]
 pub async fn read_json(
     url: &str,
     mut resp: reqwest::Response,
 ) -> Result<Map<String, Value>, FetchError> {
     let mut body = Vec::new();
-    while let Some(chunk) = resp.chunk().await.map_err(|e| FetchError::request(url, e))? {
+    while let Some(chunk) = resp
+        .chunk()
+        .await
+        .map_err(|e| FetchError::request(url, e))?
+    {
         if body.len() + chunk.len() > MAX_ANSWER {
             return Err(FetchError::TooLarge {
                 url: url.to_owned(),
@@ -231,6 +241,7 @@ pub async fn read_json(
 /// ```
 /// assert_eq!(mcp_runtime_io::fetch::form_encode("a b:c/é"), "a+b%3Ac%2F%C3%A9");
 /// ```
+#[doc(hidden)]
 pub fn form_encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
@@ -253,6 +264,7 @@ pub fn form_encode(s: &str) -> String {
 /// let urls = mcp_runtime_io::fetch::metadata_urls("https://auth.example.com").unwrap();
 /// assert_eq!(urls[0], "https://auth.example.com/.well-known/oauth-authorization-server");
 /// ```
+#[doc(hidden)]
 pub fn metadata_urls(issuer: &str) -> Result<Vec<String>, FetchError> {
     let url = Url::parse(issuer).map_err(|source| FetchError::InvalidIssuer {
         issuer: issuer.to_owned(),
@@ -281,6 +293,7 @@ pub fn metadata_urls(issuer: &str) -> Result<Vec<String>, FetchError> {
 
 /// The issuer's metadata, from the first well-known URL that answers with a document whose
 /// `issuer` is `issuer` itself (RFC 8414 §3.3); otherwise the error of the last URL tried.
+#[doc(hidden)]
 pub async fn metadata(fetcher: &Fetcher, issuer: &str) -> Result<Map<String, Value>, FetchError> {
     let mut last = None;
     for url in metadata_urls(issuer)? {
@@ -308,6 +321,7 @@ pub async fn metadata(fetcher: &Fetcher, issuer: &str) -> Result<Map<String, Val
 /// ```
 /// assert!(mcp_runtime_io::fetch::same_issuer(Some("https://a/"), "https://a"));
 /// ```
+#[doc(hidden)]
 pub fn same_issuer(a: Option<&str>, b: &str) -> bool {
     a.is_some_and(|a| a.trim_end_matches('/') == b.trim_end_matches('/'))
 }

@@ -34,7 +34,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "fetch")]
-#[doc(hidden)]
+#[cfg_attr(docsrs, doc(cfg(feature = "fetch")))]
 pub mod fetch;
 pub mod memory;
 mod outbound;
@@ -46,9 +46,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Mutex, MutexGuard};
 
+pub use outbound::{Outbound, WIRE_TARGET};
 #[doc(hidden)]
 pub use outbound::{log_in, log_out, log_started, raw_log_enabled};
-pub use outbound::{Outbound, WIRE_TARGET};
 pub use transport::{Inbound, Inbox, Outbox, Transport};
 
 /// A boxed future that can be sent between threads: what the workspace's object-safe traits
@@ -81,7 +81,9 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// ```
 #[doc(hidden)]
 pub fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -134,7 +134,11 @@ pub(crate) async fn authorize(
                     )
                     .await?
                 }
-                None => return Err(OAuthError::Config("the JWT bearer grant needs an assertion")),
+                None => {
+                    return Err(OAuthError::Config(
+                        "the JWT bearer grant needs an assertion",
+                    ));
+                }
             };
             form.push(("grant_type", JWT_BEARER.into()));
             form.push(("assertion", assertion));
@@ -370,7 +374,9 @@ async fn code(
         return Err(OAuthError::Denied { error, description });
     }
     if param("state").as_deref() != Some(expected_state.as_str()) {
-        return Err(OAuthError::refused("the redirect's state is not the one sent"));
+        return Err(OAuthError::refused(
+            "the redirect's state is not the one sent",
+        ));
     }
     // RFC 9207: compared as strings, no normalization, against the metadata's issuer.
     let recorded = meta.get("issuer").and_then(Value::as_str).unwrap_or(issuer);

@@ -8,9 +8,9 @@ use serde_json::{Map, Value, json};
 
 use std::sync::Arc;
 
-use super::{Config, OAuthError};
 use super::ident::{Method, Refresh, Registered};
 use super::store::Tokens;
+use super::{Config, OAuthError};
 use mcp_io::fetch::{FetchError, Fetcher, form_encode, read_json};
 
 /// The JWT bearer grant type (RFC 7523).
@@ -55,7 +55,9 @@ pub(crate) async fn exchange(
     let answer = fetcher
         .post_form(endpoint, &form, None)
         .await
-        .map_err(OAuthError::fetch("the token exchange at the identity provider"))?;
+        .map_err(OAuthError::fetch(
+            "the token exchange at the identity provider",
+        ))?;
     answer
         .get("access_token")
         .and_then(Value::as_str)
@@ -234,10 +236,7 @@ pub(crate) async fn refreshed(
 }
 
 /// The tokens of a token endpoint answer.
-pub(crate) fn tokens_of(
-    answer: &Map<String, Value>,
-    issuer: &str,
-) -> Result<Tokens, OAuthError> {
+pub(crate) fn tokens_of(answer: &Map<String, Value>, issuer: &str) -> Result<Tokens, OAuthError> {
     let access = answer
         .get("access_token")
         .and_then(Value::as_str)

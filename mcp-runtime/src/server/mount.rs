@@ -1,5 +1,6 @@
-//! Composition: a server that serves another server's tools, resources and prompts under a
-//! prefix ([`ServerBuilder::mount`]), forwarding each request through a [`Client`].
+//! Composition (feature `client`): a server that serves another server's tools, resources and
+//! prompts under a prefix ([`ServerBuilder::mount`]), forwarding each request through a
+//! [`Client`] of `mcp-runtime-client`.
 //!
 //! The remote lists are read once when the server is built and again whenever the remote says
 //! that one changed; each read builds the renamed descriptors once (`registry::mounted`), swaps
@@ -21,13 +22,15 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
-use super::notification::{NotificationsError, ServerNotification};
-use super::{Client, ClientError, ClientHandler, HandlerFuture};
+use mcp_client::{
+    BoxFuture, Client, ClientError, ClientHandler, NotificationsError, ServerNotification,
+};
+
 use crate::error::{HandlerError, ToolError};
 use crate::handler::ask::{InteractionError, missing_capability};
 use crate::handler::context::Context;
+use crate::registry::PromptArguments;
 use crate::registry::mounted::{Forward, MountedItems, RemoteLists};
-use crate::registry::{BoxFuture, PromptArguments};
 use crate::server::{Server, ServerBuilder, ServerInner};
 
 /// How many items of each list one mount serves at most.
@@ -65,11 +68,11 @@ impl ServerBuilder {
     /// }
     ///
     /// let math = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
-    /// let link = Client::builder().connect_in_memory(&math).await.unwrap();
+    /// let link = math.connect_client(Client::builder()).await.unwrap();
     /// let gateway = Server::builder(server_info!()).mount("math", link).build().unwrap();
     /// gateway.mounted().await;
     ///
-    /// let client = Client::builder().connect_in_memory(&gateway).await.unwrap();
+    /// let client = gateway.connect_client(Client::builder()).await.unwrap();
     /// assert_eq!(client.list_tools().await.unwrap()[0].name, "math.add");
     /// let sum = client.call_tool("math.add", serde_json::json!({"a": 2, "b": 3})).await.unwrap();
     /// assert_eq!(sum.content[0].as_text(), Some("5"));
@@ -257,7 +260,7 @@ impl Forward for Remote {
         ctx: Context,
         name: Arc<str>,
         arguments: Option<Box<RawValue>>,
-    ) -> BoxFuture<Result<CallToolResult, HandlerError>> {
+    ) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
         let client = self.client.clone();
         let remote = Remote {
             client: client.clone(),
@@ -286,7 +289,7 @@ impl Forward for Remote {
         &self,
         ctx: Context,
         uri: String,
-    ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
+    ) -> BoxFuture<'static, Result<Vec<ResourceContents>, HandlerError>> {
         let remote = Remote {
             client: self.client.clone(),
             prefix: Arc::clone(&self.prefix),
@@ -318,7 +321,7 @@ impl Forward for Remote {
         ctx: Context,
         name: Arc<str>,
         arguments: PromptArguments,
-    ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+    ) -> BoxFuture<'static, Result<GetPromptResult, HandlerError>> {
         let remote = Remote {
             client: self.client.clone(),
             prefix: Arc::clone(&self.prefix),
@@ -454,9 +457,9 @@ fn refused(err: InteractionError) -> ErrorObject {
 struct Relay(mpsc::Sender<Question>);
 
 impl Relay {
-    fn channel() -> (Arc<dyn ClientHandler>, mpsc::Receiver<Question>) {
+    fn channel() -> (Relay, mpsc::Receiver<Question>) {
         let (tx, rx) = mpsc::channel(QUESTION_QUEUE);
-        (Arc::new(Relay(tx)), rx)
+        (Relay(tx), rx)
     }
 
     async fn relay<T: serde::de::DeserializeOwned>(&self, asked: Asked) -> Result<T, ErrorObject> {
@@ -472,18 +475,21 @@ impl Relay {
 }
 
 impl ClientHandler for Relay {
-    fn elicit(&self, request: ElicitRequestParams) -> HandlerFuture<'_, ElicitResult> {
+    fn elicit(
+        &self,
+        request: ElicitRequestParams,
+    ) -> BoxFuture<'_, Result<ElicitResult, ErrorObject>> {
         Box::pin(self.relay(Asked::Elicit(request)))
     }
 
     fn create_message(
         &self,
         request: mcp_core::CreateMessageRequestParams,
-    ) -> HandlerFuture<'_, mcp_core::CreateMessageResult> {
+    ) -> BoxFuture<'_, Result<mcp_core::CreateMessageResult, ErrorObject>> {
         Box::pin(self.relay(Asked::Sample(request)))
     }
 
-    fn list_roots(&self) -> HandlerFuture<'_, ListRootsResult> {
+    fn list_roots(&self) -> BoxFuture<'_, Result<ListRootsResult, ErrorObject>> {
         Box::pin(self.relay(Asked::Roots))
     }
 }
