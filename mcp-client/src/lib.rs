@@ -21,6 +21,17 @@
 //! process. Depend on `mcp-runtime-client` alone for a client-only program: it compiles no
 //! server code and no HTTP server stack.
 //!
+//! ```toml
+//! [dependencies]
+//! mcp-runtime-client = { version = "0.1", features = ["oauth"] }
+//! ```
+//!
+//! # Cargo features
+//!
+//! - `oauth`: the OAuth 2.1 client of the MCP authorization specification (the `oauth`
+//!   module, `ClientBuilder::oauth`): discovery from the server's 401, registration, PKCE,
+//!   scopes and step-up, DPoP, refresh.
+//!
 //! # Eras
 //!
 //! By default the client asks `server/discover` first and speaks the stateless era

@@ -44,7 +44,6 @@
 
 mod discover;
 mod dpop;
-mod error;
 mod flow;
 mod ident;
 mod store;
@@ -52,7 +51,7 @@ mod token;
 
 use std::sync::{Arc, Mutex};
 
-pub use error::OAuthError;
+pub use crate::error::OAuthError;
 pub use jsonwebtoken::Algorithm;
 use mcp_io::fetch::FetchError;
 use mcp_io::{BoxFuture, lock};

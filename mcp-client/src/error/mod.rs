@@ -6,6 +6,11 @@ use std::time::Duration;
 use mcp_core::ErrorObject;
 use mcp_core::typed::OutputError;
 
+#[cfg(feature = "oauth")]
+mod oauth;
+#[cfg(feature = "oauth")]
+pub use oauth::OAuthError;
+
 /// Why a client request failed.
 ///
 /// ```
@@ -180,7 +185,7 @@ pub enum ClientError {
         status: u16,
         /// Why no token was had.
         #[source]
-        source: crate::oauth::OAuthError,
+        source: OAuthError,
     },
 }
 

@@ -61,14 +61,14 @@ pub enum OAuthError {
         #[source]
         source: url::ParseError,
     },
-    /// The [`RedirectHandler`](super::RedirectHandler) failed.
+    /// The [`RedirectHandler`](crate::oauth::RedirectHandler) failed.
     #[error("the redirect handler failed")]
     Redirect(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The client's configuration cannot do what the flow needs (a grant without what it
     /// needs, no way to get a client identity).
     #[error("{0}")]
     Config(&'static str),
-    /// The key given to [`OAuthBuilder::private_key_jwt`](super::OAuthBuilder::private_key_jwt)
+    /// The key given to [`OAuthBuilder::private_key_jwt`](crate::oauth::OAuthBuilder::private_key_jwt)
     /// is not PEM.
     #[error("the signing key is not PEM")]
     Pem(#[source] base64::DecodeError),
@@ -78,7 +78,7 @@ pub enum OAuthError {
 }
 
 impl OAuthError {
-    /// A failure of a [`RedirectHandler`](super::RedirectHandler): the user's trip through the
+    /// A failure of a [`RedirectHandler`](crate::oauth::RedirectHandler): the user's trip through the
     /// authorization URL did not come back.
     ///
     /// ```
