@@ -54,8 +54,7 @@ fn tree(args: &[&str]) -> Vec<Package> {
     };
     let status = child.wait().expect("cargo tree ends");
     assert!(status.success(), "cargo tree {args:?} failed: {errors}");
-    let packages = text
-        .lines()
+    text.lines()
         .filter_map(|line| {
             let mut words = line.split_whitespace();
             let name = words.next()?.to_owned();
@@ -70,8 +69,7 @@ fn tree(args: &[&str]) -> Vec<Package> {
                 .unwrap_or_default();
             Some(Package { name, features })
         })
-        .collect();
-    packages
+        .collect()
 }
 
 /// What a tree must not hold: the packages of the server side, and any `server` feature of
