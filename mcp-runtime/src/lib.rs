@@ -156,7 +156,8 @@
 //! # Testing
 //!
 //! [`Server::connect_in_memory`] gives a [`TestClient`](transport::memory::TestClient) that
-//! speaks raw JSON to the server, so tests can assert exact wire contents.
+//! speaks raw JSON to the server, so tests can assert exact wire contents; with the `client`
+//! feature, `Server::connect_client` connects the typed `client::Client` the same way.
 //!
 //! # Several servers in one binary, and linking
 //!
