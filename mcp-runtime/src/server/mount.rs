@@ -141,11 +141,17 @@ impl Remote {
     }
 
     /// A failed forwarded request as the error our client sees: the remote's own protocol error
-    /// as it is, anything else (the connection, a timeout) naming the mount.
+    /// as it is, anything else (the connection, a timeout) naming the mount, its sources (an I/O
+    /// or HTTP error, which may name hosts and paths of this side) logged here only.
     fn failure(&self, err: ClientError, tool: bool) -> HandlerError {
         match err {
             ClientError::Rpc(e) => HandlerError::Protocol(e),
             other => {
+                tracing::warn!(
+                    prefix = %self.prefix,
+                    error = &other as &dyn std::error::Error,
+                    "a forwarded request failed"
+                );
                 let message = format!("mounted server '{}' failed: {other}", self.prefix);
                 if tool {
                     HandlerError::Tool(ToolError::new(message))
