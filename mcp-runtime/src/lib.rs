@@ -117,13 +117,18 @@
 //!   `POST /messages`).
 //! - `auth`: the HTTP endpoint as an OAuth 2.1 resource server ([`auth`]): bearer tokens
 //!   verified (JWT against the authorization server's JWKS, or RFC 7662 introspection), RFC 9728
-//!   metadata, scopes per item; with `client`, also the client's OAuth ([`client::oauth`]).
+//!   metadata, scopes per item. The resource server only: the client's OAuth is `client-oauth`.
 //! - `redis`: scale-out on Redis (`scale_redis`, `ServerBuilder::redis`, `MCP_REDIS_URL` on
 //!   the command line): handshake-era sessions, the SSE event log, notifications, answers to the
 //!   server's questions, cancellations and tasks shared by replicas behind a load balancer.
-//! - `client`: the MCP client ([`client`]): stdio (a spawned process), Streamable HTTP of both
-//!   eras and in-memory connections, typed requests, handlers for the server's questions, and
-//!   typed calls of tools declared with [`typed_tool`](macro@typed_tool).
+//! - `client`: the MCP client ([`client`], the crate `mcp-runtime-client` re-exported): stdio (a
+//!   spawned process), Streamable HTTP of both eras and in-memory connections
+//!   (`Server::connect_client`), typed requests, handlers for the server's questions, typed
+//!   calls of tools declared with [`typed_tool`](macro@typed_tool), and composition
+//!   (`ServerBuilder::mount`). A client-only program depends on `mcp-runtime-client` instead:
+//!   it compiles no server code and no HTTP server stack.
+//! - `client-oauth`: the client's OAuth 2.1 (`client::oauth`, `ClientBuilder::oauth`), with
+//!   `client`; it needs no server feature.
 //!
 //! A stdio-only server needs `default-features = false, features = ["macros"]`: no HTTP stack,
 //! no `tracing-subscriber`; it serves with [`Server::serve_stdio`].
@@ -151,7 +156,8 @@
 //! # Testing
 //!
 //! [`Server::connect_in_memory`] gives a [`TestClient`](transport::memory::TestClient) that
-//! speaks raw JSON to the server, so tests can assert exact wire contents.
+//! speaks raw JSON to the server, so tests can assert exact wire contents; with the `client`
+//! feature, `Server::connect_client` connects the typed `client::Client` the same way.
 //!
 //! # Several servers in one binary, and linking
 //!
@@ -171,9 +177,6 @@ mod background;
 #[cfg(feature = "auth")]
 mod caller;
 pub mod cli;
-#[cfg(feature = "client")]
-#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
-pub mod client;
 pub mod completion;
 mod connection;
 mod dispatch;
@@ -215,6 +218,13 @@ pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub use http::auth;
+/// The MCP client (feature `client`): the crate `mcp-runtime-client`, re-exported. A
+/// [`Server`] in the same process is connected with [`Server::connect_client`], and
+/// [`ServerBuilder::mount`] serves another server's items through a client.
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+#[doc(inline)]
+pub use mcp_client as client;
 pub use mcp_core as protocol;
 // The crates a server's own code needs, so that `mcp-runtime` is its only dependency (see
 // "One dependency" above).
@@ -267,8 +277,8 @@ struct ReadmeDoctests;
 #[doc = include_str!("../../docs/client.md")]
 struct ClientDoctests;
 
-// And its authorization page, when the client is built with `auth`.
-#[cfg(all(doctest, feature = "client", feature = "auth"))]
+// And its authorization page, when the client is built with its OAuth.
+#[cfg(all(doctest, feature = "client-oauth"))]
 #[doc = include_str!("../../docs/client-auth.md")]
 struct ClientAuthDoctests;
 

@@ -1,62 +1,9 @@
-//! What travels from the server to a client: whole messages, and the one control signal a
-//! handler can give its response stream.
+//! What travels from the server to a client (`Outbound`, from `mcp-runtime-io`), where a
+//! request's messages are queued, and the raw message log's helpers.
 
 use tokio::sync::mpsc;
 
-/// One item of a connection's outbound queue, as a [`Transport`](crate::transport::Transport)
-/// receives it in [`Outbox::drain`](crate::transport::Outbox::drain).
-///
-/// ```
-/// use mcp_runtime::transport::Outbound;
-///
-/// let msg = Outbound::Message(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#.to_vec());
-/// assert!(matches!(msg, Outbound::Message(_)));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Outbound {
-    /// A JSON-RPC message, serialised once; write it in one piece.
-    Message(Vec<u8>),
-    /// End the response stream carrying the current request now, without its reply (the
-    /// client resumes it later). Transports without such streams ignore it.
-    CloseStream,
-}
+pub(crate) use mcp_io::{Outbound, log_in, log_out, log_started, raw_log_enabled};
 
 /// Where the messages of one request (or one connection) are queued.
 pub(crate) type Sink = mpsc::Sender<Outbound>;
-
-/// The `tracing` target of the raw message log: every JSON message in (`--> {json}`) and out
-/// (`<-- {json}`), exactly as read or written, one `TRACE` event each whose message is that line
-/// (no module of the crate has this path, so nothing else logs under it).
-///
-/// The command line turns it on with `MCP_LOG_MESSAGES=1` (its subscriber then writes the lines
-/// bare on stderr); a program with a subscriber of its own enables the target there:
-///
-/// `RUST_LOG=warn,mcp_runtime::messages=trace` with `tracing_subscriber`'s `EnvFilter`, for example.
-///
-/// ```
-/// assert_eq!(mcp_runtime::transport::WIRE_TARGET, "mcp_runtime::messages");
-/// ```
-pub const WIRE_TARGET: &str = "mcp_runtime::messages";
-
-/// Whether the raw message log is on: asked once per connection (or endpoint) by its
-/// transport, which skips formatting the messages when it is off.
-pub(crate) fn raw_log_enabled() -> bool {
-    tracing::enabled!(target: WIRE_TARGET, tracing::Level::TRACE)
-}
-
-/// Logs a message read from the client (`--> {text}`).
-pub(crate) fn log_in(text: &str) {
-    tracing::trace!(target: WIRE_TARGET, "--> {text}");
-}
-
-/// Logs a message written to the client (`<-- {msg}`).
-pub(crate) fn log_out(msg: &[u8]) {
-    tracing::trace!(target: WIRE_TARGET, "<-- {}", String::from_utf8_lossy(msg));
-}
-
-/// Logs a message the server starts itself (a notification, a request to the client) when the
-/// raw message log is on: every such message is built by `wire` or the hub, which call this.
-pub(crate) fn log_started(msg: &[u8]) {
-    log_out(msg);
-}

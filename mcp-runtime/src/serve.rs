@@ -40,6 +40,8 @@ impl Server {
                 Ok(Inbound::Message(text)) => conn.handle_text_boxed(&text).await,
                 Ok(Inbound::TooLarge { limit }) => conn.reject_oversized(limit).await,
                 Ok(Inbound::InvalidUtf8 { offset }) => conn.reject_invalid_utf8(offset).await,
+                // A kind of inbound item this server does not know (`Inbound` may grow).
+                Ok(_) => {}
                 Err(e) => {
                     result = Err(Error::Io(e));
                     break;
@@ -150,5 +152,104 @@ impl Server {
             let _ = server.serve(server_end).await;
         });
         TestClient::new(client_end)
+    }
+
+    /// Connects a client (feature `client`) built by `builder` to this server, over an
+    /// in-memory pair: the server serves it in a task of its own, stopped when the client closes
+    /// (or is dropped).
+    ///
+    /// ```standalone_crate
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_runtime::client::Client;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> String {
+    ///     (a + b).to_string()
+    /// }
+    ///
+    /// let server = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
+    /// let client = server.connect_client(Client::builder()).await.unwrap();
+    /// let tools = client.list_tools().await.unwrap();
+    /// assert_eq!(tools[0].name, "add");
+    /// let result = client.call_tool("add", serde_json::json!({"a": 2, "b": 3})).await.unwrap();
+    /// assert_eq!(result.content[0].as_text(), Some("5"));
+    /// # });
+    /// ```
+    #[cfg(feature = "client")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+    pub async fn connect_client(
+        &self,
+        builder: mcp_client::ClientBuilder,
+    ) -> Result<mcp_client::Client, mcp_client::ClientError> {
+        let (server_end, client_end) = memory::pair(64);
+        let server = self.clone();
+        let task = tokio::spawn(async move {
+            let _ = server.serve(server_end).await;
+        });
+        builder
+            .connect(in_memory::ClientEnd::new(client_end, task.abort_handle()))
+            .await
+    }
+}
+
+/// The client's end of [`Server::connect_client`]: the server's task is aborted when the
+/// client's writer goes (the client closed, or is gone).
+#[cfg(feature = "client")]
+mod in_memory {
+    use std::io;
+
+    use tokio::task::AbortHandle;
+
+    use crate::transport::memory::{MemoryRx, MemoryTransport, MemoryTx};
+    use crate::transport::{Outbox, Transport};
+
+    pub(super) struct ClientEnd {
+        end: MemoryTransport,
+        server: AbortHandle,
+    }
+
+    impl ClientEnd {
+        pub(super) fn new(end: MemoryTransport, server: AbortHandle) -> Self {
+            Self { end, server }
+        }
+    }
+
+    impl Transport for ClientEnd {
+        type Rx = MemoryRx;
+        type Tx = Writer;
+        fn split(self) -> (MemoryRx, Writer) {
+            let (rx, tx) = self.end.split();
+            (
+                rx,
+                Writer {
+                    tx,
+                    server: self.server,
+                },
+            )
+        }
+    }
+
+    /// The client's writer; dropping it stops the server's task.
+    pub(super) struct Writer {
+        tx: MemoryTx,
+        server: AbortHandle,
+    }
+
+    impl Drop for Writer {
+        fn drop(&mut self) {
+            self.server.abort();
+        }
+    }
+
+    impl Outbox for Writer {
+        async fn send(&mut self, message: Vec<u8>) -> io::Result<()> {
+            self.tx.send(message).await
+        }
+
+        async fn close(&mut self) -> io::Result<()> {
+            self.tx.close().await
+        }
     }
 }

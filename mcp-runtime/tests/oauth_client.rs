@@ -1,9 +1,9 @@
-//! The OAuth client (features `client` + `auth`) against this crate's own protected resource
+//! The OAuth client (feature `client-oauth`) against this crate's own protected resource
 //! server and a small authorization server written here (axum, loopback): discovery from the
 //! 401, dynamic registration, PKCE, the `resource` indicator, the `iss` check, step-up on a 403
 //! `insufficient_scope`, refresh, and a refused redirect. The authorization server records
 //! every request, and the tests assert on them.
-#![cfg(all(feature = "auth", feature = "client"))]
+#![cfg(all(feature = "auth", feature = "client-oauth"))]
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -16,8 +16,8 @@ use axum::routing::{get, post};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcp_runtime::auth::{Auth, AuthError, Authorization, Claims, TokenVerifier, VerifyFuture};
-use mcp_runtime::client::oauth::{OAuth, OAuthFuture, RedirectHandler};
-use mcp_runtime::client::{Client, ClientError};
+use mcp_runtime::client::oauth::{OAuth, OAuthError, RedirectHandler};
+use mcp_runtime::client::{BoxFuture, Client, ClientError};
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
@@ -179,12 +179,12 @@ impl TokenVerifier for Issued {
 struct Browser(reqwest::Client);
 
 impl RedirectHandler for Browser {
-    fn authorize<'a>(&'a self, url: &'a str) -> OAuthFuture<'a, String> {
+    fn authorize<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<String, OAuthError>> {
         Box::pin(async move {
-            let r = self.0.get(url).send().await.map_err(|e| e.to_string())?;
+            let r = self.0.get(url).send().await.map_err(OAuthError::redirect)?;
             let location = r.headers()["location"]
                 .to_str()
-                .map_err(|e| e.to_string())?;
+                .map_err(OAuthError::redirect)?;
             Ok(location.to_owned())
         })
     }
@@ -303,11 +303,19 @@ async fn a_wrong_iss_stops_before_the_token_request() {
         .connect_http(&s.url)
         .await
         .unwrap_err();
-    let ClientError::Transport(why) = err else {
-        panic!("expected a transport error, got {err:?}")
+    let ClientError::Unauthorized {
+        status: 401,
+        source: OAuthError::Refused(why),
+    } = err
+    else {
+        panic!("expected a refused authorization after a 401, got {err:?}")
     };
-    assert!(why.contains("HTTP 401"), "{why}");
-    assert!(why.contains("\"https://evil.example.com\""), "{why}");
+    assert!(
+        why.starts_with(
+            "the redirect's iss \"https://evil.example.com\" is not the authorization server"
+        ),
+        "{why}"
+    );
     let seen = s.seen.lock().unwrap();
     assert_eq!(seen.authorizations.len(), 1);
     assert!(seen.tokens.is_empty(), "no code went to the token endpoint");

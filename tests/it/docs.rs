@@ -1,7 +1,9 @@
 //! The docs name everything they claim to list: every feature of `mcp-runtime/Cargo.toml` in the
-//! crate docs' feature list (`mcp-runtime/src/lib.rs`) and in README.md's feature table, and
-//! every module of `mcp-runtime/src` (each module with a file of its own, found by following the
-//! `mod` declarations as `module_cycles` does) in ARCHITECTURE.md's module table.
+//! crate docs' feature list (`mcp-runtime/src/lib.rs`) and in README.md's feature table, every
+//! feature of `mcp-io` and `mcp-client` in their crate docs' feature lists, and every module of
+//! `mcp-runtime/src`, `mcp-io/src` and `mcp-client/src` (each module with a file of its own,
+//! found by following the `mod` declarations as `module_cycles` does) in that crate's module
+//! table of ARCHITECTURE.md (the section "`<folder>`, module by module").
 //!
 //! A module is in the table when a row names it in its first cell (`` `http/guard` ``), or when a
 //! row names one of its ancestors there (`` `http/*` ``, `` `connection` ``) and mentions it in
@@ -117,19 +119,21 @@ fn missing_modules(rows: &[&str], modules: &[ModPath]) -> Vec<String> {
         .collect()
 }
 
-/// The rows of ARCHITECTURE.md's module table (header and separator left out).
-fn module_rows(architecture: &str) -> Vec<&str> {
-    section(architecture, "", "## `mcp-runtime`, module by module")
+/// The rows of ARCHITECTURE.md's module table of the crate in folder `krate` (header and
+/// separator left out).
+fn module_rows<'a>(architecture: &'a str, krate: &str) -> Vec<&'a str> {
+    section(architecture, "", &format!("## `{krate}`, module by module"))
         .into_iter()
         .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| module |"))
         .collect()
 }
 
-/// Every module of mcp-runtime with a file of its own (the root left out), as paths.
-fn runtime_modules() -> Vec<ModPath> {
+/// Every module of the crate in folder `krate` with a file of its own (the root left out), as
+/// paths.
+fn modules_of(krate: &str) -> Vec<ModPath> {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let read = |p: &Path| std::fs::read_to_string(workspace.join(p)).ok();
-    let krate = Crate::load(&read, Path::new("mcp-runtime/src/lib.rs"));
+    let krate = Crate::load(&read, &Path::new(krate).join("src/lib.rs"));
     let mut modules: Vec<ModPath> = krate
         .files
         .iter()
@@ -175,19 +179,54 @@ fn every_feature_is_in_the_crate_docs_and_the_readme() {
     }
 }
 
+/// The features of the crate in folder `krate` that its crate docs' `# Cargo features` list
+/// leaves out, and the names that list gives that are not features.
+fn undocumented_features(krate: &str) -> (Vec<String>, Vec<String>) {
+    let features = features(&workspace_file(&format!("{krate}/Cargo.toml")));
+    let lib = workspace_file(&format!("{krate}/src/lib.rs"));
+    let list = section(&lib, "//! ", "# Cargo features");
+    let missing = missing_features(&features, &list, "- ");
+    let unknown = list
+        .iter()
+        .filter_map(|l| l.trim_start().strip_prefix("- `"))
+        .map(|rest| rest.split('`').next().unwrap_or_default().to_owned())
+        .filter(|listed| !features.contains(listed))
+        .collect();
+    (missing, unknown)
+}
+
+#[test]
+fn every_feature_of_the_io_and_client_crates_is_in_their_crate_docs() {
+    for (krate, one) in [("mcp-io", "fetch"), ("mcp-client", "oauth")] {
+        assert!(
+            features(&workspace_file(&format!("{krate}/Cargo.toml"))).contains(&one.to_owned()),
+            "{krate} has no feature {one}"
+        );
+        let (missing, unknown) = undocumented_features(krate);
+        assert!(
+            missing.is_empty() && unknown.is_empty(),
+            "{krate}/src/lib.rs's `# Cargo features` list leaves out {missing:?} and lists \
+             {unknown:?}, which are not features"
+        );
+    }
+}
+
 #[test]
 fn every_module_is_in_the_architecture_table() {
-    let modules = runtime_modules();
-    assert!(
-        modules.iter().any(|m| m == &["http", "auth", "gate"]),
-        "{modules:?}"
-    );
     let architecture = workspace_file("ARCHITECTURE.md");
-    let missing = missing_modules(&module_rows(&architecture), &modules);
-    assert!(
-        missing.is_empty(),
-        "modules of mcp-runtime/src missing from ARCHITECTURE.md's module table: {missing:?}"
-    );
+    for (krate, one) in [
+        ("mcp-runtime", &["http", "auth", "gate"][..]),
+        ("mcp-io", &["fetch"][..]),
+        ("mcp-client", &["oauth", "flow"][..]),
+    ] {
+        let modules = modules_of(krate);
+        assert!(modules.iter().any(|m| m == one), "{krate}: {modules:?}");
+        let missing = missing_modules(&module_rows(&architecture, krate), &modules);
+        assert!(
+            missing.is_empty(),
+            "modules of {krate}/src missing from ARCHITECTURE.md's module table: {missing:?}"
+        );
+    }
 }
 
 /// The checks themselves, on made-up documents.
@@ -258,6 +297,6 @@ mod checker {
     #[test]
     fn the_module_table_is_the_section_s_table_only() {
         let doc = "# A\n| `x` | before |\n## `mcp-runtime`, module by module\ntext\n\n| module | owns |\n|---|---|\n| `y` | in |\n\nafter\n## Next\n| `z` | other table |\n";
-        assert_eq!(module_rows(doc), ["| `y` | in |"]);
+        assert_eq!(module_rows(doc, "mcp-runtime"), ["| `y` | in |"]);
     }
 }

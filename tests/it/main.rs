@@ -9,6 +9,7 @@ mod apps;
 mod arguments;
 mod bounds;
 mod cli;
+mod client_only;
 mod completion;
 mod concurrency;
 mod docs;

@@ -11,10 +11,10 @@
 //! ```
 
 use mcp_runtime::client::oauth::{Algorithm, FollowRedirect, OAuth};
-use mcp_runtime::client::{Client, ClientError, ClientHandler, HandlerFuture};
+use mcp_runtime::client::{BoxFuture, Client, ClientError, ClientHandler};
 use mcp_runtime::protocol::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitAction,
-    ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion, Tool,
+    ElicitRequestParams, ElicitResult, ErrorObject, Implementation, ProtocolVersion, Tool,
 };
 use serde_json::{Value, json};
 
@@ -23,7 +23,10 @@ use serde_json::{Value, json};
 struct Cooperative;
 
 impl ClientHandler for Cooperative {
-    fn elicit(&self, request: ElicitRequestParams) -> HandlerFuture<'_, ElicitResult> {
+    fn elicit(
+        &self,
+        request: ElicitRequestParams,
+    ) -> BoxFuture<'_, Result<ElicitResult, ErrorObject>> {
         eprintln!("conformance-client: elicitation: {}", request.message);
         Box::pin(async {
             Ok(ElicitResult::new(ElicitAction::Accept).with_content(serde_json::Map::new()))
@@ -33,14 +36,14 @@ impl ClientHandler for Cooperative {
     fn create_message(
         &self,
         _request: CreateMessageRequestParams,
-    ) -> HandlerFuture<'_, CreateMessageResult> {
+    ) -> BoxFuture<'_, Result<CreateMessageResult, ErrorObject>> {
         Box::pin(async {
             serde_json::from_value(json!({
                 "role": "assistant",
                 "content": {"type": "text", "text": "conformance"},
                 "model": "conformance-client"
             }))
-            .map_err(|e| mcp_runtime::protocol::ErrorObject::internal(e.to_string()))
+            .map_err(|e| ErrorObject::internal(e.to_string()))
         })
     }
 }

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ClientHandler, HandlerFuture, ServerNotification};
+use mcp_runtime::client::{BoxFuture, Client, ClientHandler, ServerNotification};
 use mcp_runtime::protocol::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitAction,
     ElicitRequestParams, ElicitResult, ErrorObject, ListRootsResult, LoggingLevel, ProtocolVersion,
@@ -23,7 +23,10 @@ const WAIT: Duration = Duration::from_secs(20);
 struct Answers;
 
 impl ClientHandler for Answers {
-    fn elicit(&self, request: ElicitRequestParams) -> HandlerFuture<'_, ElicitResult> {
+    fn elicit(
+        &self,
+        request: ElicitRequestParams,
+    ) -> BoxFuture<'_, Result<ElicitResult, ErrorObject>> {
         let known = json!({"username": "ada", "email": "ada@example.com", "name": "Ada",
             "ok": true, "color": "blue"});
         let mut content = serde_json::Map::new();
@@ -44,7 +47,7 @@ impl ClientHandler for Answers {
     fn create_message(
         &self,
         _request: CreateMessageRequestParams,
-    ) -> HandlerFuture<'_, CreateMessageResult> {
+    ) -> BoxFuture<'_, Result<CreateMessageResult, ErrorObject>> {
         Box::pin(async {
             serde_json::from_value(json!({"role": "assistant", "model": "test",
                 "content": {"type": "text", "text": "Paris"}}))
@@ -52,7 +55,7 @@ impl ClientHandler for Answers {
         })
     }
 
-    fn list_roots(&self) -> HandlerFuture<'_, ListRootsResult> {
+    fn list_roots(&self) -> BoxFuture<'_, Result<ListRootsResult, ErrorObject>> {
         Box::pin(async { Ok(ListRootsResult::new(vec![Root::new("file:///work")])) })
     }
 }
@@ -421,9 +424,8 @@ mod in_memory {
                 .tool(nap::TOOL)
                 .build()
                 .unwrap();
-            let client = Client::builder()
-                .protocol_version(version)
-                .connect_in_memory(&server)
+            let client = server
+                .connect_client(Client::builder().protocol_version(version))
                 .await
                 .unwrap();
             let err = client
@@ -453,10 +455,12 @@ mod in_memory {
             .tool(wait_a_second::TOOL)
             .build()
             .unwrap();
-        let client = Client::builder()
-            .max_in_flight(2)
-            .protocol_version(ProtocolVersion::V2025_11_25)
-            .connect_in_memory(&server)
+        let client = server
+            .connect_client(
+                Client::builder()
+                    .max_in_flight(2)
+                    .protocol_version(ProtocolVersion::V2025_11_25),
+            )
             .await
             .unwrap();
         let a = tokio::spawn(client.call_tool("wait_a_second", json!({})).into_future());
@@ -490,7 +494,7 @@ mod in_memory {
             .page_size(1)
             .build()
             .unwrap();
-        let client = Client::builder().connect_in_memory(&server).await.unwrap();
+        let client = server.connect_client(Client::builder()).await.unwrap();
         let first = client.list_tools_page(None).await.unwrap();
         assert_eq!(first.tools.len(), 1);
         assert!(first.next_cursor.is_some());

@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ClientHandler, HandlerFuture, ServerNotification};
+use mcp_runtime::client::{BoxFuture, Client, ClientHandler, ServerNotification};
 use mcp_runtime::prelude::*;
 use mcp_runtime::protocol::{
-    ClientCapabilities, ElicitAction, ElicitRequestParams, ElicitResult, ProtocolVersion,
-    SubscriptionFilter,
+    ClientCapabilities, ElicitAction, ElicitRequestParams, ElicitResult, ErrorObject,
+    ProtocolVersion, SubscriptionFilter,
 };
 use serde_json::json;
 
@@ -72,7 +72,10 @@ async fn late() -> &'static str {
 struct Answers;
 
 impl ClientHandler for Answers {
-    fn elicit(&self, request: ElicitRequestParams) -> HandlerFuture<'_, ElicitResult> {
+    fn elicit(
+        &self,
+        request: ElicitRequestParams,
+    ) -> BoxFuture<'_, Result<ElicitResult, ErrorObject>> {
         let known = json!({"name": "Ada", "username": "ada", "email": "ada@example.com"});
         let schema = request.requested_schema.unwrap_or_default();
         let mut content = serde_json::Map::new();
@@ -162,12 +165,15 @@ fn text(result: &mcp_runtime::protocol::CallToolResult) -> &str {
 
 async fn scenario(version: ProtocolVersion) {
     let g = gateway().await;
-    let client = Client::builder()
-        .capabilities(caps())
-        .handler(Answers)
-        .protocol_version(version)
-        .timeout(Some(WAIT))
-        .connect_in_memory(&g.server)
+    let client = g
+        .server
+        .connect_client(
+            Client::builder()
+                .capabilities(caps())
+                .handler(Answers)
+                .protocol_version(version)
+                .timeout(Some(WAIT)),
+        )
         .await
         .unwrap();
 
@@ -371,7 +377,7 @@ async fn two_mounts_serve_a_stateless_era_client() {
 #[tokio::test]
 async fn a_bad_prefix_is_refused_when_built() {
     let (server, _, _task) = live_server(Probe::default()).await;
-    let client = Client::builder().connect_in_memory(&server).await.unwrap();
+    let client = server.connect_client(Client::builder()).await.unwrap();
     let err = Server::builder(server_info!())
         .mount("no spaces", client.clone())
         .build()

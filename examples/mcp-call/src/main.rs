@@ -1,4 +1,5 @@
-//! `mcp-call`: ask any MCP server something from the shell, through `mcp_runtime::client`.
+//! `mcp-call`: ask any MCP server something from the shell, through `mcp-runtime-client` (the
+//! client crate alone: a client-only program compiles no server code).
 //!
 //! ```text
 //! mcp-call [OPTIONS] TARGET ACTION [ARGS]
@@ -23,8 +24,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_runtime::client::{Client, ClientError};
-use mcp_runtime::protocol::{ContentBlock, ProtocolVersion};
+use mcp_client::protocol::{ContentBlock, ProtocolVersion};
+use mcp_client::{Client, ClientError};
 use serde_json::{Value, json};
 
 #[derive(Debug, Default)]
@@ -107,7 +108,7 @@ async fn main() -> ExitCode {
     let client = match connect(&args).await {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("mcp-call: could not connect: {e}");
+            eprintln!("mcp-call: could not connect: {}", report(&e));
             return ExitCode::from(3);
         }
     };
@@ -120,7 +121,7 @@ async fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(Failure::Client(e)) => {
-            eprintln!("mcp-call: {e}");
+            eprintln!("mcp-call: {}", report(&e));
             ExitCode::from(3)
         }
     }
@@ -138,11 +139,22 @@ async fn connect(args: &Args) -> Result<Client, ClientError> {
     match &args.url {
         Some(url) => builder.connect_http(url).await,
         None => {
-            let mut command = mcp_runtime::tokio::process::Command::new(&args.command[0]);
+            let mut command = tokio::process::Command::new(&args.command[0]);
             command.args(&args.command[1..]);
             builder.connect_stdio(command).await
         }
     }
+}
+
+/// An error and its sources, joined (`transport: POST failed: error sending request …`).
+fn report(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(e) = source {
+        text = format!("{text}: {e}");
+        source = e.source();
+    }
+    text
 }
 
 enum Failure {
@@ -171,7 +183,7 @@ fn json_arg(text: Option<&String>) -> Result<Value, Failure> {
     }
 }
 
-fn print_json(value: &impl mcp_runtime::serde::Serialize) {
+fn print_json(value: &impl serde::Serialize) {
     println!(
         "{}",
         serde_json::to_string_pretty(value).unwrap_or_default()

@@ -119,6 +119,8 @@ impl Out {
                     stream.disconnect().await;
                 }
             }
+            // A control signal of a kind this stream does not know (`Outbound` may grow).
+            _ => {}
         }
     }
 

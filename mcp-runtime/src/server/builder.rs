@@ -140,9 +140,7 @@ impl ServerBuilder {
         self.extensions.insert(TypeId::of::<T>(), Arc::new(value));
         self
     }
-
-    /// Whether settings of type `T` were given.
-    #[cfg(all(feature = "auth", feature = "cli"))]
+    #[cfg(all(feature = "auth", feature = "cli"))] // whether settings of type `T` were given
     pub(crate) fn has_extension<T: Any + Send + Sync>(&self) -> bool {
         self.extensions.contains_key(&TypeId::of::<T>())
     }

@@ -2,6 +2,8 @@
 //! the notification hub), and the changes a running server accepts.
 
 pub(crate) mod builder;
+#[cfg(feature = "client")]
+mod mount;
 pub(crate) mod options;
 pub(crate) mod shutdown;
 

@@ -1,74 +1,12 @@
-//! An in-memory transport pair, and a small client for tests.
+//! An in-memory transport pair (`mcp-runtime-io`'s), and a small client for tests.
 
 use std::collections::HashMap;
-use std::io;
 use std::time::Duration;
 
+pub use mcp_io::memory::{MemoryRx, MemoryTransport, MemoryTx, pair};
 use serde_json::Value;
-use tokio::sync::mpsc;
 
 use super::{Inbound, Inbox, Outbox, Transport};
-
-/// One end of an in-memory connection.
-#[derive(Debug)]
-pub struct MemoryTransport {
-    rx: mpsc::Receiver<Vec<u8>>,
-    tx: mpsc::Sender<Vec<u8>>,
-}
-
-/// Two connected ends; each queue holds at most `capacity` messages.
-///
-/// ```
-/// let (server_side, client_side) = mcp_runtime::transport::memory::pair(16);
-/// # let _ = (server_side, client_side);
-/// ```
-pub fn pair(capacity: usize) -> (MemoryTransport, MemoryTransport) {
-    let (a_tx, a_rx) = mpsc::channel(capacity);
-    let (b_tx, b_rx) = mpsc::channel(capacity);
-    (
-        MemoryTransport { rx: a_rx, tx: b_tx },
-        MemoryTransport { rx: b_rx, tx: a_tx },
-    )
-}
-
-/// Receiving half of a [`MemoryTransport`].
-#[derive(Debug)]
-pub struct MemoryRx(mpsc::Receiver<Vec<u8>>);
-
-/// Sending half of a [`MemoryTransport`].
-#[derive(Debug)]
-pub struct MemoryTx(Option<mpsc::Sender<Vec<u8>>>);
-
-impl Transport for MemoryTransport {
-    type Rx = MemoryRx;
-    type Tx = MemoryTx;
-    fn split(self) -> (MemoryRx, MemoryTx) {
-        (MemoryRx(self.rx), MemoryTx(Some(self.tx)))
-    }
-}
-
-impl Inbox for MemoryRx {
-    async fn receive(&mut self) -> Option<io::Result<Inbound>> {
-        let bytes = self.0.recv().await?;
-        Some(Ok(Inbound::from_bytes(bytes)))
-    }
-}
-
-impl Outbox for MemoryTx {
-    async fn send(&mut self, message: Vec<u8>) -> io::Result<()> {
-        match &self.0 {
-            Some(tx) => tx
-                .send(message)
-                .await
-                .map_err(|_| io::ErrorKind::BrokenPipe.into()),
-            None => Err(io::ErrorKind::BrokenPipe.into()),
-        }
-    }
-    async fn close(&mut self) -> io::Result<()> {
-        self.0 = None;
-        Ok(())
-    }
-}
 
 /// A minimal MCP client over an in-memory pair, for unit tests of your own servers.
 ///
@@ -93,8 +31,8 @@ impl Outbox for MemoryTx {
 /// ```
 #[derive(Debug)]
 pub struct TestClient {
-    tx: mpsc::Sender<Vec<u8>>,
-    rx: mpsc::Receiver<Vec<u8>>,
+    tx: MemoryTx,
+    rx: MemoryRx,
     next_id: i64,
     notifications: Vec<Value>,
     responses: HashMap<String, Value>,
@@ -103,9 +41,10 @@ pub struct TestClient {
 
 impl TestClient {
     pub(crate) fn new(end: MemoryTransport) -> Self {
+        let (rx, tx) = end.split();
         Self {
-            tx: end.tx,
-            rx: end.rx,
+            tx,
+            rx,
             next_id: 1,
             notifications: Vec::new(),
             responses: HashMap::new(),
@@ -171,11 +110,16 @@ impl TestClient {
     /// The next message the server sends, whatever it is: `None` when the server closed the
     /// connection or the [`timeout`](Self::timeout) (10 s unless set) elapsed first.
     pub async fn recv(&mut self) -> Option<Value> {
-        let bytes = match self.timeout {
-            Some(limit) => tokio::time::timeout(limit, self.rx.recv()).await.ok()??,
-            None => self.rx.recv().await?,
+        let inbound = match self.timeout {
+            Some(limit) => tokio::time::timeout(limit, self.rx.receive())
+                .await
+                .ok()??,
+            None => self.rx.receive().await?,
         };
-        serde_json::from_slice(&bytes).ok()
+        match inbound {
+            Ok(Inbound::Message(text)) => serde_json::from_str(&text).ok(),
+            _ => None,
+        }
     }
 
     /// Sends a request and waits for the response with its id (notifications that arrive meanwhile

@@ -444,6 +444,7 @@ mod tests {
                     Inbound::Message(m) => m,
                     Inbound::TooLarge { limit } => format!("TOO LARGE {limit}"),
                     Inbound::InvalidUtf8 { offset } => format!("NOT UTF-8 AT {offset}"),
+                    other => format!("UNKNOWN {other:?}"),
                 });
             }
         }

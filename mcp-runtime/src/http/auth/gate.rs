@@ -126,7 +126,10 @@ pub(crate) async fn gate(State(g): State<Arc<Gate>>, req: Request, next: Next) -
         Ok(claims) => claims,
         Err(AuthError::InvalidToken(why)) => return g.refuse(&Refusal::Invalid(why)),
         Err(e) => {
-            tracing::warn!(error = %e, "bearer token not checked");
+            tracing::warn!(
+                error = &e as &dyn std::error::Error,
+                "bearer token not checked"
+            );
             return g.refuse(&Refusal::Unavailable);
         }
     };

@@ -10,8 +10,8 @@ use sha2::{Digest, Sha256};
 
 use crate::caller::Claims;
 use crate::http::auth::claims::named;
-use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
 use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+use mcp_io::fetch::{self as discovery, Fetcher, LazyFetcher};
 
 /// Most answers cached at once.
 const CACHE_LIMIT: usize = 4096;

@@ -11,8 +11,8 @@ use serde_json::{Map, Value};
 
 use crate::caller::Claims;
 use crate::http::auth::claims::named;
-use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
 use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+use mcp_io::fetch::{self as discovery, Fetcher, LazyFetcher};
 
 /// The asymmetric algorithms accepted unless told otherwise (never `none`, never HS*: a
 /// resource server holds no shared secret with the authorization server).
@@ -297,7 +297,7 @@ impl JwtVerifier {
             Ok(doc) => doc,
             Err(e) => {
                 self.note_failed_fetch();
-                return Err(e);
+                return Err(e.into());
             }
         };
         let set: JwkSet = parse_jwks(doc)?;

@@ -73,7 +73,6 @@
 mod bind;
 mod challenge;
 mod claims;
-pub(crate) mod discovery;
 mod gate;
 mod introspect;
 mod jwt;
@@ -90,6 +89,7 @@ pub use claims::Auth;
 pub use introspect::IntrospectionVerifier;
 pub use jsonwebtoken::Algorithm;
 pub use jwt::JwtVerifier;
+pub use mcp_io::fetch::FetchError;
 pub use policy::Authorization;
 pub use verifier::{AuthError, TokenVerifier, VerifyFuture};
 

@@ -110,7 +110,12 @@ impl Authorization {
         match (var("MCP_AUTH_ISSUER"), var("MCP_AUTH_AUDIENCE")) {
             (None, None) => Ok(None),
             (Some(issuer), Some(audience)) => {
-                crate::http::auth::discovery::metadata_urls(&issuer)?;
+                mcp_io::fetch::metadata_urls(&issuer).map_err(|e| match &e {
+                    mcp_io::fetch::FetchError::InvalidIssuer { source, .. } => {
+                        format!("{e}: {source}")
+                    }
+                    _ => e.to_string(),
+                })?;
                 check_resource(&audience)?;
                 Ok(Some(Self::jwt(issuer.trim(), audience.trim())))
             }

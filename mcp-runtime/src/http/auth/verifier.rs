@@ -25,7 +25,7 @@ pub type VerifyFuture<'a> = Pin<Box<dyn Future<Output = Result<Claims, AuthError
 /// let e = AuthError::invalid("the token has expired");
 /// assert_eq!(e.to_string(), "invalid token: the token has expired");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuthError {
     /// The token is malformed, unsigned, badly signed, expired, not yet valid, from another
@@ -36,6 +36,21 @@ pub enum AuthError {
     /// nonsense): 503, the client may retry.
     #[error("token verification unavailable: {0}")]
     Unavailable(String),
+    /// The authorization server could not be asked (its metadata, JWKS or introspection
+    /// endpoint unreachable, or answering nonsense): 503, the client may retry.
+    ///
+    /// ```
+    /// use mcp_runtime::auth::{AuthError, FetchError};
+    ///
+    /// let e = AuthError::from(FetchError::Status { url: "https://as.example/jwks".into(), status: 502 });
+    /// assert_eq!(e.to_string(), "token verification unavailable");
+    /// assert_eq!(
+    ///     std::error::Error::source(&e).unwrap().to_string(),
+    ///     "https://as.example/jwks: status 502"
+    /// );
+    /// ```
+    #[error("token verification unavailable")]
+    Fetch(#[from] mcp_io::fetch::FetchError),
 }
 
 impl AuthError {
