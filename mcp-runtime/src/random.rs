@@ -23,7 +23,7 @@ fn fill(buf: &mut [u8]) -> Result<(), getrandom::Error> {
 /// 32 random bytes from the operating system, or why there are none.
 pub(crate) fn try_bytes() -> Result<[u8; 32], Error> {
     let mut buf = [0u8; 32];
-    fill(&mut buf).map_err(|e| Error::RandomUnavailable(e.to_string()))?;
+    fill(&mut buf).map_err(|e| Error::RandomUnavailable(e.into()))?;
     Ok(buf)
 }
 

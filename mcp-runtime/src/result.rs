@@ -33,10 +33,6 @@ use crate::error::{HandlerError, IntoHandlerError};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Json<T>(pub T);
 
-fn internal(err: impl std::fmt::Display) -> HandlerError {
-    HandlerError::internal(err.to_string())
-}
-
 /// The decisions of [`wraps`], by type.
 fn wrap_cache() -> &'static RwLock<HashMap<TypeId, bool>> {
     static CACHE: OnceLock<RwLock<HashMap<TypeId, bool>>> = OnceLock::new();
@@ -133,7 +129,7 @@ impl IntoToolResult for Vec<ContentBlock> {
 
 impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> Result<CallToolResult, HandlerError> {
-        let mut value = serde_json::to_value(&self.0).map_err(internal)?;
+        let mut value = serde_json::to_value(&self.0).map_err(HandlerError::internal)?;
         if wraps::<T>() {
             value = serde_json::json!({ "result": value });
         }
@@ -234,7 +230,7 @@ impl<T: Serialize> IntoResourceContents for Json<T> {
         uri: &str,
         mime: Option<&'static str>,
     ) -> Result<Vec<ResourceContents>, HandlerError> {
-        let text = serde_json::to_string(&self.0).map_err(internal)?;
+        let text = serde_json::to_string(&self.0).map_err(HandlerError::internal)?;
         Ok(vec![text_contents(
             uri,
             mime.unwrap_or("application/json"),

@@ -57,6 +57,8 @@ pub enum InteractionError {
     Busy,
 }
 
+// By hand, not `thiserror`: an `InteractionError` that were a `std::error::Error` would meet the
+// blanket conversions of `ToolError` and `IntoHandlerError`, and it converts differently.
 impl fmt::Display for InteractionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -29,25 +29,35 @@ pub type ScaleFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 ///
 /// ```
 /// use mcp_runtime::scale::ScaleError;
-/// let e = ScaleError::Unavailable("connection refused".into());
+/// let e = ScaleError::Unavailable("timed out".into());
+/// assert_eq!(e.to_string(), "shared store unavailable: timed out");
+/// let e = ScaleError::backend(std::io::Error::other("connection refused"));
 /// assert_eq!(e.to_string(), "shared store unavailable: connection refused");
+/// assert!(std::error::Error::source(&e).is_some());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum ScaleError {
-    /// The store is unreachable, timed out or refused the command; retrying later may work.
+    /// The store timed out or refused the command (too large, full); retrying later may work.
+    #[error("shared store unavailable: {0}")]
     Unavailable(String),
+    /// The store's client failed (connection lost, a protocol error); the cause is the source.
+    /// Retrying later may work.
+    #[error("shared store unavailable: {0}")]
+    Backend(#[source] Arc<dyn std::error::Error + Send + Sync + 'static>),
 }
 
-impl fmt::Display for ScaleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Unavailable(why) => write!(f, "shared store unavailable: {why}"),
-        }
+impl ScaleError {
+    /// A [`Backend`](Self::Backend) failure caused by `error`.
+    ///
+    /// ```
+    /// use mcp_runtime::scale::ScaleError;
+    /// assert!(matches!(ScaleError::backend("down"), ScaleError::Backend(_)));
+    /// ```
+    pub fn backend(error: impl Into<crate::error::BoxError>) -> Self {
+        Self::Backend(Arc::from(error.into()))
     }
 }
-
-impl std::error::Error for ScaleError {}
 
 /// What a handshake-era session is, once negotiated: enough for another replica to serve it
 /// without a second `initialize`.

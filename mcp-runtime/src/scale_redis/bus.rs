@@ -50,8 +50,7 @@ impl Bus for RedisBus {
                 Some(node) => self.redis.key(&format!("node:{node}")),
                 None => self.redis.key("bus"),
             };
-            let json = serde_json::to_string(&envelope)
-                .map_err(|e| ScaleError::Unavailable(e.to_string()))?;
+            let json = serde_json::to_string(&envelope).map_err(ScaleError::backend)?;
             if json.len() > MAX_MESSAGE {
                 return Err(ScaleError::Unavailable("bus message too large".into()));
             }

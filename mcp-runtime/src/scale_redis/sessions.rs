@@ -35,8 +35,7 @@ impl SessionStore for RedisSessionStore {
         idle: Duration,
     ) -> ScaleFuture<'a, Result<(), ScaleError>> {
         Box::pin(async move {
-            let json = serde_json::to_string(record)
-                .map_err(|e| ScaleError::Unavailable(e.to_string()))?;
+            let json = serde_json::to_string(record).map_err(ScaleError::backend)?;
             let cmd = redis::cmd("SET")
                 .arg(self.key(id))
                 .arg(json)

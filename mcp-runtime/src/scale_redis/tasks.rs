@@ -62,8 +62,8 @@ impl std::fmt::Debug for RedisTaskStore {
     }
 }
 
-fn backend(err: impl std::fmt::Display) -> TaskStoreError {
-    TaskStoreError::Backend(err.to_string())
+fn backend(err: impl Into<crate::error::BoxError>) -> TaskStoreError {
+    TaskStoreError::backend(err)
 }
 
 impl RedisTaskStore {

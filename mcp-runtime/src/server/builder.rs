@@ -73,7 +73,7 @@ pub struct ServerBuilder {
     fair_shares: crate::principal::FairShares,
     scale: Option<crate::scale::ScaleOut>,
     /// A setting that could not be taken (reported by `build`).
-    config_error: Option<String>,
+    config_error: Option<Error>,
     /// Run once the server is built (mounts start watching their servers).
     pub(crate) on_build: Vec<OnBuild>,
 }
@@ -398,10 +398,10 @@ impl ServerBuilder {
         self
     }
 
-    /// Makes `build` fail with `message` (a setting given in a call that cannot fail).
+    /// Makes `build` fail with `error` (a setting given in a call that cannot fail).
     #[cfg(feature = "redis")]
-    pub(crate) fn config_error(mut self, message: String) -> Self {
-        self.config_error.get_or_insert(message);
+    pub(crate) fn config_error(mut self, error: Error) -> Self {
+        self.config_error.get_or_insert(error);
         self
     }
 
@@ -501,8 +501,8 @@ impl ServerBuilder {
     /// ```
     pub fn build(self) -> Result<Server, Error> {
         crate::random::check()?;
-        if let Some(message) = self.config_error {
-            return Err(Error::Config(message));
+        if let Some(error) = self.config_error {
+            return Err(error);
         }
         if self.options.page_size == 0 {
             return Err(Error::Config("page size must be at least 1".into()));

@@ -6,10 +6,9 @@
 //! store shared by several server instances (Redis, a database) can implement the trait.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use mcp_core::ErrorObject;
@@ -128,26 +127,33 @@ impl TaskRecord {
 /// use mcp_runtime::tasks::TaskStoreError;
 /// let e = TaskStoreError::LimitReached("16 live tasks per client".into());
 /// assert_eq!(e.to_string(), "too many tasks: 16 live tasks per client");
+/// let e = TaskStoreError::backend(std::io::Error::other("connection reset"));
+/// assert_eq!(e.to_string(), "task store failure: connection reset");
+/// assert!(std::error::Error::source(&e).is_some());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum TaskStoreError {
     /// A bound on tasks is reached; the client may try again later.
+    #[error("too many tasks: {0}")]
     LimitReached(String),
-    /// The store itself failed (connection lost, …).
-    Backend(String),
+    /// The store itself failed (connection lost, …); the cause is kept as the source.
+    #[error("task store failure: {0}")]
+    Backend(#[source] Arc<dyn std::error::Error + Send + Sync + 'static>),
 }
 
-impl fmt::Display for TaskStoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::LimitReached(what) => write!(f, "too many tasks: {what}"),
-            Self::Backend(why) => write!(f, "task store failure: {why}"),
-        }
+impl TaskStoreError {
+    /// A [`Backend`](Self::Backend) failure caused by `error`.
+    ///
+    /// ```
+    /// use mcp_runtime::tasks::TaskStoreError;
+    /// let e = TaskStoreError::backend("the store is read-only");
+    /// assert!(matches!(e, TaskStoreError::Backend(_)));
+    /// ```
+    pub fn backend(error: impl Into<crate::error::BoxError>) -> Self {
+        Self::Backend(Arc::from(error.into()))
     }
 }
-
-impl std::error::Error for TaskStoreError {}
 
 /// Keeps tasks for the task manager. Implement it to keep them elsewhere than in memory (say,
 /// shared by several instances behind a load balancer); the runtime keeps the running handlers
@@ -448,6 +454,14 @@ mod tests {
         }
     }
 
+    /// The reason of a [`TaskStoreError::LimitReached`], the only error expected.
+    fn refusal(created: Result<(), TaskStoreError>) -> String {
+        match created {
+            Err(TaskStoreError::LimitReached(why)) => why,
+            other => panic!("expected a limit, got {other:?}"),
+        }
+    }
+
     #[test]
     fn bounds_on_live_tasks_per_owner_overall_and_stored() {
         let store = MemoryTaskStore::new(TaskLimits {
@@ -460,17 +474,13 @@ mod tests {
         block(store.create(new("a1", "a"))).unwrap();
         block(store.create(new("a2", "a"))).unwrap();
         assert_eq!(
-            block(store.create(new("a3", "a"))),
-            Err(TaskStoreError::LimitReached(
-                "at most 2 unfinished tasks per client".into()
-            ))
+            refusal(block(store.create(new("a3", "a")))),
+            "at most 2 unfinished tasks per client"
         );
         block(store.create(new("b1", "b"))).unwrap();
         assert_eq!(
-            block(store.create(new("c1", "c"))),
-            Err(TaskStoreError::LimitReached(
-                "at most 3 unfinished tasks on the server".into()
-            ))
+            refusal(block(store.create(new("c1", "c")))),
+            "at most 3 unfinished tasks on the server"
         );
         // A finished task no longer counts as live, but is kept (its result) until its TTL.
         let mut done = block(store.get("a", "a1")).unwrap().unwrap();
@@ -479,10 +489,8 @@ mod tests {
         block(store.create(new("a3", "a"))).unwrap();
         assert_eq!(store.len(), 4);
         assert_eq!(
-            block(store.create(new("d1", "d"))),
-            Err(TaskStoreError::LimitReached(
-                "the server keeps at most 4 tasks".into()
-            ))
+            refusal(block(store.create(new("d1", "d")))),
+            "the server keeps at most 4 tasks"
         );
         // Terminal tasks never change again.
         done.status = TaskStatus::Working;
@@ -507,10 +515,8 @@ mod tests {
             block(store.create(new(&format!("a{i}"), owner, "peer:a"))).unwrap();
         }
         assert_eq!(
-            block(store.create(new("a4", "s4", "peer:a"))),
-            Err(TaskStoreError::LimitReached(
-                "at most 3 tasks kept per client".into()
-            ))
+            refusal(block(store.create(new("a4", "s4", "peer:a")))),
+            "at most 3 tasks kept per client"
         );
         block(store.create(new("b1", "s5", "peer:b"))).unwrap();
         // Without a principal, the owner is the share.

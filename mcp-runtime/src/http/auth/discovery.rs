@@ -98,7 +98,10 @@ async fn read_object(
     req: reqwest::RequestBuilder,
 ) -> Result<Map<String, Value>, AuthError> {
     let unavailable = |why: String| AuthError::unavailable(format!("{url}: {why}"));
-    let resp = req.send().await.map_err(|e| unavailable(e.to_string()))?;
+    let resp = req
+        .send()
+        .await
+        .map_err(|e| AuthError::unreachable(url, e))?;
     if !resp.status().is_success() {
         return Err(unavailable(format!("status {}", resp.status().as_u16())));
     }
@@ -112,7 +115,11 @@ pub(crate) async fn read_json(
 ) -> Result<Map<String, Value>, AuthError> {
     let unavailable = |why: String| AuthError::unavailable(format!("{url}: {why}"));
     let mut body = Vec::new();
-    while let Some(chunk) = resp.chunk().await.map_err(|e| unavailable(e.to_string()))? {
+    while let Some(chunk) = resp
+        .chunk()
+        .await
+        .map_err(|e| AuthError::unreachable(url, e))?
+    {
         if body.len() + chunk.len() > MAX_ANSWER {
             return Err(unavailable(format!("answer over {MAX_ANSWER} bytes")));
         }

@@ -2,6 +2,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use crate::caller::Claims;
 
@@ -24,8 +25,11 @@ pub type VerifyFuture<'a> = Pin<Box<dyn Future<Output = Result<Claims, AuthError
 ///
 /// let e = AuthError::invalid("the token has expired");
 /// assert_eq!(e.to_string(), "invalid token: the token has expired");
+/// let e = AuthError::unreachable("https://as.example/jwks", std::io::Error::other("refused"));
+/// assert_eq!(e.to_string(), "token verification unavailable: https://as.example/jwks: refused");
+/// assert!(std::error::Error::source(&e).is_some());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuthError {
     /// The token is malformed, unsigned, badly signed, expired, not yet valid, from another
@@ -36,6 +40,16 @@ pub enum AuthError {
     /// nonsense): 503, the client may retry.
     #[error("token verification unavailable: {0}")]
     Unavailable(String),
+    /// The authorization server could not be reached (a connection or transport failure of
+    /// the HTTP client); the cause is the source. 503, like [`Unavailable`](Self::Unavailable).
+    #[error("token verification unavailable: {url}: {source}")]
+    Unreachable {
+        /// What was asked for.
+        url: String,
+        /// Why it could not be fetched.
+        #[source]
+        source: Arc<dyn std::error::Error + Send + Sync + 'static>,
+    },
 }
 
 impl AuthError {
@@ -58,6 +72,20 @@ impl AuthError {
     /// ```
     pub fn unavailable(why: impl Into<String>) -> Self {
         Self::Unavailable(why.into())
+    }
+
+    /// An [`AuthError::Unreachable`]: fetching `url` failed with `error`.
+    ///
+    /// ```
+    /// use mcp_runtime::auth::AuthError;
+    /// let e = AuthError::unreachable("https://as.example/introspect", "connection reset");
+    /// assert!(matches!(e, AuthError::Unreachable { .. }));
+    /// ```
+    pub fn unreachable(url: impl Into<String>, error: impl Into<crate::error::BoxError>) -> Self {
+        Self::Unreachable {
+            url: url.into(),
+            source: Arc::from(error.into()),
+        }
     }
 }
 
