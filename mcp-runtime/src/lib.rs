@@ -178,6 +178,7 @@ pub mod completion;
 mod connection;
 mod dispatch;
 mod error;
+mod future;
 mod handler;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
@@ -209,6 +210,7 @@ pub use completion::CompletionRequest;
 pub use error::{
     BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError,
 };
+pub use future::BoxFuture;
 pub use handler::ask::{Elicitation, InteractionError};
 pub use handler::context::{CancellationToken, Context, FromContext, State, StateNeeds};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};

@@ -2,17 +2,17 @@
 
 use std::future::Future;
 use std::io::{IsTerminal, Write};
-use std::pin::Pin;
 use std::sync::{Arc, Once};
 
 use super::args::Args;
 use super::exit::{CliError, CommandOutput, Failure};
 use super::inspect::{self, Completion};
 use crate::error::Error;
+use crate::future::BoxFuture;
 use crate::server::{Server, ServerBuilder, Serving};
 
-type BoxedCommand = Pin<Box<dyn Future<Output = Result<(), CliError>> + Send>>;
-type Handler = Arc<dyn Fn(Server, Vec<String>) -> BoxedCommand + Send + Sync>;
+type Handler =
+    Arc<dyn Fn(Server, Vec<String>) -> BoxFuture<'static, Result<(), CliError>> + Send + Sync>;
 
 /// A command of the application, next to the built-in ones.
 struct AppCommand {

@@ -34,6 +34,7 @@ use crate::dispatch::methods;
 use crate::dispatch::reply::{Answer, Reply};
 use crate::dispatch::route::{Route, runs_handler};
 use crate::dispatch::scope::{RequestHeaders, Resolver, Retry, Scoping, mentions_meta};
+use crate::future::BoxFuture;
 use crate::handler::context::CancellationToken;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
@@ -87,7 +88,7 @@ struct CancelParams {
 }
 
 /// A handler's reply on its way: `None` when the request was cancelled.
-type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
+type Work = BoxFuture<'static, Option<Reply>>;
 
 impl Connection {
     /// A connection whose server-initiated messages go to `out`.

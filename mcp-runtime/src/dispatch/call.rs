@@ -17,8 +17,9 @@ use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
 use crate::dispatch::scope::{Resolver, Retry, Scope, invalid_meta};
 use crate::error::HandlerError;
+use crate::future::BoxFuture;
 use crate::handler::context::{CancellationToken, Context, ContextInner};
-use crate::handler::invoke::{HandlerFuture, Invoked, Limits, invoke};
+use crate::handler::invoke::{Invoked, Limits, invoke};
 use crate::handler::peer::Interact;
 use crate::handler::rounds::{self, Round};
 use crate::server::ServerInner;
@@ -181,7 +182,7 @@ impl<'a> Call<'a> {
     pub(crate) fn run<T>(
         self,
         limits: Limits<'_>,
-        start: impl FnOnce(Context) -> HandlerFuture<T>,
+        start: impl FnOnce(Context) -> BoxFuture<'static, Result<T, HandlerError>>,
         failed: impl FnOnce(&Result<T, HandlerError>) -> bool,
     ) -> impl Future<Output = Ran<T>> {
         let server = self.server;

@@ -4,9 +4,8 @@
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::fmt;
-use std::future::{Future, IntoFuture};
+use std::future::IntoFuture;
 use std::marker::PhantomData;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use mcp_core::jsonrpc::echo;
@@ -18,12 +17,11 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::future::BoxFuture;
 use crate::handler::ask::{Elicitation, InteractionError, Need, check, strip_position};
 use crate::handler::context::Context;
 use crate::handler::rounds::Kind;
 use crate::schema::SchemaProfile;
-
-type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 impl Context {
     /// Asks the user to fill in a form whose fields are the properties of `T` (form-mode
@@ -213,7 +211,7 @@ impl<T> Elicit<'_, T> {
 
 impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elicit<'a, T> {
     type Output = Result<Elicitation<T>, InteractionError>;
-    type IntoFuture = LocalBoxFuture<'a, Self::Output>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
@@ -284,7 +282,7 @@ impl ElicitUrl<'_> {
 
 impl<'a> IntoFuture for ElicitUrl<'a> {
     type Output = Result<ElicitAction, InteractionError>;
-    type IntoFuture = LocalBoxFuture<'a, Self::Output>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
@@ -336,7 +334,7 @@ impl Sample<'_> {
 
 impl<'a> IntoFuture for Sample<'a> {
     type Output = Result<CreateMessageResult, InteractionError>;
-    type IntoFuture = LocalBoxFuture<'a, Self::Output>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
@@ -386,7 +384,7 @@ impl Roots<'_> {
 
 impl<'a> IntoFuture for Roots<'a> {
     type Output = Result<Vec<Root>, InteractionError>;
-    type IntoFuture = LocalBoxFuture<'a, Self::Output>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {

@@ -2,14 +2,11 @@
 //! stream with `GET` + `Last-Event-ID`.
 
 use std::collections::{HashMap, VecDeque};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Mutex;
 
 use bytes::Bytes;
 
-/// A boxed future borrowing from the store.
-pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use crate::future::BoxFuture;
 
 /// The events of one stream after a given event, as [`EventStore::replay`] returns them.
 ///
@@ -60,18 +57,18 @@ pub trait EventStore: Send + Sync + 'static {
         stream: u64,
         seq: u64,
         frame: Bytes,
-    ) -> StoreFuture<'a, ()>;
+    ) -> BoxFuture<'a, ()>;
     /// Marks a stream as ended.
-    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> StoreFuture<'a, ()>;
+    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> BoxFuture<'a, ()>;
     /// The events of a stream after `after`; `None` when the stream is unknown.
     fn replay<'a>(
         &'a self,
         session: &'a str,
         stream: u64,
         after: u64,
-    ) -> StoreFuture<'a, Option<Replay>>;
+    ) -> BoxFuture<'a, Option<Replay>>;
     /// Forgets everything of a session.
-    fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()>;
+    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, ()>;
 }
 
 #[derive(Default)]
@@ -153,7 +150,7 @@ impl EventStore for InMemoryEventStore {
         stream: u64,
         seq: u64,
         frame: Bytes,
-    ) -> StoreFuture<'a, ()> {
+    ) -> BoxFuture<'a, ()> {
         self.with_logs(|logs| {
             let key = (session.to_owned(), stream);
             if !logs.streams.contains_key(&key) {
@@ -174,7 +171,7 @@ impl EventStore for InMemoryEventStore {
         Box::pin(std::future::ready(()))
     }
 
-    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> StoreFuture<'a, ()> {
+    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> BoxFuture<'a, ()> {
         self.with_logs(|logs| {
             if let Some(log) = logs.streams.get_mut(&(session.to_owned(), stream)) {
                 log.finished = true;
@@ -188,7 +185,7 @@ impl EventStore for InMemoryEventStore {
         session: &'a str,
         stream: u64,
         after: u64,
-    ) -> StoreFuture<'a, Option<Replay>> {
+    ) -> BoxFuture<'a, Option<Replay>> {
         let replay = self.with_logs(|logs| {
             logs.streams
                 .get(&(session.to_owned(), stream))
@@ -205,7 +202,7 @@ impl EventStore for InMemoryEventStore {
         Box::pin(std::future::ready(replay))
     }
 
-    fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()> {
+    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, ()> {
         self.with_logs(|logs| {
             if logs.per_session.remove(session).is_some() {
                 logs.streams.retain(|(s, _), _| s != session);

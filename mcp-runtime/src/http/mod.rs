@@ -87,7 +87,7 @@ use std::sync::Arc;
 
 use axum::Router;
 
-pub use event_store::{EventStore, InMemoryEventStore, Replay, StoreFuture};
+pub use event_store::{EventStore, InMemoryEventStore, Replay};
 pub use options::HttpOptions;
 
 use crate::error::Error;

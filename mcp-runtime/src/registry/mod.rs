@@ -25,13 +25,18 @@ use tokio::sync::Semaphore;
 pub(crate) use descriptors::KnownProperties;
 use descriptors::{icons, meta, tool_descriptor};
 pub use record::{
-    BoxFuture, CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
+    CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptGetFn, PromptRecord, ResourceReadFn, ResourceRecord, ResourceRequest,
     StateNeedsFn, ToolCallFn, ToolHints, ToolRecord,
 };
 
 use crate::error::Error;
 use crate::handler::context::StateMap;
+
+/// [`BoxFuture<'static, T>`](crate::BoxFuture), the name `client/mount` still uses for the
+/// futures of [`mounted::Forward`]; it goes when the client moves to its own crate.
+#[cfg(feature = "client")]
+pub(crate) type BoxFuture<T> = crate::BoxFuture<'static, T>;
 use crate::schema::SchemaProfile;
 
 /// Every record `#[tool]` registered in this binary (all servers).

@@ -11,8 +11,9 @@ use serde_json::value::RawValue;
 use tokio::sync::{Notify, oneshot};
 use tokio::task::AbortHandle;
 
+use crate::future::BoxFuture;
 use crate::handler::context::CancellationToken;
-use crate::handler::task_port::{HookFuture, InputError, TaskHooks};
+use crate::handler::task_port::{InputError, TaskHooks};
 use crate::outbound::{Outbound, Sink};
 use crate::tasks::store::{TaskRecord, TaskStore, now_ms};
 use crate::tasks::wire;
@@ -181,7 +182,7 @@ impl TaskHooks for Hooks {
         &self,
         key: String,
         request: InputRequest,
-    ) -> HookFuture<Result<Box<RawValue>, InputError>> {
+    ) -> BoxFuture<'static, Result<Box<RawValue>, InputError>> {
         let running = Arc::clone(&self.0);
         Box::pin(async move {
             let rx = {
@@ -207,7 +208,7 @@ impl TaskHooks for Hooks {
         })
     }
 
-    fn status(&self, status: TaskStatus, message: Option<String>) -> HookFuture<()> {
+    fn status(&self, status: TaskStatus, message: Option<String>) -> BoxFuture<'static, ()> {
         let running = Arc::clone(&self.0);
         Box::pin(async move {
             running

@@ -6,8 +6,6 @@
 //! store shared by several server instances (Redis, a database) can implement the trait.
 
 use std::collections::{BTreeMap, HashMap};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -16,8 +14,7 @@ use mcp_core::tasks::TaskStatus;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The future a [`TaskStore`] method returns.
-pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use crate::future::BoxFuture;
 
 /// Milliseconds since the Unix epoch, the clock of task records.
 pub(crate) fn now_ms() -> u64 {
@@ -176,18 +173,18 @@ impl TaskStoreError {
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores a new task, unless one of the store's bounds refuses it. When it returns, a
     /// [`get`](Self::get) of the task finds it.
-    fn create(&self, task: TaskRecord) -> StoreFuture<'_, Result<(), TaskStoreError>>;
+    fn create(&self, task: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>>;
 
     /// The task `id`, if `owner` created it and its TTL has not elapsed.
     fn get<'a>(
         &'a self,
         owner: &'a str,
         id: &'a str,
-    ) -> StoreFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>;
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>;
 
     /// Replaces the state of a stored task. Returns `false`, changing nothing, when the task is
     /// gone or already in a terminal status (a cancelled task stays cancelled).
-    fn update(&self, task: TaskRecord) -> StoreFuture<'_, Result<bool, TaskStoreError>>;
+    fn update(&self, task: TaskRecord) -> BoxFuture<'_, Result<bool, TaskStoreError>>;
 
     /// Up to `limit` of `owner`'s tasks, oldest first, after the task `after` (a page cursor).
     fn list<'a>(
@@ -195,7 +192,7 @@ pub trait TaskStore: Send + Sync + 'static {
         owner: &'a str,
         after: Option<&'a str>,
         limit: usize,
-    ) -> StoreFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>>;
+    ) -> BoxFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>>;
 }
 
 /// Bounds on the tasks a store keeps.
@@ -413,7 +410,7 @@ fn sweep(table: &mut HashMap<String, TaskRecord>, now: u64) {
 }
 
 impl TaskStore for MemoryTaskStore {
-    fn create(&self, task: TaskRecord) -> StoreFuture<'_, Result<(), TaskStoreError>> {
+    fn create(&self, task: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
         let outcome = self.create_now(task);
         Box::pin(std::future::ready(outcome))
     }
@@ -422,11 +419,11 @@ impl TaskStore for MemoryTaskStore {
         &'a self,
         owner: &'a str,
         id: &'a str,
-    ) -> StoreFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
         Box::pin(std::future::ready(Ok(self.get_now(owner, id))))
     }
 
-    fn update(&self, task: TaskRecord) -> StoreFuture<'_, Result<bool, TaskStoreError>> {
+    fn update(&self, task: TaskRecord) -> BoxFuture<'_, Result<bool, TaskStoreError>> {
         Box::pin(std::future::ready(Ok(self.update_now(task))))
     }
 
@@ -435,7 +432,7 @@ impl TaskStore for MemoryTaskStore {
         owner: &'a str,
         after: Option<&'a str>,
         limit: usize,
-    ) -> StoreFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>> {
+    ) -> BoxFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>> {
         Box::pin(std::future::ready(Ok(self.list_now(owner, after, limit))))
     }
 }
@@ -444,7 +441,7 @@ impl TaskStore for MemoryTaskStore {
 mod tests {
     use super::*;
 
-    fn block<T>(f: StoreFuture<'_, T>) -> T {
+    fn block<T>(f: BoxFuture<'_, T>) -> T {
         let waker = std::task::Waker::noop();
         let mut cx = std::task::Context::from_waker(waker);
         let mut f = f;

@@ -123,7 +123,7 @@ async fn mounted(
     timeout_ms: Option<u64>,
     start: impl FnOnce(
         crate::Context,
-    ) -> crate::handler::invoke::HandlerFuture<mcp_core::CallToolResult>,
+    ) -> crate::BoxFuture<'static, Result<mcp_core::CallToolResult, HandlerError>>,
 ) -> Result<Payload, ErrorObject> {
     let (server, id, v) = (call.server, call.id, call.scope.version);
     let limits = Limits {

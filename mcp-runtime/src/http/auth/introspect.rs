@@ -9,9 +9,10 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::caller::Claims;
+use crate::future::BoxFuture;
 use crate::http::auth::claims::named;
 use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
-use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+use crate::http::auth::verifier::{AuthError, TokenVerifier};
 
 /// Most answers cached at once.
 const CACHE_LIMIT: usize = 4096;
@@ -237,7 +238,7 @@ impl TokenVerifier for IntrospectionVerifier {
         &'a self,
         token: &'a str,
         _request: &'a http::request::Parts,
-    ) -> VerifyFuture<'a> {
+    ) -> BoxFuture<'a, Result<Claims, AuthError>> {
         Box::pin(self.check(token))
     }
 }

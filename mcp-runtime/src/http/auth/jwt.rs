@@ -10,9 +10,10 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 
 use crate::caller::Claims;
+use crate::future::BoxFuture;
 use crate::http::auth::claims::named;
 use crate::http::auth::discovery::{self, Fetcher, LazyFetcher};
-use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+use crate::http::auth::verifier::{AuthError, TokenVerifier};
 
 /// The asymmetric algorithms accepted unless told otherwise (never `none`, never HS*: a
 /// resource server holds no shared secret with the authorization server).
@@ -383,7 +384,7 @@ impl TokenVerifier for JwtVerifier {
         &'a self,
         token: &'a str,
         _request: &'a http::request::Parts,
-    ) -> VerifyFuture<'a> {
+    ) -> BoxFuture<'a, Result<Claims, AuthError>> {
         Box::pin(self.check(token))
     }
 }

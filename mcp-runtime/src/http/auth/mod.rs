@@ -91,7 +91,7 @@ pub use introspect::IntrospectionVerifier;
 pub use jsonwebtoken::Algorithm;
 pub use jwt::JwtVerifier;
 pub use policy::Authorization;
-pub use verifier::{AuthError, TokenVerifier, VerifyFuture};
+pub use verifier::{AuthError, TokenVerifier};
 
 use crate::http::endpoint::Http;
 use crate::server::{Server, ServerInner};
