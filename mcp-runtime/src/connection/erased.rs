@@ -35,7 +35,7 @@ use crate::dispatch::scope::Scoping;
 #[cfg(feature = "http")]
 use crate::dispatch::scope::{RequestHeaders, Retry};
 use crate::future::BoxFuture;
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 #[cfg(feature = "http")]
 use crate::outbound::Sink;
 use crate::transport::{Inbound, stdio};
@@ -88,7 +88,7 @@ impl Connection {
         id: RequestId,
         params: Option<Box<RawValue>>,
         scope: Scoping,
-        cancel: CancellationToken,
+        cancel: Cancellation,
     ) -> Work {
         Box::pin(async move {
             let _slot = match slot {

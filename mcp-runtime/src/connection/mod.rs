@@ -35,7 +35,7 @@ use crate::dispatch::reply::{Answer, Reply};
 use crate::dispatch::route::{Route, runs_handler};
 use crate::dispatch::scope::{RequestHeaders, Resolver, Retry, Scoping, mentions_meta};
 use crate::future::BoxFuture;
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
@@ -361,7 +361,7 @@ impl Connection {
         id: &'a RequestId,
         params: Option<&'a RawValue>,
         scope: S,
-        cancel: Option<CancellationToken>,
+        cancel: Option<Cancellation>,
     ) -> Call<'a, S> {
         Call {
             server: &self.server,
@@ -412,7 +412,7 @@ impl Connection {
         params: Option<Box<RawValue>>,
         scope: Scoping,
     ) -> Option<Reply> {
-        let cancel = CancellationToken::new();
+        let cancel = Cancellation::new();
         let Some(seq) = self.flights.enter(&id, cancel.clone()) else {
             return Some(duplicate(id));
         };
@@ -445,7 +445,7 @@ impl Connection {
         if self.flights.contains(&id) {
             return Some(duplicate(id));
         }
-        let cancel = CancellationToken::new();
+        let cancel = Cancellation::new();
         let peer = scope.peer().clone();
         let slot = self.flights.try_slot();
         let slots = self.flights.slots();
@@ -489,7 +489,7 @@ impl Connection {
         id: RequestId,
         params: Option<Box<RawValue>>,
         scope: Scoping,
-        cancel: CancellationToken,
+        cancel: Cancellation,
     ) -> Option<Reply> {
         let started = tracing::enabled!(tracing::Level::DEBUG).then(Instant::now);
         let span = tracing::info_span!(

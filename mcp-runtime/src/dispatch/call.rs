@@ -18,7 +18,7 @@ use crate::dispatch::route::Route;
 use crate::dispatch::scope::{Resolver, Retry, Scope, invalid_meta};
 use crate::error::HandlerError;
 use crate::future::BoxFuture;
-use crate::handler::context::{CancellationToken, Context, ContextInner};
+use crate::handler::context::{Cancellation, Context, ContextInner};
 use crate::handler::invoke::{Invoked, Limits, invoke};
 use crate::handler::peer::Interact;
 use crate::handler::rounds::{self, Round};
@@ -34,7 +34,7 @@ pub(crate) struct Call<'a, S = Scope> {
     pub(crate) params: Option<&'a RawValue>,
     pub(crate) scope: S,
     /// Set for methods that run a handler (they can be cancelled).
-    pub(crate) cancel: Option<CancellationToken>,
+    pub(crate) cancel: Option<Cancellation>,
 }
 
 /// How an item's handler run ended, seen from its method.

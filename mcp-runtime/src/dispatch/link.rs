@@ -10,7 +10,7 @@ use tokio::sync::Semaphore;
 
 use crate::dispatch::meta_memo::MetaMemo;
 use crate::dispatch::scope::Session;
-use crate::handler::context::{CancellationToken, severity};
+use crate::handler::context::{Cancellation, severity};
 use crate::handler::peer::Pending;
 use crate::notify::Subscriptions;
 use crate::outbound::Sink;
@@ -25,7 +25,7 @@ pub(crate) struct Link {
     /// Requests sent to the client, awaiting answers.
     pub(crate) pending: Arc<Pending>,
     /// Cancelled when the connection closes: ends `subscriptions/listen` gracefully.
-    pub(crate) closing: CancellationToken,
+    pub(crate) closing: Cancellation,
     /// The connection's own outbound queue (server-initiated messages): what a task reaches
     /// the client through once the request that created it is answered.
     pub(crate) out: Option<Sink>,
@@ -45,7 +45,7 @@ impl Link {
             log_level: Arc::new(AtomicU8::new(severity(LoggingLevel::Info))),
             subscriptions: Subscriptions::default(),
             pending: Arc::new(Pending::new(max_pending, total, timeout)),
-            closing: CancellationToken::new(),
+            closing: Cancellation::new(),
             out: None,
             task_owner: std::sync::OnceLock::new(),
             meta_memo: MetaMemo::default(),

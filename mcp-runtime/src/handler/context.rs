@@ -43,7 +43,7 @@ pub(crate) struct ContextInner {
     pub(crate) log_gate: LogGate,
     pub(crate) peer: Option<Sink>,
     pub(crate) state: Arc<StateMap>,
-    pub(crate) cancel: CancellationToken,
+    pub(crate) cancel: Cancellation,
     pub(crate) last_progress: Mutex<Option<f64>>,
     /// How `elicit`, `sample` and `roots` reach the client.
     pub(crate) interact: Interact,
@@ -137,7 +137,7 @@ impl Context {
     ///
     /// The handler's future is dropped on cancellation anyway; the token is for work the handler
     /// spawned on its own.
-    pub fn cancellation(&self) -> &CancellationToken {
+    pub fn cancellation(&self) -> &Cancellation {
         &self.inner.cancel
     }
 
@@ -270,22 +270,27 @@ pub(crate) fn severity(level: LoggingLevel) -> u8 {
     }
 }
 
-/// A cancellation flag that can be awaited.
+/// A cancellation flag that can be awaited: set when the client cancels the request (or the
+/// server shuts down), and read or awaited by the handler.
+///
+/// It is not `tokio_util::sync::CancellationToken`, and is named apart from it: it has no child
+/// tokens or drop guards, only the flag, its setter and the future that waits for it (which a
+/// handler `select!`s on beside its work).
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let token = mcp_runtime::CancellationToken::new();
+/// let token = mcp_runtime::Cancellation::new();
 /// assert!(!token.is_cancelled());
 /// token.cancel();
 /// token.cancelled().await; // returns at once
 /// # });
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct CancellationToken {
+pub struct Cancellation {
     inner: Arc<(AtomicBool, Notify)>,
 }
 
-impl CancellationToken {
+impl Cancellation {
     /// A token that is not cancelled.
     pub fn new() -> Self {
         Self::default()

@@ -10,7 +10,7 @@ use mcp_core::jsonrpc::error_codes;
 use mcp_core::{ErrorObject, RequestId};
 
 use crate::dispatch::reply::Reply;
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::http::event_store::{EventStore, InMemoryEventStore};
 use crate::http::guard::{Guard, Refusal};
 use crate::http::options::HttpOptions;
@@ -32,7 +32,7 @@ pub(crate) struct Http {
     pub(crate) raw_log: bool,
     /// Cancelled when the serve function running this endpoint stops on its own account (stdin
     /// closed under `serve_stdio_and_http`); the server-wide shutdown is the server's token.
-    stop: CancellationToken,
+    stop: Cancellation,
     /// Whether this replica listens to the scale-out bus yet.
     pub(crate) bus_started: std::sync::atomic::AtomicBool,
     /// Connections a stateless request left as it found them, for the next ones (at most
@@ -58,7 +58,7 @@ const SPARE_CONNECTIONS: usize = 64;
 impl Http {
     /// The endpoint of `server`; `loopback` when it is bound to a loopback address or mounted;
     /// `stop` ends it along with the server's shutdown.
-    pub(crate) fn new(server: Arc<ServerInner>, loopback: bool, stop: CancellationToken) -> Self {
+    pub(crate) fn new(server: Arc<ServerInner>, loopback: bool, stop: Cancellation) -> Self {
         let opts = server.extension::<HttpOptions>().unwrap_or_default();
         // The options' store, else one a scale-out backend installed, else memory.
         let store = opts
@@ -377,7 +377,7 @@ mod tests {
         let server = crate::Server::builder(crate::server_info!())
             .build()
             .unwrap();
-        let h = Http::new(Arc::clone(&server.inner), true, CancellationToken::new());
+        let h = Http::new(Arc::clone(&server.inner), true, Cancellation::new());
         let spares = |h: &Http| h.queues.lock().unwrap().len();
         // A sender still held elsewhere (a handler's task): not kept.
         let (tx, rx) = h.request_queue();

@@ -91,7 +91,7 @@ pub use event_store::{EventStore, InMemoryEventStore, Replay};
 pub use options::HttpOptions;
 
 use crate::error::Error;
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::server::Server;
 use endpoint::Http;
 use get_delete::{handle_delete, handle_get};
@@ -114,7 +114,7 @@ fn build_router(
     path: &str,
     loopback: bool,
     health: Option<&(String, String)>,
-    stop: CancellationToken,
+    stop: Cancellation,
 ) -> (Router, Arc<Http>) {
     let state = Arc::new(Http::new(Arc::clone(&server.inner), loopback, stop));
     state.start_bus();
@@ -145,14 +145,7 @@ fn mounted(server: &Server, path: &str) -> Router {
         tracing::warn!(error = %e, "health endpoints not served");
         None
     });
-    build_router(
-        server,
-        path,
-        true,
-        health.as_ref(),
-        CancellationToken::new(),
-    )
-    .0
+    build_router(server, path, true, health.as_ref(), Cancellation::new()).0
 }
 
 impl Server {
@@ -233,8 +226,7 @@ impl Server {
     ) -> impl Future<Output = Result<(), Error>> + Send + '_ {
         let serving: crate::server::Serving<'_> = Box::pin(async move {
             let _signals = self.inner.listen_for_signals();
-            self.serve_http_until(listener, CancellationToken::new())
-                .await
+            self.serve_http_until(listener, Cancellation::new()).await
         });
         serving
     }
@@ -244,7 +236,7 @@ impl Server {
     async fn serve_http_until(
         &self,
         listener: tokio::net::TcpListener,
-        stop: CancellationToken,
+        stop: Cancellation,
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         options::check_serving(&self.inner, gated(&self.inner))?;
@@ -295,7 +287,7 @@ impl Server {
 
     async fn serve_both_inner(&self, listener: tokio::net::TcpListener) -> Result<(), Error> {
         let _signals = self.inner.listen_for_signals();
-        let stop = CancellationToken::new();
+        let stop = Cancellation::new();
         let stdio = async {
             let (shutdown, local) = (self.inner.shutdown.clone(), stop.clone());
             let served = self

@@ -571,7 +571,7 @@ impl ServerBuilder {
                 tasks: Arc::new(crate::tasks::TaskManager::new(task_options)),
                 fair_shares: self.fair_shares,
                 client_requests,
-                shutdown: crate::handler::context::CancellationToken::new(),
+                shutdown: crate::handler::context::Cancellation::new(),
                 server_info_json,
                 scale: self.scale,
                 mounts_pending,

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use mcp_core::{Implementation, Meta, ProtocolVersion, ServerCapabilities};
 
 use crate::error::Error;
-use crate::handler::context::{CancellationToken, Context, StateMap};
+use crate::handler::context::{Cancellation, Context, StateMap};
 use crate::handler::rounds::StateKey;
 use crate::notify::{Hub, ListChanged};
 use crate::registry::mounted::MountedItems;
@@ -159,7 +159,7 @@ pub(crate) struct ServerInner {
     /// The server-wide bound on requests to the client waiting for answers.
     pub(crate) client_requests: Arc<tokio::sync::Semaphore>,
     /// Cancelled when the server is asked to shut down ([`shutdown::ShutdownHandle`]).
-    pub(crate) shutdown: CancellationToken,
+    pub(crate) shutdown: Cancellation,
     /// `server_info_meta` as JSON, serialised once: the stateless era writes it into every
     /// finished result that has no `_meta` of its own.
     pub(crate) server_info_json: Box<str>,

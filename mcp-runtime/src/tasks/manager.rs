@@ -9,7 +9,7 @@ use mcp_core::ErrorObject;
 use mcp_core::tasks::TaskStatus;
 use serde_json::Value;
 
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::outbound::Sink;
 use crate::tasks::TaskOptions;
 use crate::tasks::running::Running;
@@ -80,7 +80,7 @@ impl TaskManager {
         stateless: bool,
         ttl_ms: u64,
         notices: Option<Sink>,
-        cancel: CancellationToken,
+        cancel: Cancellation,
     ) -> Result<Arc<Running>, ErrorObject> {
         let poll = self.options.poll_interval.as_millis().max(1) as u64;
         let mut record = TaskRecord::new(crate::random::token(), owner, ttl_ms, poll);

@@ -12,7 +12,7 @@ use tokio::sync::{Notify, oneshot};
 use tokio::task::AbortHandle;
 
 use crate::future::BoxFuture;
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::handler::task_port::{InputError, TaskHooks};
 use crate::outbound::{Outbound, Sink};
 use crate::tasks::store::{TaskRecord, TaskStore, now_ms};
@@ -39,7 +39,7 @@ pub(crate) struct Running {
     /// Aborts the handler's task.
     abort: Mutex<Option<AbortHandle>>,
     /// Cancelled with the task: the handler's `ctx.cancellation()`.
-    pub(crate) cancel: CancellationToken,
+    pub(crate) cancel: Cancellation,
     /// Handshake era: where `notifications/tasks/status` go.
     notices: Option<Sink>,
     store: Arc<dyn TaskStore>,
@@ -50,7 +50,7 @@ impl Running {
         record: TaskRecord,
         store: Arc<dyn TaskStore>,
         notices: Option<Sink>,
-        cancel: CancellationToken,
+        cancel: Cancellation,
     ) -> Self {
         Self {
             id: record.id.clone(),

@@ -24,7 +24,7 @@ use crate::dispatch::call::{Call, input_required, mark_complete};
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
 use crate::handler::ask::missing_capability;
-use crate::handler::context::{CancellationToken, Context};
+use crate::handler::context::{Cancellation, Context};
 use crate::handler::invoke::{Invoked, Limits, invoke};
 use crate::handler::peer::{Interact, TaskPort};
 use crate::handler::rounds::Round;
@@ -174,7 +174,7 @@ pub(super) async fn call_tool(
     let owner = owner(&call);
     let principal = crate::principal::current().map_or_else(|| owner.clone(), |p| p.to_string());
     let id = call.id.clone();
-    let cancel = CancellationToken::new();
+    let cancel = Cancellation::new();
     call.cancel = Some(cancel.clone());
     match plan {
         Plan::Asked(ttl) => {
