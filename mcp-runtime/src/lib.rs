@@ -196,6 +196,7 @@ pub mod scale_redis;
 mod schema;
 mod serve;
 mod server;
+mod sync;
 pub mod tasks;
 pub mod transport;
 mod typed;

@@ -10,6 +10,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 
 use crate::error::{HandlerError, IntoHandlerError};
+use crate::sync::{read, write};
 
 /// Structured output: `structuredContent`, an `outputSchema` derived from `T`, and the same JSON as
 /// a text block for clients that read only text.
@@ -43,11 +44,7 @@ fn wrap_cache() -> &'static RwLock<HashMap<TypeId, bool>> {
 /// generator with the default settings makes it, is not an object. Computed once per type.
 pub(crate) fn wraps<T: JsonSchema + 'static>() -> bool {
     let id = TypeId::of::<T>();
-    if let Some(hit) = wrap_cache()
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&id)
-    {
+    if let Some(hit) = read(wrap_cache()).get(&id) {
         return *hit;
     }
     let schema = T::json_schema(&mut SchemaGenerator::default());
@@ -57,10 +54,7 @@ pub(crate) fn wraps<T: JsonSchema + 'static>() -> bool {
 }
 
 fn remember_wraps<T: 'static>(wrap: bool) {
-    wrap_cache()
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(TypeId::of::<T>(), wrap);
+    write(wrap_cache()).insert(TypeId::of::<T>(), wrap);
 }
 
 /// Whether a root schema made by `generator` decides [`wraps`] by itself: its settings make the

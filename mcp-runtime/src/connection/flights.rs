@@ -11,6 +11,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::AbortHandle;
 
 use crate::handler::context::Cancellation;
+use crate::sync::lock;
 
 /// A request being handled.
 struct Flight {
@@ -48,7 +49,7 @@ impl Flights {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Flight>> {
-        self.table.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.table)
     }
 
     /// Whether no request is in flight or admitted.

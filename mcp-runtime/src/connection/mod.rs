@@ -39,6 +39,7 @@ use crate::handler::context::Cancellation;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
+use crate::sync::lock;
 use blocking::{Blocking, Watched};
 use flights::{Flights, Leave};
 use spanned::Spanned;
@@ -59,7 +60,7 @@ pub(crate) struct Connection {
 
 impl Drop for Connection {
     fn drop(&mut self) {
-        if let Some(key) = *self.hub_key.lock().unwrap_or_else(|e| e.into_inner()) {
+        if let Some(key) = *lock(&self.hub_key) {
             self.server.hub.remove_connection(key);
         }
         self.link.pending.close();
@@ -376,7 +377,7 @@ impl Connection {
 
     /// Registers the connection for server-initiated notifications (after `initialize`).
     fn join_hub(self: &Arc<Self>) {
-        let mut key = self.hub_key.lock().unwrap_or_else(|e| e.into_inner());
+        let mut key = lock(&self.hub_key);
         if key.is_none() {
             let hub = &self.server.hub;
             let k = hub.key();

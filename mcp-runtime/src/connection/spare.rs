@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::Connection;
+use crate::sync::lock;
 
 impl Connection {
     /// Whether this connection holds nothing of the requests it served, so that another
@@ -17,11 +18,7 @@ impl Connection {
             && self.link.session().is_none()
             && !self.link.closing.is_cancelled()
             && self.flights.is_idle()
-            && self
-                .hub_key
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .is_none()
+            && lock(&self.hub_key).is_none()
     }
 }
 

@@ -14,6 +14,7 @@ use crate::handler::context::{Cancellation, severity};
 use crate::handler::peer::Pending;
 use crate::notify::Subscriptions;
 use crate::outbound::Sink;
+use crate::sync::lock;
 
 /// What the protocol methods keep per connection.
 pub(crate) struct Link {
@@ -80,14 +81,11 @@ impl Link {
 
     /// The handshake-era session, once `initialize` opened it.
     pub(crate) fn session(&self) -> Option<Arc<Session>> {
-        self.session
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        lock(&self.session).clone()
     }
 
     /// Opens (or replaces) the session.
     pub(crate) fn open(&self, session: Session) {
-        *self.session.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(session));
+        *lock(&self.session) = Some(Arc::new(session));
     }
 }

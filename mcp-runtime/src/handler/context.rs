@@ -16,6 +16,7 @@ use tokio::sync::Notify;
 use crate::error::HandlerError;
 use crate::handler::peer::Interact;
 use crate::outbound::{Outbound, Sink};
+use crate::sync::lock;
 use crate::wire;
 
 /// Application state handed to the builder, shared by every request.
@@ -153,11 +154,7 @@ impl Context {
             return;
         };
         {
-            let mut last = self
-                .inner
-                .last_progress
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let mut last = lock(&self.inner.last_progress);
             if !progress.is_finite() || last.is_some_and(|prev| progress <= prev) {
                 return;
             }
@@ -231,17 +228,13 @@ impl Context {
 
     /// Records the first protocol error of an interaction.
     pub(crate) fn record_fault(&self, err: mcp_core::ErrorObject) {
-        let mut fault = self.inner.fault.lock().unwrap_or_else(|e| e.into_inner());
+        let mut fault = lock(&self.inner.fault);
         fault.get_or_insert(err);
     }
 
     /// Takes the recorded protocol error, if any.
     pub(crate) fn take_fault(&self) -> Option<mcp_core::ErrorObject> {
-        self.inner
-            .fault
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
+        lock(&self.inner.fault).take()
     }
 
     /// Reads application state given to the builder with `.state(value)`.

@@ -14,6 +14,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use crate::handler::rounds::Round;
 use crate::handler::task_port::TaskHooks;
 use crate::principal::{Principal, Share, Tally};
+use crate::sync::lock;
 
 /// A principal's share of the requests to the client awaiting answers, over all its sessions.
 pub(crate) type PrincipalShare = (Arc<Tally>, Principal);
@@ -108,7 +109,7 @@ impl Pending {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, Table> {
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.map)
     }
 
     /// A new request id and the receiver of its answer.

@@ -22,6 +22,7 @@ use crate::handler::ask::{Elicitation, InteractionError, Need, check, strip_posi
 use crate::handler::context::Context;
 use crate::handler::rounds::Kind;
 use crate::schema::SchemaProfile;
+use crate::sync::lock;
 
 impl Context {
     /// Asks the user to fill in a form whose fields are the properties of `T` (form-mode
@@ -137,11 +138,7 @@ impl Context {
 fn form_schema<T: JsonSchema + 'static>() -> Arc<Value> {
     static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Value>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(s) = cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&TypeId::of::<T>())
-    {
+    if let Some(s) = lock(cache).get(&TypeId::of::<T>()) {
         return Arc::clone(s);
     }
     let profile = SchemaProfile::Portable;
@@ -152,10 +149,7 @@ fn form_schema<T: JsonSchema + 'static>() -> Arc<Value> {
         map.remove("$defs");
     }
     let value = Arc::new(value);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(TypeId::of::<T>(), Arc::clone(&value));
+    lock(cache).insert(TypeId::of::<T>(), Arc::clone(&value));
     value
 }
 

@@ -18,6 +18,7 @@ use crate::http::session::Sessions;
 use crate::http::sse::SseBody;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
+use crate::sync::lock;
 use tokio::sync::mpsc;
 
 /// The shared state of one HTTP endpoint.
@@ -88,7 +89,7 @@ impl Http {
 
     /// A queue for one request's messages: a spare one, else a new one.
     pub(crate) fn request_queue(&self) -> RequestQueue {
-        let spare = self.queues.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let spare = lock(&self.queues).pop();
         spare.unwrap_or_else(|| mpsc::channel(REQUEST_QUEUE))
     }
 
@@ -100,7 +101,7 @@ impl Http {
         if !unshared || tx.capacity() != tx.max_capacity() || !rx.is_empty() || rx.is_closed() {
             return;
         }
-        let mut queues = self.queues.lock().unwrap_or_else(|e| e.into_inner());
+        let mut queues = lock(&self.queues);
         if queues.len() < SPARE_QUEUES {
             queues.push((tx, rx));
         }
@@ -114,7 +115,7 @@ impl Http {
         &self,
         out: crate::outbound::Sink,
     ) -> Arc<crate::connection::Connection> {
-        let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let spare = lock(&self.spare).pop();
         spare.unwrap_or_else(|| {
             crate::connection::Connection::with_raw_log(Arc::clone(&self.server), out, self.raw_log)
         })
@@ -126,7 +127,7 @@ impl Http {
         if !conn.is_spare() {
             return;
         }
-        let mut spare = self.spare.lock().unwrap_or_else(|e| e.into_inner());
+        let mut spare = lock(&self.spare);
         if spare.len() < SPARE_CONNECTIONS {
             spare.push(conn);
         }

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use bytes::Bytes;
 
 use crate::future::BoxFuture;
+use crate::sync::lock;
 
 /// The events of one stream after a given event, as [`EventStore::replay`] returns them.
 ///
@@ -139,7 +140,7 @@ impl InMemoryEventStore {
     }
 
     fn with_logs<T>(&self, f: impl FnOnce(&mut Logs) -> T) -> T {
-        f(&mut self.logs.lock().unwrap_or_else(|e| e.into_inner()))
+        f(&mut lock(&self.logs))
     }
 }
 

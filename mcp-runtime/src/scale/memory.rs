@@ -9,6 +9,7 @@ use tokio::sync::broadcast;
 
 use crate::future::BoxFuture;
 use crate::scale::{Bus, Envelope, ScaleError, SessionRecord, SessionStore};
+use crate::sync::lock;
 
 /// A bounded in-memory [`SessionStore`]: at most `max` sessions (a new one beyond that is
 /// refused with [`ScaleError::Unavailable`]), each expiring `idle` after its last touch.
@@ -34,7 +35,7 @@ impl MemorySessionStore {
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut HashMap<String, (SessionRecord, Instant)>) -> T) -> T {
-        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = lock(&self.map);
         let now = Instant::now();
         map.retain(|_, (_, until)| *until > now);
         f(&mut map)

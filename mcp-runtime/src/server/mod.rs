@@ -19,6 +19,7 @@ use crate::registry::mounted::MountedItems;
 use crate::registry::{
     self, Catalog, CatalogSettings, ListKind, PromptRecord, ResourceRecord, ToolRecord,
 };
+use crate::sync::{lock, read, write};
 pub use builder::ServerBuilder;
 use options::Options;
 
@@ -172,7 +173,7 @@ pub(crate) struct ServerInner {
 impl ServerInner {
     /// The current catalog and capabilities.
     pub(crate) fn live(&self) -> Arc<Live> {
-        Arc::clone(&self.live.read().unwrap_or_else(|e| e.into_inner()))
+        Arc::clone(&read(&self.live))
     }
 
     /// Sends a list change to this server's clients and, on a replica, to the other replicas'.
@@ -289,14 +290,14 @@ impl Server {
         change: impl FnOnce(&mut Records) -> bool,
         notify: bool,
     ) -> Result<bool, Error> {
-        let mut records = self.inner.records.lock().unwrap_or_else(|e| e.into_inner());
+        let mut records = lock(&self.inner.records);
         let mut next = records.clone();
         if !change(&mut next) {
             return Ok(false);
         }
         let inner = &self.inner;
         let live = Live::build(&next, &inner.options, &inner.server_info_meta, &inner.state)?;
-        *self.inner.live.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(live);
+        *write(&self.inner.live) = Arc::new(live);
         *records = next;
         drop(records);
         if notify {

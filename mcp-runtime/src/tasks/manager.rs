@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::handler::context::Cancellation;
 use crate::outbound::Sink;
+use crate::sync::lock;
 use crate::tasks::TaskOptions;
 use crate::tasks::running::Running;
 use crate::tasks::store::{MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError};
@@ -60,7 +61,7 @@ impl TaskManager {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Running>>> {
-        self.running.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.running)
     }
 
     /// The TTL granted for a request asking `asked` milliseconds (or nothing).

@@ -15,15 +15,12 @@ use crate::future::BoxFuture;
 use crate::handler::context::Cancellation;
 use crate::handler::task_port::{InputError, TaskHooks};
 use crate::outbound::{Outbound, Sink};
+use crate::sync::lock;
 use crate::tasks::store::{TaskRecord, TaskStore, now_ms};
 use crate::tasks::wire;
 
 /// Questions one task may have waiting at once.
 const MAX_INPUTS: usize = 32;
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// A task running here.
 pub(crate) struct Running {

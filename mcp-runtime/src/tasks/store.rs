@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::future::BoxFuture;
+use crate::sync::lock;
 
 /// Milliseconds since the Unix epoch, the clock of task records.
 pub(crate) fn now_ms() -> u64 {
@@ -295,7 +296,7 @@ impl MemoryTaskStore {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, HashMap<String, TaskRecord>> {
-        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.tasks)
     }
 
     /// How many tasks are kept (expired ones are dropped first).

@@ -9,6 +9,7 @@ use reqwest::Url;
 use serde_json::{Map, Value};
 
 use crate::http::auth::verifier::AuthError;
+use crate::sync::lock;
 
 /// The largest metadata, JWKS or introspection answer read.
 const MAX_ANSWER: usize = 256 * 1024;
@@ -27,7 +28,7 @@ pub(crate) struct LazyFetcher(Mutex<Option<Fetcher>>);
 impl LazyFetcher {
     /// The fetcher, made now with `timeout` if this is the first call.
     pub(crate) fn get(&self, timeout: Duration) -> Fetcher {
-        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slot = lock(&self.0);
         slot.get_or_insert_with(|| Fetcher::new(timeout)).clone()
     }
 }
