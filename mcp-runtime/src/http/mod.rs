@@ -168,8 +168,10 @@ impl Server {
         mounted(self, "/")
     }
 
-    /// The MCP endpoint as an axum [`Router`] serving `path` (merge it into your app with
-    /// `Router::merge`).
+    /// The MCP endpoint as an axum [`Router`] serving `path`, to merge into your app with
+    /// `Router::merge`. Unlike a nested [`router`](Self::router), it also serves what belongs
+    /// at the root beside the endpoint (with feature `auth`, the RFC 9728 metadata at
+    /// `/.well-known/oauth-protected-resource{path}`).
     ///
     /// ```
     /// use mcp_runtime::prelude::*;
@@ -177,11 +179,11 @@ impl Server {
     /// let server = Server::builder(server_info!()).build().unwrap();
     /// let app: axum::Router = axum::Router::new()
     ///     .route("/health", axum::routing::get(|| async { "ok" }))
-    ///     .merge(server.into_router("/mcp"));
+    ///     .merge(server.router_at("/mcp"));
     /// # let _ = app;
     /// ```
-    pub fn into_router(self, path: &str) -> Router {
-        mounted(&self, path)
+    pub fn router_at(&self, path: &str) -> Router {
+        mounted(self, path)
     }
 
     /// Serves Streamable HTTP at `http://ADDR/mcp` (with `/healthz` and `/readyz`) until the
