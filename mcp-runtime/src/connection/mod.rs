@@ -28,8 +28,8 @@ use mcp_core::jsonrpc::{EnvelopeError, Message, Parsed};
 use mcp_core::{ErrorObject, RequestId, RequestMeta};
 use serde_json::value::RawValue;
 
-use crate::dispatch::call::{Call, parse_params};
-use crate::dispatch::link::Link;
+use crate::dispatch::call::{MethodCall, parse_params};
+use crate::dispatch::link::LinkState;
 use crate::dispatch::methods;
 use crate::dispatch::reply::{Answer, Reply};
 use crate::dispatch::route::{Route, runs_handler};
@@ -48,7 +48,7 @@ use spanned::Spanned;
 pub(crate) struct Connection {
     server: Arc<ServerInner>,
     out: Sink,
-    link: Link,
+    link: LinkState,
     flights: Flights,
     raw_log: bool,
     /// Whether handlers get their first poll on the connection's task (see
@@ -102,7 +102,7 @@ impl Connection {
     /// for each).
     pub(crate) fn with_raw_log(server: Arc<ServerInner>, out: Sink, raw_log: bool) -> Arc<Self> {
         let options = &server.options;
-        let link = Link::new(
+        let link = LinkState::new(
             options.max_client_requests,
             Arc::clone(&server.client_requests),
             options.client_request_timeout,
@@ -131,7 +131,7 @@ impl Connection {
     ) -> Arc<Self> {
         let conn = Self::new(server, out);
         conn.link
-            .open(crate::dispatch::scope::Session::assumed(version));
+            .open(crate::dispatch::scope::Negotiated::assumed(version));
         conn
     }
 
@@ -363,8 +363,8 @@ impl Connection {
         params: Option<&'a RawValue>,
         scope: S,
         cancel: Option<Cancellation>,
-    ) -> Call<'a, S> {
-        Call {
+    ) -> MethodCall<'a, S> {
+        MethodCall {
             server: &self.server,
             link: &self.link,
             route,

@@ -55,7 +55,7 @@ mod tests {
         let with_session = conn();
         with_session
             .link
-            .open(crate::dispatch::scope::Session::assumed(
+            .open(crate::dispatch::scope::Negotiated::assumed(
                 ProtocolVersion::V2025_11_25,
             ));
         assert!(!with_session.is_spare());

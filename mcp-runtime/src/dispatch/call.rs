@@ -10,7 +10,7 @@ use mcp_core::{ErrorObject, InputRequiredResult, Meta, ProtocolVersion, RequestI
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::dispatch::link::Link;
+use crate::dispatch::link::LinkState;
 use crate::dispatch::meta_memo::Sent;
 use crate::dispatch::params::{Read, read_with_meta};
 use crate::dispatch::reply::Payload;
@@ -26,9 +26,9 @@ use crate::server::ServerInner;
 
 /// A request on its way through a method; `S` is [`Resolver`] before the method has read the
 /// `_meta` the scope is resolved from (see [`Open`]).
-pub(crate) struct Call<'a, S = Scope> {
+pub(crate) struct MethodCall<'a, S = Scope> {
     pub(crate) server: &'a Arc<ServerInner>,
-    pub(crate) link: &'a Link,
+    pub(crate) link: &'a LinkState,
     pub(crate) route: Route,
     pub(crate) id: &'a RequestId,
     pub(crate) params: Option<&'a RawValue>,
@@ -46,15 +46,15 @@ pub(crate) enum Ran<T> {
     Answered(Result<Payload, ErrorObject>),
 }
 
-/// How a method gets its resolved [`Call`] and its params: from a call whose scope is resolved,
-/// by reading the params; from one waiting for its `_meta` (`Call<Resolver>`), by reading the
+/// How a method gets its resolved [`MethodCall`] and its params: from a call whose scope is resolved,
+/// by reading the params; from one waiting for its `_meta` (`MethodCall<Resolver>`), by reading the
 /// params and `_meta` in one pass, then resolving the scope from that `_meta`. Either way the
 /// scope's errors come first; the params' error is the second result, for the method to return
 /// after its own earlier checks.
 pub(crate) trait Open: Sized {
     fn open<'a, 'p, P: Deserialize<'p>>(
-        call: Call<'a, Self>,
-    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+        call: MethodCall<'a, Self>,
+    ) -> Result<(MethodCall<'a>, Result<P, ErrorObject>), ErrorObject>
     where
         'a: 'p;
 }
@@ -62,8 +62,8 @@ pub(crate) trait Open: Sized {
 impl Open for Scope {
     #[inline]
     fn open<'a, 'p, P: Deserialize<'p>>(
-        call: Call<'a>,
-    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+        call: MethodCall<'a>,
+    ) -> Result<(MethodCall<'a>, Result<P, ErrorObject>), ErrorObject>
     where
         'a: 'p,
     {
@@ -74,8 +74,8 @@ impl Open for Scope {
 
 impl Open for Resolver {
     fn open<'a, 'p, P: Deserialize<'p>>(
-        call: Call<'a, Resolver>,
-    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+        call: MethodCall<'a, Resolver>,
+    ) -> Result<(MethodCall<'a>, Result<P, ErrorObject>), ErrorObject>
     where
         'a: 'p,
     {
@@ -108,9 +108,9 @@ impl Open for Resolver {
     }
 }
 
-impl<'a> Call<'a, Resolver> {
-    fn take_scope(self) -> (Resolver, Call<'a, ()>) {
-        let call = Call {
+impl<'a> MethodCall<'a, Resolver> {
+    fn take_scope(self) -> (Resolver, MethodCall<'a, ()>) {
+        let call = MethodCall {
             server: self.server,
             link: self.link,
             route: self.route,
@@ -123,9 +123,9 @@ impl<'a> Call<'a, Resolver> {
     }
 }
 
-impl<'a> Call<'a, ()> {
-    fn with(self, scope: Scope) -> Call<'a> {
-        Call {
+impl<'a> MethodCall<'a, ()> {
+    fn with(self, scope: Scope) -> MethodCall<'a> {
+        MethodCall {
             server: self.server,
             link: self.link,
             route: self.route,
@@ -137,7 +137,7 @@ impl<'a> Call<'a, ()> {
     }
 }
 
-impl<'a> Call<'a> {
+impl<'a> MethodCall<'a> {
     /// The request's params as `T`; MCP params are always objects.
     pub(crate) fn params<'p, T: Deserialize<'p>>(&self) -> Result<T, ErrorObject>
     where

@@ -9,7 +9,7 @@ use mcp_core::LoggingLevel;
 use tokio::sync::Semaphore;
 
 use crate::dispatch::meta_memo::MetaMemo;
-use crate::dispatch::scope::Session;
+use crate::dispatch::scope::Negotiated;
 use crate::handler::context::{Cancellation, severity};
 use crate::handler::peer::Pending;
 use crate::notify::Subscriptions;
@@ -17,8 +17,8 @@ use crate::outbound::Sink;
 use crate::sync::lock;
 
 /// What the protocol methods keep per connection.
-pub(crate) struct Link {
-    session: Mutex<Option<Arc<Session>>>,
+pub(crate) struct LinkState {
+    session: Mutex<Option<Arc<Negotiated>>>,
     /// The `logging/setLevel` level of the session.
     pub(crate) log_level: Arc<AtomicU8>,
     /// `resources/subscribe` URIs.
@@ -37,7 +37,7 @@ pub(crate) struct Link {
     pub(crate) meta_memo: MetaMemo,
 }
 
-impl Link {
+impl LinkState {
     /// A link with no session; at most `max_pending` requests to the client wait at once (and no
     /// more than the server-wide `total` allows), each for up to `timeout`.
     pub(crate) fn new(max_pending: usize, total: Arc<Semaphore>, timeout: Duration) -> Self {
@@ -80,12 +80,12 @@ impl Link {
     }
 
     /// The handshake-era session, once `initialize` opened it.
-    pub(crate) fn session(&self) -> Option<Arc<Session>> {
+    pub(crate) fn session(&self) -> Option<Arc<Negotiated>> {
         lock(&self.session).clone()
     }
 
     /// Opens (or replaces) the session.
-    pub(crate) fn open(&self, session: Session) {
+    pub(crate) fn open(&self, session: Negotiated) {
         *lock(&self.session) = Some(Arc::new(session));
     }
 }

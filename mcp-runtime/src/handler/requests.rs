@@ -1,5 +1,7 @@
-//! The questions a handler asks the client (elicitation, sampling, roots), each a builder to
-//! `.await`.
+//! The builders a handler calls on its [`Context`]: `elicit`, `elicit_url`, `sample` and
+//! `roots`, each a value to configure and `.await` ([`Elicit`], [`ElicitUrl`], [`Sample`],
+//! [`Roots`]). Each shapes its request's params (a form's schema made once per type) and reads
+//! its typed answer; the asking itself is `Context::ask` (`handler/ask`).
 
 use std::any::TypeId;
 use std::collections::HashMap;

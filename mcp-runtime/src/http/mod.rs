@@ -95,7 +95,6 @@ use crate::handler::context::Cancellation;
 use crate::server::Server;
 use endpoint::Http;
 use get_delete::{handle_delete, handle_get};
-use options::HttpOptions as Options;
 use post::handle_post;
 
 /// The paths besides `path` that the endpoint's routes take.
@@ -140,7 +139,7 @@ fn build_router(
 /// The router to mount at a path of the user's choosing; health endpoints only when asked for
 /// (a bad path is logged and skipped: mounting cannot fail).
 fn mounted(server: &Server, path: &str) -> Router {
-    let opts = server.inner.extension::<Options>().unwrap_or_default();
+    let opts = server.inner.extension::<HttpOptions>().unwrap_or_default();
     let health = health::paths(&opts.health, false, &taken(path)).unwrap_or_else(|e| {
         tracing::warn!(error = %e, "health endpoints not served");
         None
@@ -242,7 +241,7 @@ impl Server {
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         options::check_serving(&self.inner, gated(&self.inner))?;
-        let opts = self.inner.extension::<Options>().unwrap_or_default();
+        let opts = self.inner.extension::<HttpOptions>().unwrap_or_default();
         let health = health::paths(&opts.health, true, &taken("/mcp"))?;
         let (router, http) = build_router(
             self,

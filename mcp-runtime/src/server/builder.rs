@@ -13,7 +13,7 @@ use crate::handler::rounds::StateKey;
 use crate::notify::Hub;
 use crate::registry::{PromptRecord, ResourceRecord, ToolRecord};
 use crate::schema::SchemaProfile;
-use crate::server::options::{Options, ValidationErrors};
+use crate::server::options::{ServerOptions, ValidationErrors};
 use crate::server::{Extensions, Live, Records, Server, ServerInner};
 
 /// The name and version of *your* crate, for `serverInfo`.
@@ -63,7 +63,7 @@ pub struct ServerBuilder {
     instructions: Option<String>,
     pub(crate) records: Records,
     state: StateMap,
-    options: Options,
+    options: ServerOptions,
     state_key: Option<StateKey>,
     extensions: Extensions,
     /// [`tasks`](Self::tasks), if called.
@@ -101,7 +101,7 @@ impl ServerBuilder {
                 mounts: Vec::new(),
             },
             state: StateMap::new(),
-            options: Options::default(),
+            options: ServerOptions::default(),
             state_key: None,
             extensions: Extensions::new(),
             task_options: None,

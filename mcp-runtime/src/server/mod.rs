@@ -21,7 +21,7 @@ use crate::registry::{
 };
 use crate::sync::{lock, read, write};
 pub use builder::ServerBuilder;
-use options::Options;
+use options::ServerOptions;
 
 /// Settings of the HTTP layer, by type: `http` sits above `server`, so the settings it owns
 /// (`HttpOptions`, `Authorization`, `Unprotected`, a scale-out backend's event store) are
@@ -52,7 +52,7 @@ pub(crate) struct Live {
 impl Live {
     pub(crate) fn build(
         records: &Records,
-        options: &Options,
+        options: &ServerOptions,
         server_info_meta: &Meta,
         state: &StateMap,
     ) -> Result<Self, Error> {
@@ -145,7 +145,7 @@ pub(crate) struct ServerInner {
     pub(crate) live: RwLock<Arc<Live>>,
     pub(crate) records: Mutex<Records>,
     pub(crate) state: Arc<StateMap>,
-    pub(crate) options: Options,
+    pub(crate) options: ServerOptions,
     pub(crate) server_info_meta: Meta,
     pub(crate) hub: Arc<Hub>,
     pub(crate) state_key: StateKey,
