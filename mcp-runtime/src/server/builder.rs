@@ -582,15 +582,4 @@ impl ServerBuilder {
         }
         Ok(server)
     }
-
-    /// Builds the server and serves it over stdio until stdin closes.
-    ///
-    /// The future is boxed here, in the runtime: a server's crate polls one `Box<dyn Future>`
-    /// instead of compiling this state machine, everything it awaits and their drop glue again
-    /// on every build (BENCHMARKS.md, "Fourth round: build time").
-    pub fn serve_stdio(self) -> impl Future<Output = Result<(), Error>> + Send {
-        let serving: super::Serving<'static> =
-            Box::pin(async move { self.build()?.serve_stdio().await });
-        serving
-    }
 }
