@@ -29,6 +29,7 @@ pub type InputResponses = BTreeMap<String, Value>;
 /// The `resultType` of a 2026-07-28 result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ResultType {
     /// `"complete"`: the request is answered.
     Complete,
@@ -40,6 +41,7 @@ pub enum ResultType {
 /// Who may share a cached result (2026-07-28).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum CacheScope {
     /// Any client may reuse the result.
     Public,

@@ -51,6 +51,7 @@ impl Icon {
 /// The background an icon is designed for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum IconTheme {
     /// A light background.
     Light,

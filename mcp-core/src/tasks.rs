@@ -43,6 +43,7 @@ pub const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TaskStatus {
     /// The request is being processed.
     Working,

@@ -24,6 +24,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// assert_eq!(ProtocolVersion::parse("1999-01-01"), None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum ProtocolVersion {
     /// `2024-11-05`, the first public revision.
     V2024_11_05,

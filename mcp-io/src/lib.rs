@@ -86,6 +86,31 @@ pub fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Reads `lock`, with [`lock`]'s poison policy.
+///
+/// ```
+/// let table = std::sync::RwLock::new(vec![1]);
+/// assert_eq!(mcp_runtime_io::read(&table)[0], 1);
+/// ```
+#[doc(hidden)]
+pub fn read<T: ?Sized>(lock: &std::sync::RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Writes `lock`, with [`lock`]'s poison policy.
+///
+/// ```
+/// let table = std::sync::RwLock::new(vec![1]);
+/// mcp_runtime_io::write(&table).push(2);
+/// assert_eq!(mcp_runtime_io::read(&table).len(), 2);
+/// ```
+#[doc(hidden)]
+pub fn write<T: ?Sized>(lock: &std::sync::RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::{Arc, Mutex};

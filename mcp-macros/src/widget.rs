@@ -418,64 +418,44 @@ fn expand(args: &WidgetArgs, konst: &ItemConst) -> TokenStream {
         .as_ref()
         .map_or_else(|| ident.to_string().to_lowercase(), LitStr::value);
     let twin_name = format!("{name}.skybridge");
-    let title = match &args.title {
-        Some(t) => quote!(::core::option::Option::Some(#t)),
-        None => quote!(::core::option::Option::None),
-    };
+    let title = args.title.as_ref().map(|t| quote!(.with_title(#t)));
     let description = args
         .description
         .as_ref()
         .map(LitStr::value)
         .or_else(|| docs::extract(&konst.attrs));
-    let description_tokens = match &description {
-        Some(d) => quote!(::core::option::Option::Some(#d)),
-        None => quote!(::core::option::Option::None),
-    };
+    let description_tokens = description.as_ref().map(|d| quote!(.with_description(#d)));
     let ui = ui_json(args);
     let meta = ui.as_ref().map(|ui| format!("{{\"ui\":{ui}}}"));
-    let meta_tokens = match &meta {
-        Some(m) => quote!(::core::option::Option::Some(#m)),
-        None => quote!(::core::option::Option::None),
-    };
+    let meta_tokens = meta.as_ref().map(|m| quote!(.with_meta(#m)));
     let content_meta = meta.clone().unwrap_or_else(|| "{}".to_owned());
     let twin_meta = skybridge_json(args, ui.as_deref(), description.as_deref());
-    let server = args.server.as_ref().map(LitStr::value).unwrap_or_default();
+    let server = args.server.as_ref().map(|s| quote!(.with_server(#s)));
     let html =
         quote_spanned!(ty.span()=> <#ty as ::mcp_runtime::__private::IntoHtml>::into_html(#ident));
     let record = |konst_uri: &str,
                   konst_name: &str,
                   mime: TokenStream,
-                  meta: TokenStream,
+                  meta: Option<TokenStream>,
                   content_meta: &str| {
         quote! {{
             fn __mcp_read(
                 _ctx: #p::Context,
                 request: #p::ResourceRequest,
-            ) -> #p::BoxFuture<::core::result::Result<::std::vec::Vec<#p::ResourceContents>, #p::HandlerError>> {
+            ) -> #p::BoxFuture<'static, ::core::result::Result<::std::vec::Vec<#p::ResourceContents>, #p::HandlerError>> {
                 ::std::boxed::Box::pin(async move {
                     #p::widget_contents(#html, &request.uri, #mime, #content_meta)
                 })
             }
-            fn __mcp_state_needs(_: &mut #p::StateNeeds) {}
-            #p::ResourceRecord {
-                name: #konst_name,
-                title: #title,
-                description: #description_tokens,
-                uri: #konst_uri,
-                mime_type: ::core::option::Option::Some(#mime),
-                icons: &[],
-                meta: #meta,
-                read: __mcp_read,
-                state_needs: __mcp_state_needs,
-                completions: &[],
-                server: #server,
-                timeout_ms: ::core::option::Option::None,
-                max_concurrency: ::core::option::Option::None,
-                location: #p::Location { file: ::core::file!(), line: ::core::line!(), column: ::core::column!() },
-                // A widget's HTML is a template, not anybody's data: readable with any token
-                // the server accepts (the server-wide scope still applies).
-                scopes: &[],
-            }
+            // A widget's HTML is a template, not anybody's data: readable with any token the
+            // server accepts (no scopes of its own; the server-wide scope still applies).
+            #p::ResourceRecord::new(#konst_name, #konst_uri, __mcp_read)
+                .with_mime_type(#mime)
+                .with_location(#p::Location::new(::core::file!(), ::core::line!(), ::core::column!()))
+                #title
+                #description_tokens
+                #meta
+                #server
         }}
     };
     let resource = record(
@@ -489,7 +469,7 @@ fn expand(args: &WidgetArgs, konst: &ItemConst) -> TokenStream {
         &twin,
         &twin_name,
         quote!(#p::APPS_SKYBRIDGE_MIME_TYPE),
-        quote!(::core::option::Option::Some(#twin_meta)),
+        Some(quote!(.with_meta(#twin_meta))),
         &twin_meta,
     );
     let struct_doc = format!(

@@ -8,12 +8,13 @@
 //! answered without waiting.
 
 use std::future::Future;
-use std::pin::Pin;
 
 use tokio::task::JoinHandle;
 
+use crate::future::BoxFuture;
+
 /// The one future type this crate spawns.
-pub(crate) type Task = Pin<Box<dyn Future<Output = ()> + Send>>;
+pub(crate) type Task = BoxFuture<'static, ()>;
 
 /// Spawns `task` on the current runtime, boxed. Panics outside a runtime, as `tokio::spawn` does.
 pub(crate) fn spawn(task: impl Future<Output = ()> + Send + 'static) -> JoinHandle<()> {

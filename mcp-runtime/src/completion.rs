@@ -38,9 +38,9 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::pin::Pin;
 
 use crate::error::{HandlerError, IntoHandlerError};
+use crate::future::BoxFuture;
 use crate::handler::context::{Context, FromContext, StateNeeds};
 
 /// What a completion hook receives: the argument being completed, its partial value, and the
@@ -102,10 +102,6 @@ impl CompletionRequest {
         self.context.get(name).map(String::as_str)
     }
 }
-
-/// The future of a running completion hook, as the registry stores it.
-pub type CompletionFuture =
-    Pin<Box<dyn Future<Output = Result<Vec<String>, HandlerError>> + Send + 'static>>;
 
 /// What a completion hook may return: `Vec<String>`, or `Result<Vec<String>, E>` with `E` any
 /// error a handler may return.
@@ -176,7 +172,11 @@ pub enum Awaited {}
 )]
 pub trait CompletionHook<M>: Copy + Send + Sync + 'static {
     /// Runs the hook for `request`, extracting its injected parameters from `ctx`.
-    fn complete(self, ctx: Context, request: CompletionRequest) -> CompletionFuture;
+    fn complete(
+        self,
+        ctx: Context,
+        request: CompletionRequest,
+    ) -> BoxFuture<'static, Result<Vec<String>, HandlerError>>;
 
     /// Declares the application state its injected parameters read.
     fn state_needs(self, needs: &mut StateNeeds);
@@ -192,7 +192,7 @@ macro_rules! hooks {
             $($T: FromContext + Send,)*
         {
             #[allow(non_snake_case, unused_variables)]
-            fn complete(self, ctx: Context, request: CompletionRequest) -> CompletionFuture {
+            fn complete(self, ctx: Context, request: CompletionRequest) -> BoxFuture<'static, Result<Vec<String>, HandlerError>> {
                 Box::pin(async move {
                     $(let $T = $T::from_context(&ctx)?;)*
                     self(&request, $($T,)*).into_completion()
@@ -214,7 +214,7 @@ macro_rules! hooks {
             $($T: FromContext + Send,)*
         {
             #[allow(non_snake_case, unused_variables)]
-            fn complete(self, ctx: Context, request: CompletionRequest) -> CompletionFuture {
+            fn complete(self, ctx: Context, request: CompletionRequest) -> BoxFuture<'static, Result<Vec<String>, HandlerError>> {
                 Box::pin(async move {
                     $(let $T = $T::from_context(&ctx)?;)*
                     self(request, $($T,)*).await.into_completion()

@@ -58,9 +58,25 @@ pub enum Error {
     /// I/O on a transport.
     #[error("transport I/O: {0}")]
     Io(#[from] std::io::Error),
-    /// Command-line usage error.
-    #[error("{0}")]
-    Usage(String),
+    /// A setting could not be read (a malformed URL in an environment variable, say).
+    ///
+    /// ```
+    /// use mcp_runtime::Error;
+    /// let err = Error::InvalidSetting {
+    ///     setting: "MCP_REDIS_URL",
+    ///     source: "not a URL".into(),
+    /// };
+    /// assert_eq!(err.to_string(), "invalid configuration: `MCP_REDIS_URL`: not a URL");
+    /// assert_eq!(std::error::Error::source(&err).unwrap().to_string(), "not a URL");
+    /// ```
+    #[error("invalid configuration: `{setting}`: {source}")]
+    InvalidSetting {
+        /// The setting (an environment variable, a builder method).
+        setting: &'static str,
+        /// Why it could not be read.
+        #[source]
+        source: BoxError,
+    },
     /// The operating system's random source failed when the server was built.
     ///
     /// The server needs it for the key that seals `requestState`, session ids and elicitation
@@ -68,12 +84,14 @@ pub enum Error {
     ///
     /// ```
     /// use mcp_runtime::Error;
-    /// let err = Error::RandomUnavailable("getrandom: operation not supported".into());
+    /// let cause = std::io::Error::other("getrandom: operation not supported");
+    /// let err = Error::RandomUnavailable(cause);
     /// assert_eq!(
     ///     err.to_string(),
     ///     "the operating system's random source is unavailable: getrandom: operation not supported"
     /// );
+    /// assert!(std::error::Error::source(&err).is_some());
     /// ```
     #[error("the operating system's random source is unavailable: {0}")]
-    RandomUnavailable(String),
+    RandomUnavailable(#[source] std::io::Error),
 }

@@ -89,15 +89,19 @@
 //! `anyhow::Error`, and any panic) is masked with a correlation id and logged on stderr. `?`
 //! converts along the same line (see [`IntoHandlerError`]).
 //!
-//! # Transports
+//! # Serving: one entry point per situation
 //!
-//! [`Server::serve_stdio`], [`Server::serve_http`] (Streamable HTTP at `/mcp`, both eras; with
-//! the opt-in `legacy-sse` feature also the 2024-11-05 HTTP+SSE transport at `/sse` and
-//! `/messages` for old clients), [`Server::serve_stdio_and_http`] for both at once, and
-//! [`Server::router`] / [`Server::into_router`] to mount the endpoint in your own axum app; see
-//! [`http`]. Any other way of moving JSON texts is a [`Transport`](transport::Transport) of your
-//! own, served with [`Server::serve`] (the guide has a page on writing one, and
-//! `examples/unix-socket` is one over a Unix domain socket).
+//! `run` is the command line; `serve*` serves one transport until it closes or the server
+//! shuts down; `router*` hands the endpoint to your own axum app.
+//!
+//! | you want | call |
+//! |---|---|
+//! | a server binary with a command line (`stdio` by default, `http`, `list`, `call`, …) | [`ServerBuilder::run`] (builds, reading the `MCP_*` settings, then runs), or [`Server::run`] on a built server; [`Cli`](cli::Cli) for commands of your own or explicit arguments |
+//! | stdio only (feature `cli` not needed) | [`Server::serve_stdio`] (or [`ServerBuilder::serve_stdio`], which builds first) |
+//! | Streamable HTTP at `/mcp` (both eras; with the opt-in `legacy-sse` feature also the 2024-11-05 HTTP+SSE transport at `/sse` and `/messages`) | [`Server::serve_http`] on an address, [`Server::serve_http_on`] on a listener you bound |
+//! | stdio and HTTP from one process | [`Server::serve_stdio_and_http`] |
+//! | the endpoint inside your axum app | [`Server::router`] to `nest`, [`Server::router_at`] to `merge` at a path (see [`http`]) |
+//! | any other way of moving JSON texts | a [`Transport`](transport::Transport) of your own, served with [`Server::serve`] (the guide has a page on writing one, and `examples/unix-socket` is one over a Unix domain socket) |
 //!
 //! # Command line
 //!
@@ -181,6 +185,7 @@ pub mod completion;
 mod connection;
 mod dispatch;
 mod error;
+mod future;
 mod handler;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
@@ -198,6 +203,7 @@ pub mod scale_redis;
 mod schema;
 mod serve;
 mod server;
+mod sync;
 pub mod tasks;
 pub mod transport;
 mod typed;
@@ -212,8 +218,9 @@ pub use completion::CompletionRequest;
 pub use error::{
     BoxError, Error, HandlerError, IntoHandlerError, PromptError, ResourceError, ToolError,
 };
+pub use future::BoxFuture;
 pub use handler::ask::{Elicitation, InteractionError};
-pub use handler::context::{CancellationToken, Context, FromContext, State, StateNeeds};
+pub use handler::context::{Cancellation, Context, FromContext, State, StateNeeds};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]

@@ -12,6 +12,7 @@ use mcp_core::{RequestId, SubscriptionFilter};
 
 use crate::outbound::{Outbound, Sink};
 use crate::registry::ListKind;
+use crate::sync::lock;
 
 /// A handshake-era connection that receives server-initiated notifications.
 pub(crate) trait Member: Send + Sync {
@@ -78,11 +79,7 @@ impl ListenerGuard {
     /// Starts delivering notifications to the listener (after its acknowledgement is sent).
     pub(crate) fn activate(&self) {
         if let Some(hub) = self.hub.upgrade()
-            && let Some(l) = hub
-                .listeners
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_mut(&self.key)
+            && let Some(l) = lock(&hub.listeners).get_mut(&self.key)
         {
             l.active = true;
         }
@@ -92,10 +89,7 @@ impl ListenerGuard {
 impl Drop for ListenerGuard {
     fn drop(&mut self) {
         if let Some(hub) = self.hub.upgrade() {
-            hub.listeners
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&self.key);
+            lock(&hub.listeners).remove(&self.key);
         }
     }
 }
@@ -151,18 +145,12 @@ impl Hub {
 
     /// Registers a handshake-era connection (after `initialize`).
     pub(crate) fn add_connection(&self, key: u64, conn: Weak<dyn Member>) {
-        self.connections
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, conn);
+        lock(&self.connections).insert(key, conn);
     }
 
     /// Forgets a connection.
     pub(crate) fn remove_connection(&self, key: u64) {
-        self.connections
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&key);
+        lock(&self.connections).remove(&key);
     }
 
     /// Registers a `subscriptions/listen` stream, inactive until
@@ -173,7 +161,7 @@ impl Hub {
         sub_id: &RequestId,
         sink: Sink,
     ) -> Option<ListenerGuard> {
-        let mut listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        let mut listeners = lock(&self.listeners);
         if listeners.len() >= self.max_listeners {
             return None;
         }
@@ -197,7 +185,7 @@ impl Hub {
     }
 
     fn connections(&self) -> Vec<Arc<dyn Member>> {
-        let mut conns = self.connections.lock().unwrap_or_else(|e| e.into_inner());
+        let mut conns = lock(&self.connections);
         conns.retain(|_, w| w.strong_count() > 0);
         conns.values().filter_map(Weak::upgrade).collect()
     }
@@ -209,7 +197,7 @@ impl Hub {
         for conn in self.connections() {
             conn.notify(plain.clone());
         }
-        let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        let listeners = lock(&self.listeners);
         for l in listeners
             .values()
             .filter(|l| l.active && wants(&l.filter, kind))
@@ -232,7 +220,7 @@ impl Hub {
         }
         let uri_json = serde_json::to_string(uri).unwrap_or_default();
         let rest = format!(r#","uri":{uri_json}"#);
-        let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        let listeners = lock(&self.listeners);
         for l in listeners.values().filter(|l| l.active) {
             let subscribed = l
                 .filter
@@ -258,7 +246,7 @@ const MAX_SUBSCRIPTIONS: usize = 1024;
 impl Subscriptions {
     /// Adds `uri`; `false` when the connection already holds the maximum.
     pub(crate) fn add(&self, uri: &str) -> bool {
-        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut set = lock(&self.0);
         if set.contains(uri) {
             return true;
         }
@@ -270,13 +258,13 @@ impl Subscriptions {
     }
 
     pub(crate) fn remove(&self, uri: &str) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(uri);
+        lock(&self.0).remove(uri);
     }
 
     /// Every subscribed URI (to share a session with other replicas).
     #[cfg(feature = "http")]
     pub(crate) fn list(&self) -> Vec<String> {
-        let set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let set = lock(&self.0);
         let mut uris: Vec<String> = set.iter().cloned().collect();
         uris.sort_unstable();
         uris
@@ -285,16 +273,13 @@ impl Subscriptions {
     /// Replaces every subscription (a session changed on another replica), within the bound.
     #[cfg(feature = "http")]
     pub(crate) fn replace(&self, uris: &[String]) {
-        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut set = lock(&self.0);
         set.clear();
         set.extend(uris.iter().take(MAX_SUBSCRIPTIONS).cloned());
     }
 
     pub(crate) fn contains(&self, uri: &str) -> bool {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains(uri)
+        lock(&self.0).contains(uri)
     }
 }
 

@@ -23,6 +23,8 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
+use crate::sync::lock;
+
 /// The bounded share of every shared pool each principal may hold, given to
 /// `ServerBuilder::fair_shares`.
 ///
@@ -236,7 +238,7 @@ impl Tally {
     }
 
     fn held(&self) -> std::sync::MutexGuard<'_, HashMap<Principal, usize>> {
-        self.held.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.held)
     }
 
     /// A place for `principal`; `None` when it holds its whole share.

@@ -15,12 +15,13 @@ pub use crate::apps::{
     Html, IntoHtml, MIME_TYPE as APPS_MIME_TYPE, SKYBRIDGE_MIME_TYPE as APPS_SKYBRIDGE_MIME_TYPE,
     ToolUi, Visibility, Widget, contents as widget_contents,
 };
-pub use crate::completion::{CompletionFuture, CompletionHook, CompletionRequest};
+pub use crate::completion::{CompletionHook, CompletionRequest};
 pub use crate::error::HandlerError;
+pub use crate::future::BoxFuture;
 pub use crate::handler::context::{Context, FromContext, StateNeeds};
 pub use crate::registry::{
-    BoxFuture, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
-    PromptArguments, PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
+    CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord, PromptArguments,
+    PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
 };
 pub use crate::result::{IntoPromptResult, IntoResourceContents, IntoToolResult};
 pub use crate::typed::ToolArguments;
@@ -56,9 +57,13 @@ pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, Hand
 /// reported once.
 pub struct Hook<H> {
     hook: H,
-    complete: fn(H, Context, CompletionRequest) -> CompletionFuture,
+    complete: RunHook<H>,
     state_needs: fn(H, &mut StateNeeds),
 }
+
+/// How a [`Hook`] runs its hook.
+type RunHook<H> =
+    fn(H, Context, CompletionRequest) -> BoxFuture<'static, Result<Vec<String>, HandlerError>>;
 
 /// Checks that `hook` is a completion hook (the one place the bound is asked).
 pub fn hook<M, H: CompletionHook<M>>(hook: H) -> Hook<H> {
@@ -71,7 +76,11 @@ pub fn hook<M, H: CompletionHook<M>>(hook: H) -> Hook<H> {
 
 impl<H> Hook<H> {
     /// Runs the hook.
-    pub fn complete(self, ctx: Context, request: CompletionRequest) -> CompletionFuture {
+    pub fn complete(
+        self,
+        ctx: Context,
+        request: CompletionRequest,
+    ) -> BoxFuture<'static, Result<Vec<String>, HandlerError>> {
         (self.complete)(self.hook, ctx, request)
     }
 

@@ -14,7 +14,7 @@ use crate::error::Error;
 pub(crate) fn check() -> Result<(), Error> {
     mcp_io::random::try_bytes()
         .map(drop)
-        .map_err(|e| Error::RandomUnavailable(e.to_string()))
+        .map_err(|e| Error::RandomUnavailable(e.into()))
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 
 use crate::error::{HandlerError, IntoHandlerError};
+use crate::sync::{read, write};
 
 /// Structured output: `structuredContent`, an `outputSchema` derived from `T`, and the same JSON as
 /// a text block for clients that read only text.
@@ -33,10 +34,6 @@ use crate::error::{HandlerError, IntoHandlerError};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Json<T>(pub T);
 
-fn internal(err: impl std::fmt::Display) -> HandlerError {
-    HandlerError::internal(err.to_string())
-}
-
 /// The decisions of [`wraps`], by type.
 fn wrap_cache() -> &'static RwLock<HashMap<TypeId, bool>> {
     static CACHE: OnceLock<RwLock<HashMap<TypeId, bool>>> = OnceLock::new();
@@ -47,11 +44,7 @@ fn wrap_cache() -> &'static RwLock<HashMap<TypeId, bool>> {
 /// generator with the default settings makes it, is not an object. Computed once per type.
 pub(crate) fn wraps<T: JsonSchema + 'static>() -> bool {
     let id = TypeId::of::<T>();
-    if let Some(hit) = wrap_cache()
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&id)
-    {
+    if let Some(hit) = read(wrap_cache()).get(&id) {
         return *hit;
     }
     let schema = T::json_schema(&mut SchemaGenerator::default());
@@ -61,10 +54,7 @@ pub(crate) fn wraps<T: JsonSchema + 'static>() -> bool {
 }
 
 fn remember_wraps<T: 'static>(wrap: bool) {
-    wrap_cache()
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(TypeId::of::<T>(), wrap);
+    write(wrap_cache()).insert(TypeId::of::<T>(), wrap);
 }
 
 /// Whether a root schema made by `generator` decides [`wraps`] by itself: its settings make the
@@ -133,7 +123,7 @@ impl IntoToolResult for Vec<ContentBlock> {
 
 impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> Result<CallToolResult, HandlerError> {
-        let mut value = serde_json::to_value(&self.0).map_err(internal)?;
+        let mut value = serde_json::to_value(&self.0).map_err(HandlerError::internal)?;
         if wraps::<T>() {
             value = serde_json::json!({ "result": value });
         }
@@ -234,7 +224,7 @@ impl<T: Serialize> IntoResourceContents for Json<T> {
         uri: &str,
         mime: Option<&'static str>,
     ) -> Result<Vec<ResourceContents>, HandlerError> {
-        let text = serde_json::to_string(&self.0).map_err(internal)?;
+        let text = serde_json::to_string(&self.0).map_err(HandlerError::internal)?;
         Ok(vec![text_contents(
             uri,
             mime.unwrap_or("application/json"),

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use crate::connection::{Connection, erased};
 use crate::error::Error;
 use crate::outbound::Outbound;
-use crate::server::Server;
+use crate::server::{Server, ServerBuilder};
 use crate::transport::memory::{self, TestClient};
 use crate::transport::stdio;
 use crate::transport::{Inbound, Inbox, Outbox, Transport};
@@ -251,5 +251,19 @@ mod in_memory {
         async fn close(&mut self) -> io::Result<()> {
             self.tx.close().await
         }
+    }
+}
+
+impl ServerBuilder {
+    /// Builds the server and serves it over stdio until stdin closes (see
+    /// [`Server::serve_stdio`]).
+    ///
+    /// The future is boxed here, in the runtime: a server's crate polls one `Box<dyn Future>`
+    /// instead of compiling this state machine, everything it awaits and their drop glue again
+    /// on every build (BENCHMARKS.md, "Fourth round: build time").
+    pub fn serve_stdio(self) -> impl Future<Output = Result<(), Error>> + Send {
+        let serving: crate::server::Serving<'static> =
+            Box::pin(async move { self.build()?.serve_stdio().await });
+        serving
     }
 }

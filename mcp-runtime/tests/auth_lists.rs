@@ -12,8 +12,9 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use mcp_runtime::BoxFuture;
 use mcp_runtime::ServerBuilder;
-use mcp_runtime::auth::{Authorization, Claims, TokenVerifier, VerifyFuture};
+use mcp_runtime::auth::{AuthError, Authorization, Claims, TokenVerifier};
 use mcp_runtime::http::HttpOptions;
 use mcp_runtime::prelude::*;
 use reqwest::StatusCode;
@@ -83,7 +84,11 @@ async fn summary() -> String {
 struct ScopeList;
 
 impl TokenVerifier for ScopeList {
-    fn verify<'a>(&'a self, token: &'a str, _: &'a axum::http::request::Parts) -> VerifyFuture<'a> {
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+        _: &'a axum::http::request::Parts,
+    ) -> BoxFuture<'a, Result<Claims, AuthError>> {
         Box::pin(async move {
             let scopes = token.split(',').filter(|s| !s.is_empty() && *s != "-");
             Ok(Claims::new("tester").with_scopes(scopes))

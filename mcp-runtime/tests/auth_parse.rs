@@ -15,7 +15,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mcp_runtime::auth::{Authorization, Claims, TokenVerifier, VerifyFuture};
+use mcp_runtime::BoxFuture;
+use mcp_runtime::auth::{AuthError, Authorization, Claims, TokenVerifier};
 use mcp_runtime::prelude::*;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -52,7 +53,11 @@ async fn draft(runs: State<Runs>) -> String {
 struct ScopeList;
 
 impl TokenVerifier for ScopeList {
-    fn verify<'a>(&'a self, token: &'a str, _: &'a axum::http::request::Parts) -> VerifyFuture<'a> {
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+        _: &'a axum::http::request::Parts,
+    ) -> BoxFuture<'a, Result<Claims, AuthError>> {
         Box::pin(async move {
             let scopes = token.split(',').filter(|s| !s.is_empty());
             Ok(Claims::new("tester").with_scopes(scopes))

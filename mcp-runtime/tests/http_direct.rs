@@ -44,7 +44,7 @@ async fn standalone() -> String {
 async fn mounted() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
-    let app = axum::Router::new().merge(server().into_router("/mcp"));
+    let app = axum::Router::new().merge(server().router_at("/mcp"));
     tokio::spawn(async move { axum::serve(listener, app).await });
     addr
 }

@@ -15,9 +15,10 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use mcp_runtime::auth::{Auth, AuthError, Authorization, Claims, TokenVerifier, VerifyFuture};
+use mcp_runtime::BoxFuture;
+use mcp_runtime::auth::{Auth, AuthError, Authorization, Claims, TokenVerifier};
 use mcp_runtime::client::oauth::{OAuth, OAuthError, RedirectHandler};
-use mcp_runtime::client::{BoxFuture, Client, ClientError};
+use mcp_runtime::client::{Client, ClientError};
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
@@ -163,7 +164,11 @@ async fn token(AxState(a): AxState<As>, body: String) -> Response {
 struct Issued(Arc<Mutex<Seen>>);
 
 impl TokenVerifier for Issued {
-    fn verify<'a>(&'a self, token: &'a str, _: &'a http::request::Parts) -> VerifyFuture<'a> {
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+        _: &'a http::request::Parts,
+    ) -> BoxFuture<'a, Result<Claims, AuthError>> {
         Box::pin(async move {
             let seen = self.0.lock().unwrap();
             match seen.issued.get(token) {

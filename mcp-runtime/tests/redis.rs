@@ -859,7 +859,8 @@ async fn without_redis_stateless_calls_go_on_and_session_calls_fail_retryably_th
 #[cfg(feature = "auth")]
 mod bound_sessions {
     use super::*;
-    use mcp_runtime::auth::{Auth, AuthError, Authorization, Claims, TokenVerifier, VerifyFuture};
+    use mcp_runtime::BoxFuture;
+    use mcp_runtime::auth::{Auth, AuthError, Authorization, Claims, TokenVerifier};
 
     /// Says whom it serves.
     #[tool]
@@ -879,7 +880,7 @@ mod bound_sessions {
             &'a self,
             token: &'a str,
             _request: &'a axum::http::request::Parts,
-        ) -> VerifyFuture<'a> {
+        ) -> BoxFuture<'a, Result<Claims, AuthError>> {
             Box::pin(async move {
                 let (sub, iss) = token.split_once('|').unwrap_or((token, "https://as.test"));
                 if sub.is_empty() {

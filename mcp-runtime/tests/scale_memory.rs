@@ -4,9 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_runtime::BoxFuture;
 use mcp_runtime::prelude::*;
 use mcp_runtime::scale::memory::{MemoryBus, MemorySessionStore};
-use mcp_runtime::scale::{ScaleError, ScaleFuture, ScaleOut, SessionRecord, SessionStore};
+use mcp_runtime::scale::{ScaleError, ScaleOut, SessionRecord, SessionStore};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -128,23 +129,20 @@ impl SessionStore for Down {
         _: &'a str,
         _: &'a SessionRecord,
         _: Duration,
-    ) -> ScaleFuture<'a, Result<(), ScaleError>> {
+    ) -> BoxFuture<'a, Result<(), ScaleError>> {
         Box::pin(async { Err(ScaleError::Unavailable("down".into())) })
     }
-    fn load<'a>(
-        &'a self,
-        _: &'a str,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+    fn load<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(async { Err(ScaleError::Unavailable("down".into())) })
     }
     fn touch<'a>(
         &'a self,
         _: &'a str,
         _: Duration,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+    ) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(async { Err(ScaleError::Unavailable("down".into())) })
     }
-    fn delete<'a>(&'a self, _: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    fn delete<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<bool, ScaleError>> {
         Box::pin(async { Err(ScaleError::Unavailable("down".into())) })
     }
 }
@@ -158,23 +156,20 @@ impl SessionStore for Stuck {
         _: &'a str,
         _: &'a SessionRecord,
         _: Duration,
-    ) -> ScaleFuture<'a, Result<(), ScaleError>> {
+    ) -> BoxFuture<'a, Result<(), ScaleError>> {
         Box::pin(std::future::pending())
     }
-    fn load<'a>(
-        &'a self,
-        _: &'a str,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+    fn load<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(std::future::pending())
     }
     fn touch<'a>(
         &'a self,
         _: &'a str,
         _: Duration,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+    ) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(std::future::pending())
     }
-    fn delete<'a>(&'a self, _: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    fn delete<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<bool, ScaleError>> {
         Box::pin(std::future::pending())
     }
 }

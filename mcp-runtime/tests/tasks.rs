@@ -634,7 +634,8 @@ mod over_http {
     #[cfg(feature = "auth")]
     #[tokio::test]
     async fn a_stateless_task_belongs_to_its_verified_subject() {
-        use mcp_runtime::auth::{AuthError, Authorization, Claims, TokenVerifier, VerifyFuture};
+        use mcp_runtime::BoxFuture;
+        use mcp_runtime::auth::{AuthError, Authorization, Claims, TokenVerifier};
 
         /// Two tokens of ada (before and after a refresh) and one of bob.
         struct Tokens;
@@ -643,7 +644,7 @@ mod over_http {
                 &'a self,
                 token: &'a str,
                 _request: &'a http::request::Parts,
-            ) -> VerifyFuture<'a> {
+            ) -> BoxFuture<'a, Result<Claims, AuthError>> {
                 Box::pin(async move {
                     match token {
                         "ada-1" | "ada-2" => Ok(Claims::new("ada")),

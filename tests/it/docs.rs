@@ -10,6 +10,9 @@
 //! backticks by the rest of its path or more of it (`` `guard` ``, `` `session/table` ``,
 //! `` `connection/flights` ``). A folder module is also in the table when a row names one of
 //! its descendants in its first cell (`` `dispatch/route` `` lists `dispatch`).
+//!
+//! ARCHITECTURE.md's `impl Server` table is checked both ways too: a file of `mcp-runtime/src`
+//! holds an `impl Server` (or `impl ServerBuilder`) exactly when its row says so, and one at most.
 
 use std::path::Path;
 
@@ -227,6 +230,92 @@ fn every_module_is_in_the_architecture_table() {
             "modules of {krate}/src missing from ARCHITECTURE.md's module table: {missing:?}"
         );
     }
+}
+
+/// The types whose `impl` blocks ARCHITECTURE.md places file by file.
+const PLACED: [&str; 2] = ["Server", "ServerBuilder"];
+
+/// How many inherent `impl` blocks of each of [`PLACED`] `items` hold (inline modules
+/// included, test-only ones left out).
+fn impl_blocks(items: &[syn::Item], counts: &mut [usize; 2]) {
+    for item in items {
+        match item {
+            syn::Item::Impl(block) if block.trait_.is_none() => {
+                if let syn::Type::Path(ty) = &*block.self_ty {
+                    let name = ty.path.segments.last().map(|s| s.ident.to_string());
+                    if let Some(i) = PLACED.iter().position(|p| Some(*p) == name.as_deref()) {
+                        counts[i] += 1;
+                    }
+                }
+            }
+            syn::Item::Mod(module) => {
+                let test_only = module.attrs.iter().any(|a| {
+                    a.path().is_ident("cfg")
+                        && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+                });
+                if let (false, Some((_, items))) = (test_only, &module.content) {
+                    impl_blocks(items, counts);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The table of `## `impl Server` and `impl ServerBuilder`, file by file`: each file, as a
+/// module path, with whether it may hold an `impl` of each of [`PLACED`].
+fn placed_rows(architecture: &str) -> Vec<(ModPath, [bool; 2])> {
+    section(
+        architecture,
+        "",
+        "## `impl Server` and `impl ServerBuilder`, file by file",
+    )
+    .into_iter()
+    .filter(|l| l.starts_with("| `"))
+    .map(|l| {
+        let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+        let file = cells[1].trim_matches('`');
+        let module = as_path(file.strip_suffix("/mod").unwrap_or(file));
+        (module, [cells[2] != "—", cells[3] != "—"])
+    })
+    .collect()
+}
+
+#[test]
+fn server_and_builder_impls_are_where_the_architecture_table_says() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read = |p: &Path| std::fs::read_to_string(workspace.join(p)).ok();
+    let krate = Crate::load(&read, Path::new("mcp-runtime/src/lib.rs"));
+    let rows = placed_rows(&workspace_file("ARCHITECTURE.md"));
+    assert!(rows.len() > 5, "{rows:?}");
+    let mut wrong = Vec::new();
+    for (module, path, file) in &krate.files {
+        let mut counts = [0; 2];
+        impl_blocks(&file.items, &mut counts);
+        let allowed = rows
+            .iter()
+            .find(|(m, _)| m == module)
+            .map_or([false; 2], |(_, a)| *a);
+        for (i, ty) in PLACED.iter().enumerate() {
+            match (counts[i], allowed[i]) {
+                (0, false) | (1, true) => {}
+                (0, true) => wrong.push(format!(
+                    "{}: the table says it has an `impl {ty}`, it has none",
+                    path.display()
+                )),
+                (n, _) => wrong.push(format!(
+                    "{}: {n} `impl {ty}` blocks (the table allows {})",
+                    path.display(),
+                    usize::from(allowed[i])
+                )),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "ARCHITECTURE.md's `impl Server` table and the code disagree:\n{}",
+        wrong.join("\n")
+    );
 }
 
 /// The checks themselves, on made-up documents.

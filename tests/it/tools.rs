@@ -171,8 +171,10 @@ async fn the_cli_call_runs_a_tool_in_process() {
         json!({"content": [{"type": "text", "text": "{\"total\":3}"}], "structuredContent": {"total": 3}})
     );
     let err = server.call_from_cli("nope", "{}").await.unwrap_err();
+    assert_eq!(err.failure(), mcp_runtime::cli::Failure::Refused);
     assert_eq!(err.to_string(), "unknown tool 'nope' (-32602)");
     let err = server.call_from_cli("add", "{").await.unwrap_err();
+    assert_eq!(err.failure(), mcp_runtime::cli::Failure::Usage);
     assert!(
         err.to_string()
             .starts_with("arguments are not valid JSON: "),

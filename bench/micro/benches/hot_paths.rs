@@ -17,14 +17,14 @@
 use std::hint::black_box;
 
 use divan::Bencher;
-use mcp_runtime::__private::{BoxFuture, HandlerError, RawValue};
 use mcp_runtime::prelude::*;
 use mcp_runtime::protocol::CallToolResult;
 use mcp_runtime::protocol::jsonrpc::parse_message;
-use mcp_runtime::registry::{InputSchema, Location, ToolHints, ToolRecord};
+use mcp_runtime::registry::{InputSchema, ToolRecord};
+use mcp_runtime::serde_json::value::RawValue;
 use mcp_runtime::transport::memory::{self, MemoryRx, MemoryTx};
 use mcp_runtime::transport::{Inbound, Inbox, Outbox, Transport};
-use mcp_runtime::{IntoToolResult, Server};
+use mcp_runtime::{BoxFuture, HandlerError, IntoToolResult, Server};
 
 fn main() {
     divan::main();
@@ -141,12 +141,8 @@ fn call(bencher: Bencher<'_, '_>) {
     bencher.bench_local(|| client.round_trip(black_box(CALL)));
 }
 
-fn noop(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<Result<CallToolResult, HandlerError>> {
+fn noop(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
     Box::pin(async { "ok".into_tool_result() })
-}
-
-fn no_schema(_: &mut schemars::SchemaGenerator) -> Option<schemars::Schema> {
-    None
 }
 
 /// A server with `n` tools named `tool_00000` … and a page size of 10.
@@ -154,32 +150,12 @@ fn server_with(n: usize) -> Server {
     let mut builder = Server::builder(server_info!()).page_size(10);
     for i in 0..n {
         let name: &'static str = Box::leak(format!("tool_{i:05}").into_boxed_str());
-        builder = builder.tool(ToolRecord {
-            name,
-            title: None,
-            description: Some("A tool of the listing benchmark."),
-            hints: ToolHints::NONE,
-            icons: &[],
-            meta: None,
-            input_schema: InputSchema::Raw(
-                r#"{"type":"object","properties":{"text":{"type":"string","description":"Some text"}},"required":["text"]}"#,
-            ),
-            output_schema: no_schema,
-            call: noop,
-            state_needs: |_| {},
-            allow_unknown_args: None,
-            server: "",
-            timeout_ms: None,
-            max_concurrency: None,
-            location: Location {
-                file: file!(),
-                line: line!(),
-                column: column!(),
-            },
-            scopes: &[],
-            task_support: Default::default(),
-            ui: None,
-        });
+        let schema = InputSchema::Raw(
+            r#"{"type":"object","properties":{"text":{"type":"string","description":"Some text"}},"required":["text"]}"#,
+        );
+        builder = builder.tool(
+            ToolRecord::new(name, schema, noop).with_description("A tool of the listing benchmark."),
+        );
     }
     builder.build().expect("server")
 }

@@ -36,6 +36,7 @@ pub const LIST_ROOTS_METHOD: &str = "roots/list";
 /// The mode of an elicitation request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ElicitMode {
     /// The client shows a form built from `requestedSchema`.
     Form,
@@ -125,6 +126,7 @@ impl ForVersion for ElicitRequestParams {
 /// The user's answer to an elicitation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ElicitAction {
     /// The user submitted the form (or consented to the URL).
     Accept,

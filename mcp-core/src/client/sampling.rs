@@ -170,6 +170,7 @@ pub struct ModelPreferences {
 /// Which MCP context the client should include in a sampling prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum IncludeContext {
     /// No context.
     None,

@@ -248,6 +248,7 @@ impl ErrorObject {
 
 /// A request: it has an `id` and expects a response.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Request<'a> {
     /// The request id, echoed by the response.
     pub id: RequestId,
@@ -259,6 +260,7 @@ pub struct Request<'a> {
 
 /// A notification: no `id`, never answered.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Notification<'a> {
     /// The method name, borrowed unless it contained escapes.
     pub method: Cow<'a, str>,
@@ -268,6 +270,7 @@ pub struct Notification<'a> {
 
 /// A response to a request this side sent.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Response<'a> {
     /// The id of the request answered; `None` for an error about an unreadable request.
     pub id: Option<RequestId>,
@@ -318,6 +321,7 @@ pub enum Parsed<'a> {
 /// assert_eq!(err.to_error_object().code, -32600);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EnvelopeError {
     /// The text is not JSON (`-32700`, answered with a null id).
     #[error("parse error: the message is not valid JSON")]

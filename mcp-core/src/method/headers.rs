@@ -61,17 +61,10 @@ pub fn encode(value: &str) -> Cow<'_, str> {
 }
 
 /// Why a header value could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not valid Base64 of UTF-8 text")]
 #[non_exhaustive]
 pub struct DecodeError;
-
-impl std::fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("not valid Base64 of UTF-8 text")
-    }
-}
-
-impl std::error::Error for DecodeError {}
 
 /// A header value as sent: `=?base64?…?=` decoded (strict padding, UTF-8), any other value
 /// as it is.

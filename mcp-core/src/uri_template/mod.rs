@@ -23,6 +23,7 @@
 //! assert_eq!(t.expand(&input), "gifts://item/a%20b");
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::hash::BuildHasher;
@@ -128,7 +129,8 @@ pub enum UriTemplateErrorKind {
 /// assert_eq!(err.offset(), 8);
 /// assert_eq!(err.to_string(), "unclosed `{` at byte 8");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} at byte {offset}", .kind.describe())]
 pub struct UriTemplateError {
     offset: usize,
     kind: UriTemplateErrorKind,
@@ -148,32 +150,24 @@ impl UriTemplateError {
     }
 }
 
-impl fmt::Display for UriTemplateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            UriTemplateErrorKind::UnclosedBrace => write!(f, "unclosed `{{`"),
-            UriTemplateErrorKind::UnmatchedClosingBrace => {
-                write!(f, "`}}` without a matching `{{`")
-            }
-            UriTemplateErrorKind::NestedBrace => write!(f, "`{{` inside an expression"),
-            UriTemplateErrorKind::EmptyExpression => write!(f, "empty expression `{{}}`"),
-            UriTemplateErrorKind::EmptyVariable => write!(f, "empty variable name"),
-            UriTemplateErrorKind::InvalidVariableChar(c) => write!(
-                f,
+impl UriTemplateErrorKind {
+    /// The problem in words, without its place.
+    fn describe(&self) -> Cow<'static, str> {
+        match self {
+            Self::UnclosedBrace => "unclosed `{`".into(),
+            Self::UnmatchedClosingBrace => "`}` without a matching `{`".into(),
+            Self::NestedBrace => "`{` inside an expression".into(),
+            Self::EmptyExpression => "empty expression `{}`".into(),
+            Self::EmptyVariable => "empty variable name".into(),
+            Self::InvalidVariableChar(c) => format!(
                 "invalid character `{c}` in a variable name (allowed: letters, digits, `_`, `.` and %-escapes)"
-            ),
-            UriTemplateErrorKind::ReservedOperator(c) => {
-                write!(f, "operator `{c}` is reserved by RFC 6570")
-            }
-            UriTemplateErrorKind::InvalidPrefix => {
-                write!(f, "prefix length must be a number from 1 to 9999")
-            }
-        }?;
-        write!(f, " at byte {}", self.offset)
+            )
+            .into(),
+            Self::ReservedOperator(c) => format!("operator `{c}` is reserved by RFC 6570").into(),
+            Self::InvalidPrefix => "prefix length must be a number from 1 to 9999".into(),
+        }
     }
 }
-
-impl std::error::Error for UriTemplateError {}
 
 /// A source of variable values for [`UriTemplate::expand`].
 pub trait TemplateVars {

@@ -11,7 +11,7 @@ mod tool;
 pub(crate) mod typed;
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Expr, Item, LitInt, LitStr, Type};
@@ -59,23 +59,64 @@ fn some_lit(value: Option<&LitStr>) -> TokenStream {
     some_str(value.map(LitStr::value))
 }
 
-/// `Some(N)` with the literal as written (its type follows from the record's field), or `None`.
-fn some_int(value: Option<&LitInt>) -> TokenStream {
-    match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
+/// The `.with_*(..)` calls that follow a record's `new`, one for each part the declaration
+/// gives: `new` takes the parts every item has, and the record's defaults stand for the rest.
+#[derive(Default)]
+struct Setters(Vec<TokenStream>);
+
+impl Setters {
+    /// `.with_{part}(value)`.
+    fn set(&mut self, part: &str, value: impl ToTokens) {
+        let setter = format_ident!("with_{part}");
+        self.0.push(quote!(.#setter(#value)));
+    }
+
+    /// `.with_{part}(value)` when there is a value.
+    fn set_some(&mut self, part: &str, value: Option<impl ToTokens>) {
+        if let Some(value) = value {
+            self.set(part, value);
+        }
+    }
+
+    /// The parts every item kind shares: title, description, icons, `_meta`, server, limits,
+    /// declaration site and scopes.
+    fn common(&mut self, item: &ItemDef, timeout_ms: Option<&LitInt>, max: Option<&LitInt>) {
+        self.set("location", location(item));
+        self.set_some("title", item.title.as_ref());
+        self.set_some("description", item.description());
+        if !item.icons.is_empty() {
+            self.set("icons", icons(item));
+        }
+        self.set_some("meta", item.meta.as_ref());
+        self.set_some("server", item.server.as_ref());
+        self.set_some("timeout_ms", timeout_ms);
+        self.set_some("max_concurrency", max);
+        if !item.scopes.is_empty() {
+            let scopes = &item.scopes;
+            self.set("scopes", quote!(&[#(#scopes),*]));
+        }
     }
 }
 
-/// `&[IconRecord { .. }, ..]`.
+impl ToTokens for Setters {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(self.0.iter().cloned());
+    }
+}
+
+/// `&[IconRecord::new(..).with_*(..), ..]`.
 fn icons(item: &ItemDef) -> TokenStream {
     let p = private();
     let icons = item.icons.iter().map(|icon| {
         let src = icon.src.as_ref().map(LitStr::value).unwrap_or_default();
-        let mime = some_lit(icon.mime.as_ref());
-        let sizes = icon.sizes.iter().map(LitStr::value);
-        let theme = some_lit(icon.theme.as_ref());
-        quote!(#p::IconRecord { src: #src, mime_type: #mime, sizes: &[#(#sizes),*], theme: #theme })
+        let mut setters = Setters::default();
+        setters.set_some("mime_type", icon.mime.as_ref());
+        if !icon.sizes.is_empty() {
+            let sizes = icon.sizes.iter().map(LitStr::value);
+            setters.set("sizes", quote!(&[#(#sizes),*]));
+        }
+        setters.set_some("theme", icon.theme.as_ref());
+        quote!(#p::IconRecord::new(#src) #setters)
     });
     quote!(&[#(#icons),*])
 }
@@ -84,7 +125,7 @@ fn icons(item: &ItemDef) -> TokenStream {
 fn location(item: &ItemDef) -> TokenStream {
     let p = private();
     let span = item.ident().span();
-    quote_spanned!(span=> #p::Location { file: ::core::file!(), line: ::core::line!(), column: ::core::column!() })
+    quote_spanned!(span=> #p::Location::new(::core::file!(), ::core::line!(), ::core::column!()))
 }
 
 /// The local that holds a parameter's value in the generated call.
@@ -194,38 +235,39 @@ fn default_fn(item: &ItemDef, param: &Param) -> Option<(Ident, TokenStream)> {
     Some((name, item))
 }
 
-/// `&[CompletionRecord { .. }, ..]` for the parameters with `#[arg(complete = ..)]`.
+/// `&[CompletionRecord::new(..).with_state_needs(..), ..]` for the parameters with
+/// `#[arg(complete = ..)]`; `None` when no parameter has one.
 ///
 /// Each hook, whatever its shape (sync or `async`, with injected parameters or not), is wrapped
 /// in an adapter of the one type the record holds; a hook of no supported shape is reported on
 /// the hook's tokens with `CompletionHook`'s message.
-fn completions(item: &ItemDef) -> TokenStream {
+fn completions(item: &ItemDef) -> Option<TokenStream> {
     let p = private();
-    let records = item.arguments().filter_map(|param| {
+    let records: Vec<TokenStream> = item.arguments().filter_map(|param| {
         let hook = param.complete.as_ref()?;
         let name = param.public_name();
         Some(quote! {
-            #p::CompletionRecord {
-                argument: #name,
-                complete: {
+            #p::CompletionRecord::new(
+                #name,
+                {
                     fn __mcp_complete(
                         __mcp_ctx: #p::Context,
                         __mcp_request: #p::CompletionRequest,
-                    ) -> #p::CompletionFuture {
+                    ) -> #p::BoxFuture<'static, ::core::result::Result<::std::vec::Vec<::std::string::String>, #p::HandlerError>> {
                         #p::hook(#hook).complete(__mcp_ctx, __mcp_request)
                     }
                     __mcp_complete
                 },
-                state_needs: {
-                    fn __mcp_state_needs(__mcp_needs: &mut #p::StateNeeds) {
-                        #p::hook(#hook).state_needs(__mcp_needs)
-                    }
-                    __mcp_state_needs
-                },
-            }
+            )
+            .with_state_needs({
+                fn __mcp_state_needs(__mcp_needs: &mut #p::StateNeeds) {
+                    #p::hook(#hook).state_needs(__mcp_needs)
+                }
+                __mcp_state_needs
+            })
         })
-    });
-    quote!(&[#(#records),*])
+    }).collect();
+    (!records.is_empty()).then(|| quote!(&[#(#records),*]))
 }
 
 /// `fn __mcp_state_needs(..)`: the state every injected parameter declares it reads (see

@@ -5,8 +5,8 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::{
-    call, completions, default_fn, icons, injections, local, location, private, register,
-    return_type, some_int, some_lit, some_str, state_needs,
+    Setters, call, completions, default_fn, injections, local, private, register, return_type,
+    state_needs,
 };
 use crate::model::PromptDef;
 
@@ -38,29 +38,22 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
             (None, None) => quote!(#p::required_prompt_arg::<#ty>(&__mcp_arguments, #name)?),
         };
         reads.push(quote!(let #local: #ty = #read;));
-        let title = some_lit(param.title.as_ref());
-        let description = some_str(param.doc.clone());
-        let required = !param.is_optional();
-        records.push(quote! {
-            #p::PromptArgRecord { name: #name, title: #title, description: #description, required: #required }
-        });
+        let mut setters = Setters::default();
+        setters.set_some("title", param.title.as_ref());
+        setters.set_some("description", param.doc.as_ref());
+        if !param.is_optional() {
+            setters.set("required", true);
+        }
+        records.push(quote!(#p::PromptArgRecord::new(#name) #setters));
     }
 
     let name = item.registered_name();
-    let title = some_lit(item.title.as_ref());
-    let description = some_str(item.description());
-    let icons = icons(item);
-    let meta = some_lit(item.meta.as_ref());
-    let completions = completions(item);
-    let server = item
-        .server
-        .as_ref()
-        .map(syn::LitStr::value)
-        .unwrap_or_default();
-    let timeout_ms = some_int(def.timeout_ms.as_ref());
-    let max_concurrency = some_int(def.max_concurrency.as_ref());
-    let location = location(item);
-    let scopes = &item.scopes;
+    let mut setters = Setters::default();
+    setters.common(item, def.timeout_ms.as_ref(), def.max_concurrency.as_ref());
+    if !records.is_empty() {
+        setters.set("arguments", quote!(&[#(#records),*]));
+    }
+    setters.set_some("completions", completions(item));
 
     let record = quote! {{
         #[allow(dead_code)]
@@ -76,7 +69,7 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
         fn __mcp_get(
             __mcp_ctx: #p::Context,
             __mcp_arguments: #p::PromptArguments,
-        ) -> #p::BoxFuture<::core::result::Result<#p::GetPromptResult, #p::HandlerError>> {
+        ) -> #p::BoxFuture<'static, ::core::result::Result<#p::GetPromptResult, #p::HandlerError>> {
             ::std::boxed::Box::pin(async move {
                 #(#reads)*
                 #injections
@@ -85,22 +78,9 @@ pub(crate) fn expand(def: &PromptDef) -> TokenStream {
             })
         }
 
-        #p::PromptRecord {
-            name: #name,
-            title: #title,
-            description: #description,
-            icons: #icons,
-            meta: #meta,
-            arguments: &[#(#records),*],
-            get: __mcp_get,
-            state_needs: __mcp_state_needs,
-            completions: #completions,
-            server: #server,
-            timeout_ms: #timeout_ms,
-            max_concurrency: #max_concurrency,
-            location: #location,
-            scopes: &[#(#scopes),*],
-        }
+        #p::PromptRecord::new(#name, __mcp_get)
+            .with_state_needs(__mcp_state_needs)
+            #setters
     }};
     let registration = register::register(item, "PROMPT", quote!(#p::PromptRecord), record);
     quote! {

@@ -5,8 +5,8 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::{
-    call, completions, icons, injections, local, location, private, register, return_type,
-    some_int, some_lit, some_str, state_needs,
+    Setters, call, completions, injections, local, private, register, return_type, some_lit,
+    state_needs,
 };
 use crate::model::ResourceDef;
 
@@ -34,22 +34,12 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
     }
 
     let name = item.registered_name();
-    let title = some_lit(item.title.as_ref());
-    let description = some_str(item.description());
     let uri = def.uri.as_ref().map(syn::LitStr::value).unwrap_or_default();
     let mime = some_lit(def.mime.as_ref());
-    let icons = icons(item);
-    let meta = some_lit(item.meta.as_ref());
-    let completions = completions(item);
-    let server = item
-        .server
-        .as_ref()
-        .map(syn::LitStr::value)
-        .unwrap_or_default();
-    let timeout_ms = some_int(def.timeout_ms.as_ref());
-    let max_concurrency = some_int(def.max_concurrency.as_ref());
-    let location = location(item);
-    let scopes = &item.scopes;
+    let mut setters = Setters::default();
+    setters.common(item, def.timeout_ms.as_ref(), def.max_concurrency.as_ref());
+    setters.set_some("mime_type", def.mime.as_ref());
+    setters.set_some("completions", completions(item));
 
     let record = quote! {{
         #[allow(dead_code)]
@@ -63,7 +53,7 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
         fn __mcp_read(
             __mcp_ctx: #p::Context,
             __mcp_request: #p::ResourceRequest,
-        ) -> #p::BoxFuture<::core::result::Result<::std::vec::Vec<#p::ResourceContents>, #p::HandlerError>> {
+        ) -> #p::BoxFuture<'static, ::core::result::Result<::std::vec::Vec<#p::ResourceContents>, #p::HandlerError>> {
             ::std::boxed::Box::pin(async move {
                 #(#vars)*
                 #injections
@@ -72,23 +62,9 @@ pub(crate) fn expand(def: &ResourceDef) -> TokenStream {
             })
         }
 
-        #p::ResourceRecord {
-            name: #name,
-            title: #title,
-            description: #description,
-            uri: #uri,
-            mime_type: #mime,
-            icons: #icons,
-            meta: #meta,
-            read: __mcp_read,
-            state_needs: __mcp_state_needs,
-            completions: #completions,
-            server: #server,
-            timeout_ms: #timeout_ms,
-            max_concurrency: #max_concurrency,
-            location: #location,
-            scopes: &[#(#scopes),*],
-        }
+        #p::ResourceRecord::new(#name, #uri, __mcp_read)
+            .with_state_needs(__mcp_state_needs)
+            #setters
     }};
     let registration = register::register(item, "RESOURCE", quote!(#p::ResourceRecord), record);
     quote! {

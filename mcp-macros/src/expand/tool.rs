@@ -2,13 +2,11 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::LitBool;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 use super::{
-    call, default_fn, icons, injections, local, location, private, register, return_type, some_int,
-    some_lit, some_str, state_needs,
+    Setters, call, default_fn, injections, local, private, register, return_type, state_needs,
 };
 use crate::model::ToolDef;
 
@@ -31,40 +29,28 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
     let undocumented = undocumented(def);
 
     let name = item.registered_name();
-    let title = some_lit(item.title.as_ref());
-    let description = some_str(item.description());
-    let hint = |flag: &Option<LitBool>| match flag {
-        Some(flag) => quote!(::core::option::Option::Some(#flag)),
-        None => quote!(::core::option::Option::None),
-    };
-    let (read_only, destructive, idempotent, open_world) = (
-        hint(&def.read_only),
-        hint(&def.destructive),
-        hint(&def.idempotent),
-        hint(&def.open_world),
-    );
-    let icons = icons(item);
-    let meta = some_lit(item.meta.as_ref());
-    let server = item
-        .server
-        .as_ref()
-        .map(syn::LitStr::value)
-        .unwrap_or_default();
-    let timeout_ms = some_int(def.timeout_ms.as_ref());
-    let max_concurrency = some_int(def.max_concurrency.as_ref());
-    let location = location(item);
-    let scopes = &item.scopes;
-    let task_support = match def.task.as_ref().map(syn::LitStr::value).as_deref() {
-        Some("optional") => quote!(#p::TaskSupport::Optional),
-        Some("required") => quote!(#p::TaskSupport::Required),
-        _ => quote!(#p::TaskSupport::Forbidden),
-    };
-    let allow_unknown_args = match &def.allow_unknown_args {
-        Some(flag) => quote!(::core::option::Option::Some(#flag)),
-        None => quote!(::core::option::Option::None),
-    };
-
-    let ui = ui(def);
+    let mut setters = Setters::default();
+    setters.common(item, def.timeout_ms.as_ref(), def.max_concurrency.as_ref());
+    let hints = [
+        ("read_only", &def.read_only),
+        ("destructive", &def.destructive),
+        ("idempotent", &def.idempotent),
+        ("open_world", &def.open_world),
+    ];
+    if hints.iter().any(|(_, flag)| flag.is_some()) {
+        let mut hint_setters = Setters::default();
+        for (hint, flag) in hints {
+            hint_setters.set_some(hint, flag.as_ref());
+        }
+        setters.set("hints", quote!(#p::ToolHints::NONE #hint_setters));
+    }
+    setters.set_some("allow_unknown_args", def.allow_unknown_args.as_ref());
+    match def.task.as_ref().map(syn::LitStr::value).as_deref() {
+        Some("optional") => setters.set("task_support", quote!(#p::TaskSupport::Optional)),
+        Some("required") => setters.set("task_support", quote!(#p::TaskSupport::Required)),
+        _ => {}
+    }
+    setters.set_some("ui", ui(def));
 
     let record = quote! {{
         #glue
@@ -75,7 +61,7 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
         fn __mcp_call(
             __mcp_ctx: #p::Context,
             __mcp_args: ::core::option::Option<::std::boxed::Box<#p::RawValue>>,
-        ) -> #p::BoxFuture<::core::result::Result<#p::CallToolResult, #p::HandlerError>> {
+        ) -> #p::BoxFuture<'static, ::core::result::Result<#p::CallToolResult, #p::HandlerError>> {
             ::std::boxed::Box::pin(async move {
                 let __mcp_args = ::core::option::Option::as_deref(&__mcp_args);
                 #read
@@ -85,31 +71,10 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
             })
         }
 
-        #p::ToolRecord {
-            name: #name,
-            title: #title,
-            description: #description,
-            hints: #p::ToolHints {
-                read_only: #read_only,
-                destructive: #destructive,
-                idempotent: #idempotent,
-                open_world: #open_world,
-            },
-            icons: #icons,
-            meta: #meta,
-            input_schema: #input_schema,
-            output_schema: <#ret as #p::IntoToolResult>::output_schema,
-            call: __mcp_call,
-            state_needs: __mcp_state_needs,
-            allow_unknown_args: #allow_unknown_args,
-            server: #server,
-            timeout_ms: #timeout_ms,
-            max_concurrency: #max_concurrency,
-            location: #location,
-            scopes: &[#(#scopes),*],
-            task_support: #task_support,
-            ui: #ui,
-        }
+        #p::ToolRecord::new(#name, #input_schema, __mcp_call)
+            .with_output_schema(<#ret as #p::IntoToolResult>::output_schema)
+            .with_state_needs(__mcp_state_needs)
+            #setters
     }};
     let registration = register::register(item, "TOOL", quote!(#p::ToolRecord), record);
     quote! {
@@ -298,13 +263,11 @@ fn raw_arguments(def: &ToolDef, schema: &syn::LitStr) -> Arguments {
     }
 }
 
-/// `Some(ToolUi { .. })` read through the widget's `Widget` impl, spanned at the path so that a
+/// `ToolUi::from_parts(..)` read through the widget's `Widget` impl (`None` without `ui`), spanned at the path so that a
 /// name that is not a widget is reported there.
-fn ui(def: &ToolDef) -> TokenStream {
+fn ui(def: &ToolDef) -> Option<TokenStream> {
     let p = private();
-    let Some(path) = &def.ui else {
-        return quote!(::core::option::Option::None);
-    };
+    let path = def.ui.as_ref()?;
     let names: Vec<String> = def
         .visibility
         .as_ref()
@@ -318,11 +281,11 @@ fn ui(def: &ToolDef) -> TokenStream {
             names.iter().any(|n| n == "app"),
         )
     };
-    quote_spanned! {path.span()=>
-        ::core::option::Option::Some(#p::ToolUi::from_parts(
+    Some(quote_spanned! {path.span()=>
+        #p::ToolUi::from_parts(
             <#path as #p::Widget>::URI,
             <#path as #p::Widget>::SKYBRIDGE_URI,
             #p::Visibility { model: #model, app: #app },
-        ))
-    }
+        )
+    })
 }

@@ -419,6 +419,15 @@ impl Context {
     }
 }
 
+/// A widget's HTML file could not be read (masked for the client, logged with its cause).
+#[derive(Debug, thiserror::Error)]
+#[error("widget {uri} cannot be read")]
+struct WidgetUnreadable {
+    uri: String,
+    #[source]
+    source: std::io::Error,
+}
+
 /// The contents of a widget read, as `#[widget]` generates it: the HTML with the MIME type and
 /// `_meta` of the declaration (`_meta.ui` on the content too, which hosts prefer).
 #[doc(hidden)]
@@ -428,9 +437,12 @@ pub fn contents(
     mime: &'static str,
     meta: &'static str,
 ) -> Result<Vec<mcp_core::ResourceContents>, crate::error::HandlerError> {
-    let text = html
-        .load()
-        .map_err(|e| crate::error::HandlerError::internal(format!("widget {uri}: {e}")))?;
+    let text = html.load().map_err(|source| {
+        crate::error::HandlerError::internal(WidgetUnreadable {
+            uri: uri.to_owned(),
+            source,
+        })
+    })?;
     let meta = serde_json::from_str::<mcp_core::Meta>(meta)
         .ok()
         .filter(|m| !m.is_empty());

@@ -7,7 +7,6 @@ use mcp_core::ProtocolVersion;
 use serde_json::{Map, Value, json};
 
 use super::exit::{CliError, Failure};
-use crate::error::Error;
 use crate::registry::ListKind;
 use crate::server::Server;
 
@@ -405,8 +404,9 @@ impl Server {
     /// Runs one tool in-process, as `<bin> call NAME JSON --json` does, waiting as long as the
     /// tool takes; returns the `tools/call` result (an `isError` result is `Ok` too).
     ///
-    /// A JSON-RPC error (unknown tool, invalid parameters) and arguments that are not a JSON
-    /// object are [`Error::Usage`] with the message.
+    /// Fails with the command line's [`CliError`]: [`Failure::Usage`] for arguments that are
+    /// not a JSON object, [`Failure::Refused`] for a JSON-RPC error (unknown tool, invalid
+    /// parameters).
     ///
     /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
@@ -423,13 +423,10 @@ impl Server {
     /// assert_eq!(result["content"][0]["text"], "5");
     /// # });
     /// ```
-    pub async fn call_from_cli(&self, name: &str, json: &str) -> Result<Value, Error> {
-        let arguments =
-            object_arg(Some(json), "arguments").map_err(|e| Error::Usage(e.to_string()))?;
+    pub async fn call_from_cli(&self, name: &str, json: &str) -> Result<Value, CliError> {
+        let arguments = object_arg(Some(json), "arguments")?;
         let params = json!({"name": name, "arguments": arguments});
-        ask(self, &format!("tool '{name}'"), "tools/call", params, None)
-            .await
-            .map_err(|e| Error::Usage(e.to_string()))
+        ask(self, &format!("tool '{name}'"), "tools/call", params, None).await
     }
 }
 

@@ -2,17 +2,17 @@
 
 use std::future::Future;
 use std::io::{IsTerminal, Write};
-use std::pin::Pin;
 use std::sync::{Arc, Once};
 
 use super::args::Args;
 use super::exit::{CliError, CommandOutput, Failure};
 use super::inspect::{self, Completion};
 use crate::error::Error;
+use crate::future::BoxFuture;
 use crate::server::{Server, ServerBuilder, Serving};
 
-type BoxedCommand = Pin<Box<dyn Future<Output = Result<(), CliError>> + Send>>;
-type Handler = Arc<dyn Fn(Server, Vec<String>) -> BoxedCommand + Send + Sync>;
+type Handler =
+    Arc<dyn Fn(Server, Vec<String>) -> BoxFuture<'static, Result<(), CliError>> + Send + Sync>;
 
 /// A command of the application, next to the built-in ones.
 struct AppCommand {
@@ -500,12 +500,19 @@ impl Server {
     /// On failure it prints `NAME: message` on stderr and exits with the failure's code; it
     /// returns `Ok(())` when the command succeeded.
     ///
+    /// `run` is always the command line: here on a built server, on the builder
+    /// ([`ServerBuilder::run`], which builds first and reads `MCP_*` settings), and on a [`Cli`]
+    /// (with commands of your own, or explicit arguments: [`Cli::run_with`]). To serve one
+    /// transport without a command line, use the `serve*` methods (see the crate docs,
+    /// "Serving").
+    ///
     /// ```no_run
     /// use mcp_runtime::prelude::*;
     ///
     /// #[tokio::main]
     /// async fn main() -> Result<(), mcp_runtime::Error> {
-    ///     Server::from_registry(server_info!()).run().await
+    ///     let server = Server::from_registry(server_info!()).build()?;
+    ///     server.run().await
     /// }
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
@@ -516,21 +523,6 @@ impl Server {
 
     async fn run_boxed(&self) -> Result<(), Error> {
         Cli::new(self).run().await
-    }
-
-    /// [`run`](Self::run) with explicit arguments (without the program name).
-    ///
-    /// ```no_run
-    /// use mcp_runtime::prelude::*;
-    ///
-    /// # async fn demo() -> Result<(), mcp_runtime::Error> {
-    /// let server = Server::from_registry(server_info!()).build()?;
-    /// server.run_with(&["list".to_owned()]).await // prints the lists a client would see
-    /// # }
-    /// ```
-    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-    pub fn run_with(&self, args: &[String]) -> impl Future<Output = Result<(), Error>> + Send {
-        Cli::new(self).run_args(args.to_vec())
     }
 }
 

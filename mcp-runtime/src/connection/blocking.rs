@@ -20,6 +20,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use crate::handler::invoke::handler_poll_time;
+use crate::sync::lock;
 
 /// A first poll longer than this counts as blocking.
 pub(crate) const SLOW: Duration = Duration::from_millis(50);
@@ -81,7 +82,7 @@ impl Blocking {
             return None;
         }
         let slow = took > SLOW;
-        let mut w = self.window.lock().unwrap_or_else(|e| e.into_inner());
+        let mut w = lock(&self.window);
         let mask = (1u32 << WINDOW) - 1;
         w.recent = ((w.recent << 1) | u32::from(slow)) & mask;
         w.fast_run = if slow {

@@ -34,13 +34,11 @@ use crate::dispatch::route::Route;
 use crate::dispatch::scope::Scoping;
 #[cfg(feature = "http")]
 use crate::dispatch::scope::{RequestHeaders, Retry};
-use crate::handler::context::CancellationToken;
+use crate::future::BoxFuture;
+use crate::handler::context::Cancellation;
 #[cfg(feature = "http")]
 use crate::outbound::Sink;
 use crate::transport::{Inbound, stdio};
-
-/// A connection's future, boxed here.
-pub(crate) type Boxed<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The most answers held back for one write, in bytes and in time since the first of them.
 const HOLD_BYTES: usize = 64 * 1024;
@@ -57,7 +55,7 @@ impl Connection {
         retry: Retry,
         headers: RequestHeaders,
         sink: &'a Sink,
-    ) -> Boxed<'a, Option<Reply>> {
+    ) -> BoxFuture<'a, Option<Reply>> {
         Box::pin(self.dispatch(msg, meta, retry, headers, sink))
     }
 
@@ -68,13 +66,13 @@ impl Connection {
         self: &'a Arc<Self>,
         text: &'a str,
         sink: &'a Sink,
-    ) -> Boxed<'a, Option<Answer>> {
+    ) -> BoxFuture<'a, Option<Answer>> {
         Box::pin(self.receive(text, sink))
     }
 
     /// [`handle_text`](Connection::handle_text), boxed.
     #[inline(never)]
-    pub(crate) fn handle_text_boxed<'a>(self: &'a Arc<Self>, text: &'a str) -> Boxed<'a, ()> {
+    pub(crate) fn handle_text_boxed<'a>(self: &'a Arc<Self>, text: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(self.handle_text(text))
     }
 
@@ -90,7 +88,7 @@ impl Connection {
         id: RequestId,
         params: Option<Box<RawValue>>,
         scope: Scoping,
-        cancel: CancellationToken,
+        cancel: Cancellation,
     ) -> Work {
         Box::pin(async move {
             let _slot = match slot {

@@ -10,13 +10,14 @@ use mcp_core::RequestId;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::AbortHandle;
 
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
+use crate::sync::lock;
 
 /// A request being handled.
 struct Flight {
     /// The task running it, when it has its own.
     abort: Option<AbortHandle>,
-    cancel: CancellationToken,
+    cancel: Cancellation,
     /// Tells this flight from a later one that reuses its id.
     seq: u64,
 }
@@ -48,7 +49,7 @@ impl Flights {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Flight>> {
-        self.table.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.table)
     }
 
     /// Whether no request is in flight or admitted.
@@ -83,7 +84,7 @@ impl Flights {
     }
 
     /// Enters a request; `None` when one with the same id is in flight already.
-    pub(crate) fn enter(&self, id: &RequestId, cancel: CancellationToken) -> Option<u64> {
+    pub(crate) fn enter(&self, id: &RequestId, cancel: Cancellation) -> Option<u64> {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let mut table = self.table();
         if table.contains_key(id) {
@@ -101,7 +102,7 @@ impl Flights {
     }
 
     /// Enters a request whose id was checked free before its first poll.
-    pub(crate) fn track(&self, id: &RequestId, cancel: CancellationToken) -> u64 {
+    pub(crate) fn track(&self, id: &RequestId, cancel: Cancellation) -> u64 {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         self.table().insert(
             id.clone(),
@@ -179,13 +180,13 @@ mod tests {
     fn ids_are_unique_while_in_flight_and_reusable_after() {
         let flights = Flights::new(4);
         let id = RequestId::Number(1);
-        let token = CancellationToken::new();
+        let token = Cancellation::new();
         let seq = flights.enter(&id, token.clone()).unwrap();
-        assert!(flights.enter(&id, CancellationToken::new()).is_none());
+        assert!(flights.enter(&id, Cancellation::new()).is_none());
         assert!(flights.cancel(&id));
         assert!(token.is_cancelled());
         assert!(!flights.leave(&id, seq), "cancelled: its reply is not sent");
-        let again = flights.enter(&id, CancellationToken::new()).unwrap();
+        let again = flights.enter(&id, Cancellation::new()).unwrap();
         assert!(
             !flights.leave(&id, seq),
             "a stale flight does not remove the new one"

@@ -28,16 +28,18 @@ use mcp_core::jsonrpc::{EnvelopeError, Message, Parsed};
 use mcp_core::{ErrorObject, RequestId, RequestMeta};
 use serde_json::value::RawValue;
 
-use crate::dispatch::call::{Call, parse_params};
-use crate::dispatch::link::Link;
+use crate::dispatch::call::{MethodCall, parse_params};
+use crate::dispatch::link::LinkState;
 use crate::dispatch::methods;
 use crate::dispatch::reply::{Answer, Reply};
 use crate::dispatch::route::{Route, runs_handler};
 use crate::dispatch::scope::{RequestHeaders, Resolver, Retry, Scoping, mentions_meta};
-use crate::handler::context::CancellationToken;
+use crate::future::BoxFuture;
+use crate::handler::context::Cancellation;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
+use crate::sync::lock;
 use blocking::{Blocking, Watched};
 use flights::{Flights, Leave};
 use spanned::Spanned;
@@ -46,7 +48,7 @@ use spanned::Spanned;
 pub(crate) struct Connection {
     server: Arc<ServerInner>,
     out: Sink,
-    link: Link,
+    link: LinkState,
     flights: Flights,
     raw_log: bool,
     /// Whether handlers get their first poll on the connection's task (see
@@ -58,7 +60,7 @@ pub(crate) struct Connection {
 
 impl Drop for Connection {
     fn drop(&mut self) {
-        if let Some(key) = *self.hub_key.lock().unwrap_or_else(|e| e.into_inner()) {
+        if let Some(key) = *lock(&self.hub_key) {
             self.server.hub.remove_connection(key);
         }
         self.link.pending.close();
@@ -87,7 +89,7 @@ struct CancelParams {
 }
 
 /// A handler's reply on its way: `None` when the request was cancelled.
-type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
+type Work = BoxFuture<'static, Option<Reply>>;
 
 impl Connection {
     /// A connection whose server-initiated messages go to `out`.
@@ -100,7 +102,7 @@ impl Connection {
     /// for each).
     pub(crate) fn with_raw_log(server: Arc<ServerInner>, out: Sink, raw_log: bool) -> Arc<Self> {
         let options = &server.options;
-        let link = Link::new(
+        let link = LinkState::new(
             options.max_client_requests,
             Arc::clone(&server.client_requests),
             options.client_request_timeout,
@@ -129,7 +131,7 @@ impl Connection {
     ) -> Arc<Self> {
         let conn = Self::new(server, out);
         conn.link
-            .open(crate::dispatch::scope::Session::assumed(version));
+            .open(crate::dispatch::scope::Negotiated::assumed(version));
         conn
     }
 
@@ -360,9 +362,9 @@ impl Connection {
         id: &'a RequestId,
         params: Option<&'a RawValue>,
         scope: S,
-        cancel: Option<CancellationToken>,
-    ) -> Call<'a, S> {
-        Call {
+        cancel: Option<Cancellation>,
+    ) -> MethodCall<'a, S> {
+        MethodCall {
             server: &self.server,
             link: &self.link,
             route,
@@ -375,7 +377,7 @@ impl Connection {
 
     /// Registers the connection for server-initiated notifications (after `initialize`).
     fn join_hub(self: &Arc<Self>) {
-        let mut key = self.hub_key.lock().unwrap_or_else(|e| e.into_inner());
+        let mut key = lock(&self.hub_key);
         if key.is_none() {
             let hub = &self.server.hub;
             let k = hub.key();
@@ -411,7 +413,7 @@ impl Connection {
         params: Option<Box<RawValue>>,
         scope: Scoping,
     ) -> Option<Reply> {
-        let cancel = CancellationToken::new();
+        let cancel = Cancellation::new();
         let Some(seq) = self.flights.enter(&id, cancel.clone()) else {
             return Some(duplicate(id));
         };
@@ -444,7 +446,7 @@ impl Connection {
         if self.flights.contains(&id) {
             return Some(duplicate(id));
         }
-        let cancel = CancellationToken::new();
+        let cancel = Cancellation::new();
         let peer = scope.peer().clone();
         let slot = self.flights.try_slot();
         let slots = self.flights.slots();
@@ -488,7 +490,7 @@ impl Connection {
         id: RequestId,
         params: Option<Box<RawValue>>,
         scope: Scoping,
-        cancel: CancellationToken,
+        cancel: Cancellation,
     ) -> Option<Reply> {
         let started = tracing::enabled!(tracing::Level::DEBUG).then(Instant::now);
         let span = tracing::info_span!(

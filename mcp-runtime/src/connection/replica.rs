@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use mcp_core::{ClientCapabilities, Implementation, ProtocolVersion};
 
 use crate::connection::Connection;
-use crate::dispatch::scope::Session;
+use crate::dispatch::scope::Negotiated;
 use crate::outbound::Sink;
 use crate::scale::SessionRecord;
 use crate::server::ServerInner;
@@ -40,7 +40,7 @@ impl Connection {
         let client_caps: ClientCapabilities =
             serde_json::from_value(record.client_caps.clone()).ok()?;
         let conn = Self::new(server, out);
-        conn.link.open(Session {
+        conn.link.open(Negotiated {
             version,
             client_info: Arc::new(client_info),
             client_caps: Arc::new(client_caps),

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::Connection;
+use crate::sync::lock;
 
 impl Connection {
     /// Whether this connection holds nothing of the requests it served, so that another
@@ -17,11 +18,7 @@ impl Connection {
             && self.link.session().is_none()
             && !self.link.closing.is_cancelled()
             && self.flights.is_idle()
-            && self
-                .hub_key
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .is_none()
+            && lock(&self.hub_key).is_none()
     }
 }
 
@@ -58,7 +55,7 @@ mod tests {
         let with_session = conn();
         with_session
             .link
-            .open(crate::dispatch::scope::Session::assumed(
+            .open(crate::dispatch::scope::Negotiated::assumed(
                 ProtocolVersion::V2025_11_25,
             ));
         assert!(!with_session.is_spare());

@@ -10,30 +10,31 @@ use mcp_core::{ErrorObject, InputRequiredResult, Meta, ProtocolVersion, RequestI
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::dispatch::link::Link;
+use crate::dispatch::link::LinkState;
 use crate::dispatch::meta_memo::Sent;
 use crate::dispatch::params::{Read, read_with_meta};
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
 use crate::dispatch::scope::{Resolver, Retry, Scope, invalid_meta};
 use crate::error::HandlerError;
-use crate::handler::context::{CancellationToken, Context, ContextInner};
-use crate::handler::invoke::{HandlerFuture, Invoked, Limits, invoke};
+use crate::future::BoxFuture;
+use crate::handler::context::{Cancellation, Context, ContextInner};
+use crate::handler::invoke::{Invoked, Limits, invoke};
 use crate::handler::peer::Interact;
 use crate::handler::rounds::{self, Round};
 use crate::server::ServerInner;
 
 /// A request on its way through a method; `S` is [`Resolver`] before the method has read the
 /// `_meta` the scope is resolved from (see [`Open`]).
-pub(crate) struct Call<'a, S = Scope> {
+pub(crate) struct MethodCall<'a, S = Scope> {
     pub(crate) server: &'a Arc<ServerInner>,
-    pub(crate) link: &'a Link,
+    pub(crate) link: &'a LinkState,
     pub(crate) route: Route,
     pub(crate) id: &'a RequestId,
     pub(crate) params: Option<&'a RawValue>,
     pub(crate) scope: S,
     /// Set for methods that run a handler (they can be cancelled).
-    pub(crate) cancel: Option<CancellationToken>,
+    pub(crate) cancel: Option<Cancellation>,
 }
 
 /// How an item's handler run ended, seen from its method.
@@ -45,15 +46,15 @@ pub(crate) enum Ran<T> {
     Answered(Result<Payload, ErrorObject>),
 }
 
-/// How a method gets its resolved [`Call`] and its params: from a call whose scope is resolved,
-/// by reading the params; from one waiting for its `_meta` (`Call<Resolver>`), by reading the
+/// How a method gets its resolved [`MethodCall`] and its params: from a call whose scope is resolved,
+/// by reading the params; from one waiting for its `_meta` (`MethodCall<Resolver>`), by reading the
 /// params and `_meta` in one pass, then resolving the scope from that `_meta`. Either way the
 /// scope's errors come first; the params' error is the second result, for the method to return
 /// after its own earlier checks.
 pub(crate) trait Open: Sized {
     fn open<'a, 'p, P: Deserialize<'p>>(
-        call: Call<'a, Self>,
-    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+        call: MethodCall<'a, Self>,
+    ) -> Result<(MethodCall<'a>, Result<P, ErrorObject>), ErrorObject>
     where
         'a: 'p;
 }
@@ -61,8 +62,8 @@ pub(crate) trait Open: Sized {
 impl Open for Scope {
     #[inline]
     fn open<'a, 'p, P: Deserialize<'p>>(
-        call: Call<'a>,
-    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+        call: MethodCall<'a>,
+    ) -> Result<(MethodCall<'a>, Result<P, ErrorObject>), ErrorObject>
     where
         'a: 'p,
     {
@@ -73,8 +74,8 @@ impl Open for Scope {
 
 impl Open for Resolver {
     fn open<'a, 'p, P: Deserialize<'p>>(
-        call: Call<'a, Resolver>,
-    ) -> Result<(Call<'a>, Result<P, ErrorObject>), ErrorObject>
+        call: MethodCall<'a, Resolver>,
+    ) -> Result<(MethodCall<'a>, Result<P, ErrorObject>), ErrorObject>
     where
         'a: 'p,
     {
@@ -107,9 +108,9 @@ impl Open for Resolver {
     }
 }
 
-impl<'a> Call<'a, Resolver> {
-    fn take_scope(self) -> (Resolver, Call<'a, ()>) {
-        let call = Call {
+impl<'a> MethodCall<'a, Resolver> {
+    fn take_scope(self) -> (Resolver, MethodCall<'a, ()>) {
+        let call = MethodCall {
             server: self.server,
             link: self.link,
             route: self.route,
@@ -122,9 +123,9 @@ impl<'a> Call<'a, Resolver> {
     }
 }
 
-impl<'a> Call<'a, ()> {
-    fn with(self, scope: Scope) -> Call<'a> {
-        Call {
+impl<'a> MethodCall<'a, ()> {
+    fn with(self, scope: Scope) -> MethodCall<'a> {
+        MethodCall {
             server: self.server,
             link: self.link,
             route: self.route,
@@ -136,7 +137,7 @@ impl<'a> Call<'a, ()> {
     }
 }
 
-impl<'a> Call<'a> {
+impl<'a> MethodCall<'a> {
     /// The request's params as `T`; MCP params are always objects.
     pub(crate) fn params<'p, T: Deserialize<'p>>(&self) -> Result<T, ErrorObject>
     where
@@ -181,7 +182,7 @@ impl<'a> Call<'a> {
     pub(crate) fn run<T>(
         self,
         limits: Limits<'_>,
-        start: impl FnOnce(Context) -> HandlerFuture<T>,
+        start: impl FnOnce(Context) -> BoxFuture<'static, Result<T, HandlerError>>,
         failed: impl FnOnce(&Result<T, HandlerError>) -> bool,
     ) -> impl Future<Output = Ran<T>> {
         let server = self.server;

@@ -9,15 +9,16 @@ use mcp_core::LoggingLevel;
 use tokio::sync::Semaphore;
 
 use crate::dispatch::meta_memo::MetaMemo;
-use crate::dispatch::scope::Session;
-use crate::handler::context::{CancellationToken, severity};
+use crate::dispatch::scope::Negotiated;
+use crate::handler::context::{Cancellation, severity};
 use crate::handler::peer::Pending;
 use crate::notify::Subscriptions;
 use crate::outbound::Sink;
+use crate::sync::lock;
 
 /// What the protocol methods keep per connection.
-pub(crate) struct Link {
-    session: Mutex<Option<Arc<Session>>>,
+pub(crate) struct LinkState {
+    session: Mutex<Option<Arc<Negotiated>>>,
     /// The `logging/setLevel` level of the session.
     pub(crate) log_level: Arc<AtomicU8>,
     /// `resources/subscribe` URIs.
@@ -25,7 +26,7 @@ pub(crate) struct Link {
     /// Requests sent to the client, awaiting answers.
     pub(crate) pending: Arc<Pending>,
     /// Cancelled when the connection closes: ends `subscriptions/listen` gracefully.
-    pub(crate) closing: CancellationToken,
+    pub(crate) closing: Cancellation,
     /// The connection's own outbound queue (server-initiated messages): what a task reaches
     /// the client through once the request that created it is answered.
     pub(crate) out: Option<Sink>,
@@ -36,7 +37,7 @@ pub(crate) struct Link {
     pub(crate) meta_memo: MetaMemo,
 }
 
-impl Link {
+impl LinkState {
     /// A link with no session; at most `max_pending` requests to the client wait at once (and no
     /// more than the server-wide `total` allows), each for up to `timeout`.
     pub(crate) fn new(max_pending: usize, total: Arc<Semaphore>, timeout: Duration) -> Self {
@@ -45,7 +46,7 @@ impl Link {
             log_level: Arc::new(AtomicU8::new(severity(LoggingLevel::Info))),
             subscriptions: Subscriptions::default(),
             pending: Arc::new(Pending::new(max_pending, total, timeout)),
-            closing: CancellationToken::new(),
+            closing: Cancellation::new(),
             out: None,
             task_owner: std::sync::OnceLock::new(),
             meta_memo: MetaMemo::default(),
@@ -79,15 +80,12 @@ impl Link {
     }
 
     /// The handshake-era session, once `initialize` opened it.
-    pub(crate) fn session(&self) -> Option<Arc<Session>> {
-        self.session
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+    pub(crate) fn session(&self) -> Option<Arc<Negotiated>> {
+        lock(&self.session).clone()
     }
 
     /// Opens (or replaces) the session.
-    pub(crate) fn open(&self, session: Session) {
-        *self.session.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(session));
+    pub(crate) fn open(&self, session: Negotiated) {
+        *lock(&self.session) = Some(Arc::new(session));
     }
 }

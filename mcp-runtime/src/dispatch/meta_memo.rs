@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex};
 use mcp_core::{ClientCapabilities, Implementation, ProtocolVersion, RequestMeta};
 use serde::Deserialize;
 
+use crate::sync::lock;
+
 /// A stateless `_meta` with nothing but the typed keys a scope takes from it: a served revision,
 /// the client's capabilities and maybe its identity (no progress token, no log level, no other
 /// key).
@@ -57,7 +59,7 @@ impl MetaMemo {
     /// the ones reading `_meta` in place gives.
     pub(crate) fn read(&self, text: &str) -> Result<Sent, serde_json::Error> {
         {
-            let last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            let last = lock(&self.0);
             if let Some((kept, known)) = &*last
                 && **kept == *text
             {
@@ -68,7 +70,7 @@ impl MetaMemo {
         let Some(known) = Known::of(&meta) else {
             return Ok(Sent::Read(meta));
         };
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((text.into(), known.clone()));
+        *lock(&self.0) = Some((text.into(), known.clone()));
         Ok(Sent::Known(known))
     }
 }

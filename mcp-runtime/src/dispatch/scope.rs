@@ -22,15 +22,16 @@ use crate::handler::context::LogGate;
 use crate::handler::sent_meta::SentMeta;
 use crate::outbound::Sink;
 
-/// A handshake-era session, opened by `initialize`.
+/// What `initialize` negotiated for a handshake-era session: the revision, the client and its
+/// capabilities.
 #[derive(Debug)]
-pub(crate) struct Session {
+pub(crate) struct Negotiated {
     pub(crate) version: ProtocolVersion,
     pub(crate) client_info: Arc<Implementation>,
     pub(crate) client_caps: Arc<ClientCapabilities>,
 }
 
-impl Session {
+impl Negotiated {
     #[cfg(feature = "http")]
     /// A session whose handshake happened elsewhere (HTTP without sessions): it serves
     /// handshake-era requests at `version`, with no client capabilities known.
@@ -165,7 +166,7 @@ pub(crate) fn invalid_meta(message: &str) -> ErrorObject {
 /// The connection-side facts the resolver needs, owned: a request whose `_meta` its method
 /// reads with its params keeps them until then.
 pub(crate) struct Resolver {
-    pub(crate) session: Option<Arc<Session>>,
+    pub(crate) session: Option<Arc<Negotiated>>,
     /// The session's `logging/setLevel` level.
     pub(crate) log_level: Arc<AtomicU8>,
     pub(crate) peer: Sink,
@@ -242,7 +243,7 @@ impl Resolver {
     fn scope(
         self,
         version: ProtocolVersion,
-        session: Option<&Session>,
+        session: Option<&Negotiated>,
         progress_token: Option<ProgressToken>,
         meta: SentMeta,
     ) -> Scope {

@@ -1,5 +1,10 @@
 //! The errors handlers return, and how each reaches the client: strings are shown, every other
 //! error is masked with a correlation id (see [`IntoHandlerError`]).
+//!
+//! Their `Display` is written by hand, not derived with `thiserror`: they do not implement
+//! `std::error::Error`, on purpose, because each accepts every `E: Into<BoxError>` through `?`
+//! (a blanket `From` or [`IntoHandlerError`]), which an error type of their own would collide
+//! with. The cause of an internal error is kept (as a [`BoxError`]), never flattened to text.
 
 use std::any::Any;
 use std::borrow::Cow;

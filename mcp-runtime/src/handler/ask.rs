@@ -1,9 +1,9 @@
-//! Asking the client: elicitation, sampling and roots, with one handler body for both eras.
-//!
-//! In the handshake era each call is a JSON-RPC request to the client, sent on the stream of the
-//! request being handled, and its answer is awaited (with a timeout). In the stateless era
-//! (2026-07-28) the runtime answers `input_required` instead, and runs the handler again when the
-//! client retries with the answers; see the crate docs, "Asking the client".
+//! The one path every question to the client takes, whatever it asks: the capability check
+//! (`Need`; -32021 naming the capability the client did not declare), `Context::ask` (sent on
+//! the session and awaited, found in this round's answers, or recorded for `input_required`,
+//! as `handler/peer` decides), the answer parsed, and what can go wrong
+//! ([`InteractionError`]; a form's outcome, [`Elicitation`]). The builders users call are in
+//! `handler/requests`.
 
 use std::fmt;
 
@@ -57,6 +57,8 @@ pub enum InteractionError {
     Busy,
 }
 
+// By hand, not `thiserror`: an `InteractionError` that were a `std::error::Error` would meet the
+// blanket conversions of `ToolError` and `IntoHandlerError`, and it converts differently.
 impl fmt::Display for InteractionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -16,6 +16,7 @@ use tokio::sync::Notify;
 use crate::error::HandlerError;
 use crate::handler::peer::Interact;
 use crate::outbound::{Outbound, Sink};
+use crate::sync::lock;
 use crate::wire;
 
 /// Application state handed to the builder, shared by every request.
@@ -43,7 +44,7 @@ pub(crate) struct ContextInner {
     pub(crate) log_gate: LogGate,
     pub(crate) peer: Option<Sink>,
     pub(crate) state: Arc<StateMap>,
-    pub(crate) cancel: CancellationToken,
+    pub(crate) cancel: Cancellation,
     pub(crate) last_progress: Mutex<Option<f64>>,
     /// How `elicit`, `sample` and `roots` reach the client.
     pub(crate) interact: Interact,
@@ -139,7 +140,7 @@ impl Context {
     ///
     /// The handler's future is dropped on cancellation anyway; the token is for work the handler
     /// spawned on its own.
-    pub fn cancellation(&self) -> &CancellationToken {
+    pub fn cancellation(&self) -> &Cancellation {
         &self.inner.cancel
     }
 
@@ -155,11 +156,7 @@ impl Context {
             return;
         };
         {
-            let mut last = self
-                .inner
-                .last_progress
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let mut last = lock(&self.inner.last_progress);
             if !progress.is_finite() || last.is_some_and(|prev| progress <= prev) {
                 return;
             }
@@ -233,17 +230,13 @@ impl Context {
 
     /// Records the first protocol error of an interaction.
     pub(crate) fn record_fault(&self, err: mcp_core::ErrorObject) {
-        let mut fault = self.inner.fault.lock().unwrap_or_else(|e| e.into_inner());
+        let mut fault = lock(&self.inner.fault);
         fault.get_or_insert(err);
     }
 
     /// Takes the recorded protocol error, if any.
     pub(crate) fn take_fault(&self) -> Option<mcp_core::ErrorObject> {
-        self.inner
-            .fault
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
+        lock(&self.inner.fault).take()
     }
 
     /// Reads application state given to the builder with `.state(value)`.
@@ -272,22 +265,27 @@ pub(crate) fn severity(level: LoggingLevel) -> u8 {
     }
 }
 
-/// A cancellation flag that can be awaited.
+/// A cancellation flag that can be awaited: set when the client cancels the request (or the
+/// server shuts down), and read or awaited by the handler.
+///
+/// It is not `tokio_util::sync::CancellationToken`, and is named apart from it: it has no child
+/// tokens or drop guards, only the flag, its setter and the future that waits for it (which a
+/// handler `select!`s on beside its work).
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let token = mcp_runtime::CancellationToken::new();
+/// let token = mcp_runtime::Cancellation::new();
 /// assert!(!token.is_cancelled());
 /// token.cancel();
 /// token.cancelled().await; // returns at once
 /// # });
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct CancellationToken {
+pub struct Cancellation {
     inner: Arc<(AtomicBool, Notify)>,
 }
 
-impl CancellationToken {
+impl Cancellation {
     /// A token that is not cancelled.
     pub fn new() -> Self {
         Self::default()

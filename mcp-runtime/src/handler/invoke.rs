@@ -13,11 +13,8 @@ use mcp_core::ErrorObject;
 use tokio::sync::Semaphore;
 
 use crate::error::{BoxError, HandlerError};
+use crate::future::BoxFuture;
 use crate::handler::rounds::{Outcome, Round, UntilInput};
-
-/// A boxed handler future.
-pub(crate) type HandlerFuture<T> =
-    Pin<Box<dyn Future<Output = Result<T, HandlerError>> + Send + 'static>>;
 
 /// The per-item limits of `#[tool]`, `#[resource]` and `#[prompt]` (`max_concurrency`,
 /// `timeout_ms`).
@@ -43,7 +40,7 @@ pub(crate) enum Invoked<T> {
 pub(crate) async fn invoke<T>(
     limits: Limits<'_>,
     round: Option<&Round>,
-    start: impl FnOnce() -> HandlerFuture<T>,
+    start: impl FnOnce() -> BoxFuture<'static, Result<T, HandlerError>>,
 ) -> Invoked<T> {
     // The waits for a slot and the timer are boxed: most items have neither, and every future
     // this one is part of (up to the connection's) would otherwise carry their space.
@@ -198,7 +195,7 @@ mod tests {
     fn the_clock_counts_handler_polls_only() {
         let waker = std::task::Waker::noop();
         let mut cx = TaskContext::from_waker(waker);
-        let mut handler: HandlerFuture<()> = Box::pin(async {
+        let mut handler: BoxFuture<'static, Result<(), HandlerError>> = Box::pin(async {
             std::thread::sleep(Duration::from_millis(10));
             Ok(())
         });
@@ -215,7 +212,8 @@ mod tests {
         assert!(took < Duration::from_millis(300), "{took:?}");
         // Outside a watch, nothing is measured.
         let _ = Pin::new(&mut CatchUnwind(
-            Box::pin(async { Ok::<(), HandlerError>(()) }) as HandlerFuture<()>,
+            Box::pin(async { Ok::<(), HandlerError>(()) })
+                as BoxFuture<'static, Result<(), HandlerError>>,
         ))
         .poll(&mut cx);
         assert_eq!(POLL_CLOCK.get(), None);

@@ -1,5 +1,8 @@
-//! How a handler's questions reach the client: in the handshake era, requests on the
-//! connection awaiting their answers; in the stateless era, the rounds of `input_required`.
+//! Where a request's questions go, per era: [`Interact`] says which way applies to a request
+//! (its connection's peer in the handshake era, its `input_required` round in the stateless
+//! era, a task's port), and [`Pending`] is the peer's table of requests sent to the client and
+//! awaiting responses (ids `s-N`, or `s-N@NODE` on a replica; bounded per connection, per
+//! principal and server-wide; each answer routed to its waiter, or lost with a timeout).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,6 +17,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use crate::handler::rounds::Round;
 use crate::handler::task_port::TaskHooks;
 use crate::principal::{Principal, Share, Tally};
+use crate::sync::lock;
 
 /// A principal's share of the requests to the client awaiting answers, over all its sessions.
 pub(crate) type PrincipalShare = (Arc<Tally>, Principal);
@@ -32,7 +36,7 @@ pub(crate) enum Refused {
 
 /// One request waiting for the client's answer: where the answer goes, and its place in the
 /// server-wide bound (given back when the entry goes, however it goes).
-struct Waiting {
+struct Outstanding {
     tx: oneshot::Sender<Answer>,
     _permit: OwnedSemaphorePermit,
     _share: Option<Share>,
@@ -55,7 +59,7 @@ pub(crate) struct Pending {
 
 #[derive(Default)]
 struct Table {
-    waiting: HashMap<u64, Waiting>,
+    waiting: HashMap<u64, Outstanding>,
     closed: bool,
 }
 
@@ -108,7 +112,7 @@ impl Pending {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, Table> {
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.map)
     }
 
     /// A new request id and the receiver of its answer.
@@ -131,7 +135,7 @@ impl Pending {
         let (tx, rx) = oneshot::channel();
         table.waiting.insert(
             n,
-            Waiting {
+            Outstanding {
                 tx,
                 _permit: permit,
                 _share: share,

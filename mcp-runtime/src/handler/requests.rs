@@ -1,12 +1,13 @@
-//! The questions a handler asks the client (elicitation, sampling, roots), each a builder to
-//! `.await`.
+//! The builders a handler calls on its [`Context`]: `elicit`, `elicit_url`, `sample` and
+//! `roots`, each a value to configure and `.await` ([`Elicit`], [`ElicitUrl`], [`Sample`],
+//! [`Roots`]). Each shapes its request's params (a form's schema made once per type) and reads
+//! its typed answer; the asking itself is `Context::ask` (`handler/ask`).
 
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::fmt;
-use std::future::{Future, IntoFuture};
+use std::future::IntoFuture;
 use std::marker::PhantomData;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use mcp_core::jsonrpc::echo;
@@ -18,12 +19,12 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::future::BoxFuture;
 use crate::handler::ask::{Elicitation, InteractionError, Need, check, strip_position};
 use crate::handler::context::Context;
 use crate::handler::rounds::Kind;
 use crate::schema::SchemaProfile;
-
-type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use crate::sync::lock;
 
 impl Context {
     /// Asks the user to fill in a form whose fields are the properties of `T` (form-mode
@@ -139,11 +140,7 @@ impl Context {
 fn form_schema<T: JsonSchema + 'static>() -> Arc<Value> {
     static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Value>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(s) = cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&TypeId::of::<T>())
-    {
+    if let Some(s) = lock(cache).get(&TypeId::of::<T>()) {
         return Arc::clone(s);
     }
     let profile = SchemaProfile::Portable;
@@ -154,10 +151,7 @@ fn form_schema<T: JsonSchema + 'static>() -> Arc<Value> {
         map.remove("$defs");
     }
     let value = Arc::new(value);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(TypeId::of::<T>(), Arc::clone(&value));
+    lock(cache).insert(TypeId::of::<T>(), Arc::clone(&value));
     value
 }
 
@@ -213,7 +207,7 @@ impl<T> Elicit<'_, T> {
 
 impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elicit<'a, T> {
     type Output = Result<Elicitation<T>, InteractionError>;
-    type IntoFuture = LocalBoxFuture<'a, Self::Output>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
@@ -284,7 +278,7 @@ impl ElicitUrl<'_> {
 
 impl<'a> IntoFuture for ElicitUrl<'a> {
     type Output = Result<ElicitAction, InteractionError>;
-    type IntoFuture = LocalBoxFuture<'a, Self::Output>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
@@ -336,7 +330,7 @@ impl Sample<'_> {
 
 impl<'a> IntoFuture for Sample<'a> {
     type Output = Result<CreateMessageResult, InteractionError>;
-    type IntoFuture = LocalBoxFuture<'a, Self::Output>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
@@ -386,7 +380,7 @@ impl Roots<'_> {
 
 impl<'a> IntoFuture for Roots<'a> {
     type Output = Result<Vec<Root>, InteractionError>;
-    type IntoFuture = LocalBoxFuture<'a, Self::Output>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {

@@ -7,15 +7,11 @@
 //! it becomes a task are `input_required` rounds of the `tools/call` itself; once it is a task,
 //! they park the task in `input_required` until `tasks/update` answers them.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use mcp_core::InputRequest;
 use mcp_core::tasks::TaskStatus;
 use serde_json::value::RawValue;
 
-/// A boxed future of the task hooks.
-pub(crate) type HookFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+use crate::future::BoxFuture;
 
 /// Why a question could not be put through a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +32,7 @@ pub(crate) trait TaskHooks: Send + Sync {
         &self,
         key: String,
         request: InputRequest,
-    ) -> HookFuture<Result<Box<RawValue>, InputError>>;
+    ) -> BoxFuture<'static, Result<Box<RawValue>, InputError>>;
     /// Records a status change (`working` or `input_required`) and its message.
-    fn status(&self, status: TaskStatus, message: Option<String>) -> HookFuture<()>;
+    fn status(&self, status: TaskStatus, message: Option<String>) -> BoxFuture<'static, ()>;
 }

@@ -28,7 +28,7 @@ use tokio::time::Instant;
 use tower_service::Service;
 
 use crate::error::Error;
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::http::conns::{RequestBody, ResponseBody, Stream, Table, TrackedIo, Tracker};
 use crate::http::endpoint::{Http, transport_error};
 use crate::http::health;
@@ -47,9 +47,9 @@ struct Shared {
     http: Arc<Http>,
     table: Arc<Table>,
     /// Step 1 of the shutdown: stop keeping connections alive.
-    draining: CancellationToken,
+    draining: Cancellation,
     /// Step 2: close every connection once its response is written.
-    closing: CancellationToken,
+    closing: Cancellation,
     refusing: Arc<Semaphore>,
     /// The liveness path, answered even on refused connections.
     liveness: Option<String>,
@@ -70,8 +70,8 @@ pub(crate) async fn serve(
         router,
         table: Arc::new(Table::new(http.opts.max_connections, http.shares)),
         http,
-        draining: CancellationToken::new(),
-        closing: CancellationToken::new(),
+        draining: Cancellation::new(),
+        closing: Cancellation::new(),
         refusing: Arc::new(Semaphore::new(REFUSING)),
         liveness,
         direct,

@@ -20,6 +20,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use crate::principal::FairShares;
+use crate::sync::lock;
 
 /// No time recorded.
 const NONE: u64 = u64::MAX;
@@ -268,7 +269,7 @@ impl Table {
     }
 
     fn open(&self) -> std::sync::MutexGuard<'_, Open> {
-        self.open.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.open)
     }
 
     /// Admits a new connection from `peer`. A peer holding its share closes its own evictable

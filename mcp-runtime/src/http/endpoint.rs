@@ -10,7 +10,7 @@ use mcp_core::jsonrpc::error_codes;
 use mcp_core::{ErrorObject, RequestId};
 
 use crate::dispatch::reply::Reply;
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::http::event_store::{EventStore, InMemoryEventStore};
 use crate::http::guard::{Guard, Refusal};
 use crate::http::options::HttpOptions;
@@ -18,6 +18,7 @@ use crate::http::session::Sessions;
 use crate::http::sse::SseBody;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
+use crate::sync::lock;
 use tokio::sync::mpsc;
 
 /// The shared state of one HTTP endpoint.
@@ -32,7 +33,7 @@ pub(crate) struct Http {
     pub(crate) raw_log: bool,
     /// Cancelled when the serve function running this endpoint stops on its own account (stdin
     /// closed under `serve_stdio_and_http`); the server-wide shutdown is the server's token.
-    stop: CancellationToken,
+    stop: Cancellation,
     /// Whether this replica listens to the scale-out bus yet.
     pub(crate) bus_started: std::sync::atomic::AtomicBool,
     /// Connections a stateless request left as it found them, for the next ones (at most
@@ -58,7 +59,7 @@ const SPARE_CONNECTIONS: usize = 64;
 impl Http {
     /// The endpoint of `server`; `loopback` when it is bound to a loopback address or mounted;
     /// `stop` ends it along with the server's shutdown.
-    pub(crate) fn new(server: Arc<ServerInner>, loopback: bool, stop: CancellationToken) -> Self {
+    pub(crate) fn new(server: Arc<ServerInner>, loopback: bool, stop: Cancellation) -> Self {
         let opts = server.extension::<HttpOptions>().unwrap_or_default();
         // The options' store, else one a scale-out backend installed, else memory.
         let store = opts
@@ -88,7 +89,7 @@ impl Http {
 
     /// A queue for one request's messages: a spare one, else a new one.
     pub(crate) fn request_queue(&self) -> RequestQueue {
-        let spare = self.queues.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let spare = lock(&self.queues).pop();
         spare.unwrap_or_else(|| mpsc::channel(REQUEST_QUEUE))
     }
 
@@ -100,7 +101,7 @@ impl Http {
         if !unshared || tx.capacity() != tx.max_capacity() || !rx.is_empty() || rx.is_closed() {
             return;
         }
-        let mut queues = self.queues.lock().unwrap_or_else(|e| e.into_inner());
+        let mut queues = lock(&self.queues);
         if queues.len() < SPARE_QUEUES {
             queues.push((tx, rx));
         }
@@ -114,7 +115,7 @@ impl Http {
         &self,
         out: crate::outbound::Sink,
     ) -> Arc<crate::connection::Connection> {
-        let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let spare = lock(&self.spare).pop();
         spare.unwrap_or_else(|| {
             crate::connection::Connection::with_raw_log(Arc::clone(&self.server), out, self.raw_log)
         })
@@ -126,7 +127,7 @@ impl Http {
         if !conn.is_spare() {
             return;
         }
-        let mut spare = self.spare.lock().unwrap_or_else(|e| e.into_inner());
+        let mut spare = lock(&self.spare);
         if spare.len() < SPARE_CONNECTIONS {
             spare.push(conn);
         }
@@ -377,7 +378,7 @@ mod tests {
         let server = crate::Server::builder(crate::server_info!())
             .build()
             .unwrap();
-        let h = Http::new(Arc::clone(&server.inner), true, CancellationToken::new());
+        let h = Http::new(Arc::clone(&server.inner), true, Cancellation::new());
         let spares = |h: &Http| h.queues.lock().unwrap().len();
         // A sender still held elsewhere (a handler's task): not kept.
         let (tx, rx) = h.request_queue();

@@ -2,14 +2,12 @@
 //! stream with `GET` + `Last-Event-ID`.
 
 use std::collections::{HashMap, VecDeque};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Mutex;
 
 use bytes::Bytes;
 
-/// A boxed future borrowing from the store.
-pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use crate::future::BoxFuture;
+use crate::sync::lock;
 
 /// The events of one stream after a given event, as [`EventStore::replay`] returns them.
 ///
@@ -60,18 +58,18 @@ pub trait EventStore: Send + Sync + 'static {
         stream: u64,
         seq: u64,
         frame: Bytes,
-    ) -> StoreFuture<'a, ()>;
+    ) -> BoxFuture<'a, ()>;
     /// Marks a stream as ended.
-    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> StoreFuture<'a, ()>;
+    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> BoxFuture<'a, ()>;
     /// The events of a stream after `after`; `None` when the stream is unknown.
     fn replay<'a>(
         &'a self,
         session: &'a str,
         stream: u64,
         after: u64,
-    ) -> StoreFuture<'a, Option<Replay>>;
+    ) -> BoxFuture<'a, Option<Replay>>;
     /// Forgets everything of a session.
-    fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()>;
+    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, ()>;
 }
 
 #[derive(Default)]
@@ -142,7 +140,7 @@ impl InMemoryEventStore {
     }
 
     fn with_logs<T>(&self, f: impl FnOnce(&mut Logs) -> T) -> T {
-        f(&mut self.logs.lock().unwrap_or_else(|e| e.into_inner()))
+        f(&mut lock(&self.logs))
     }
 }
 
@@ -153,7 +151,7 @@ impl EventStore for InMemoryEventStore {
         stream: u64,
         seq: u64,
         frame: Bytes,
-    ) -> StoreFuture<'a, ()> {
+    ) -> BoxFuture<'a, ()> {
         self.with_logs(|logs| {
             let key = (session.to_owned(), stream);
             if !logs.streams.contains_key(&key) {
@@ -174,7 +172,7 @@ impl EventStore for InMemoryEventStore {
         Box::pin(std::future::ready(()))
     }
 
-    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> StoreFuture<'a, ()> {
+    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> BoxFuture<'a, ()> {
         self.with_logs(|logs| {
             if let Some(log) = logs.streams.get_mut(&(session.to_owned(), stream)) {
                 log.finished = true;
@@ -188,7 +186,7 @@ impl EventStore for InMemoryEventStore {
         session: &'a str,
         stream: u64,
         after: u64,
-    ) -> StoreFuture<'a, Option<Replay>> {
+    ) -> BoxFuture<'a, Option<Replay>> {
         let replay = self.with_logs(|logs| {
             logs.streams
                 .get(&(session.to_owned(), stream))
@@ -205,7 +203,7 @@ impl EventStore for InMemoryEventStore {
         Box::pin(std::future::ready(replay))
     }
 
-    fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()> {
+    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, ()> {
         self.with_logs(|logs| {
             if logs.per_session.remove(session).is_some() {
                 logs.streams.retain(|(s, _), _| s != session);

@@ -20,6 +20,7 @@ use crate::http::endpoint::{
 use crate::http::sse::{self, SseBody};
 use crate::http::stream::SSE_QUEUE;
 use crate::outbound::Outbound;
+use crate::sync::lock;
 
 /// Most legacy SSE connections at once.
 const MAX_LEGACY: usize = 1024;
@@ -42,12 +43,7 @@ struct Closer(Arc<Legacy>, String);
 
 impl Drop for Closer {
     fn drop(&mut self) {
-        let conn = self
-            .0
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.1);
+        let conn = lock(&self.0.sessions).remove(&self.1);
         if let Some(conn) = conn {
             conn.drain_now();
         }
@@ -74,16 +70,13 @@ async fn open(
     if let Some(r) = h.admit(&headers) {
         return r;
     }
-    if h.sessions.lock().unwrap_or_else(|e| e.into_inner()).len() >= MAX_LEGACY {
+    if lock(&h.sessions).len() >= MAX_LEGACY {
         return transport_error(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     }
     let (out_tx, mut out_rx) = mpsc::channel::<Outbound>(h.server.options.outbound_queue);
     let conn = Connection::new(Arc::clone(&h.server), out_tx);
     let id = crate::random::token();
-    h.sessions
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(id.clone(), Arc::clone(&conn));
+    lock(&h.sessions).insert(id.clone(), Arc::clone(&conn));
     // At shutdown the stream stays open until the requests in flight have sent their replies.
     let stopped = h.stopped();
     let drained = async move {
@@ -141,13 +134,10 @@ async fn message(
     {
         return r;
     }
-    let Some(conn) = q.get("sessionId").and_then(|id| {
-        h.sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .cloned()
-    }) else {
+    let Some(conn) = q
+        .get("sessionId")
+        .and_then(|id| lock(&h.sessions).get(id).cloned())
+    else {
         return session_not_found(None);
     };
     let limit = h.server.options.max_message_bytes;

@@ -87,15 +87,14 @@ use std::sync::Arc;
 
 use axum::Router;
 
-pub use event_store::{EventStore, InMemoryEventStore, Replay, StoreFuture};
+pub use event_store::{EventStore, InMemoryEventStore, Replay};
 pub use options::HttpOptions;
 
 use crate::error::Error;
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::server::Server;
 use endpoint::Http;
 use get_delete::{handle_delete, handle_get};
-use options::HttpOptions as Options;
 use post::handle_post;
 
 /// The paths besides `path` that the endpoint's routes take.
@@ -114,7 +113,7 @@ fn build_router(
     path: &str,
     loopback: bool,
     health: Option<&(String, String)>,
-    stop: CancellationToken,
+    stop: Cancellation,
 ) -> (Router, Arc<Http>) {
     let state = Arc::new(Http::new(Arc::clone(&server.inner), loopback, stop));
     state.start_bus();
@@ -140,19 +139,12 @@ fn build_router(
 /// The router to mount at a path of the user's choosing; health endpoints only when asked for
 /// (a bad path is logged and skipped: mounting cannot fail).
 fn mounted(server: &Server, path: &str) -> Router {
-    let opts = server.inner.extension::<Options>().unwrap_or_default();
+    let opts = server.inner.extension::<HttpOptions>().unwrap_or_default();
     let health = health::paths(&opts.health, false, &taken(path)).unwrap_or_else(|e| {
         tracing::warn!(error = %e, "health endpoints not served");
         None
     });
-    build_router(
-        server,
-        path,
-        true,
-        health.as_ref(),
-        CancellationToken::new(),
-    )
-    .0
+    build_router(server, path, true, health.as_ref(), Cancellation::new()).0
 }
 
 impl Server {
@@ -175,8 +167,10 @@ impl Server {
         mounted(self, "/")
     }
 
-    /// The MCP endpoint as an axum [`Router`] serving `path` (merge it into your app with
-    /// `Router::merge`).
+    /// The MCP endpoint as an axum [`Router`] serving `path`, to merge into your app with
+    /// `Router::merge`. Unlike a nested [`router`](Self::router), it also serves what belongs
+    /// at the root beside the endpoint (with feature `auth`, the RFC 9728 metadata at
+    /// `/.well-known/oauth-protected-resource{path}`).
     ///
     /// ```
     /// use mcp_runtime::prelude::*;
@@ -184,11 +178,11 @@ impl Server {
     /// let server = Server::builder(server_info!()).build().unwrap();
     /// let app: axum::Router = axum::Router::new()
     ///     .route("/health", axum::routing::get(|| async { "ok" }))
-    ///     .merge(server.into_router("/mcp"));
+    ///     .merge(server.router_at("/mcp"));
     /// # let _ = app;
     /// ```
-    pub fn into_router(self, path: &str) -> Router {
-        mounted(&self, path)
+    pub fn router_at(&self, path: &str) -> Router {
+        mounted(self, path)
     }
 
     /// Serves Streamable HTTP at `http://ADDR/mcp` (with `/healthz` and `/readyz`) until the
@@ -233,8 +227,7 @@ impl Server {
     ) -> impl Future<Output = Result<(), Error>> + Send + '_ {
         let serving: crate::server::Serving<'_> = Box::pin(async move {
             let _signals = self.inner.listen_for_signals();
-            self.serve_http_until(listener, CancellationToken::new())
-                .await
+            self.serve_http_until(listener, Cancellation::new()).await
         });
         serving
     }
@@ -244,11 +237,11 @@ impl Server {
     async fn serve_http_until(
         &self,
         listener: tokio::net::TcpListener,
-        stop: CancellationToken,
+        stop: Cancellation,
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         options::check_serving(&self.inner, gated(&self.inner))?;
-        let opts = self.inner.extension::<Options>().unwrap_or_default();
+        let opts = self.inner.extension::<HttpOptions>().unwrap_or_default();
         let health = health::paths(&opts.health, true, &taken("/mcp"))?;
         let (router, http) = build_router(
             self,
@@ -295,7 +288,7 @@ impl Server {
 
     async fn serve_both_inner(&self, listener: tokio::net::TcpListener) -> Result<(), Error> {
         let _signals = self.inner.listen_for_signals();
-        let stop = CancellationToken::new();
+        let stop = Cancellation::new();
         let stdio = async {
             let (shutdown, local) = (self.inner.shutdown.clone(), stop.clone());
             let served = self

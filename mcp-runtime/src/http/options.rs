@@ -392,6 +392,10 @@ impl HttpOptions {
     }
 }
 
+/// Whether the builder said scoped items may be served without authorization.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Unprotected(bool);
+
 impl ServerBuilder {
     /// Settings of the Streamable HTTP transport (allowed hosts and origins, sessions, SSE).
     ///
@@ -406,6 +410,26 @@ impl ServerBuilder {
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http(self, options: HttpOptions) -> Self {
         self.extension(options)
+    }
+
+    /// Says the server is meant to serve HTTP without authorization although its items declare
+    /// scopes (`#[tool(scopes = [..])]`, on resources and prompts too): without it, and without
+    /// [`ServerBuilder::auth`](crate::ServerBuilder::auth) (or `MCP_AUTH_ISSUER` /
+    /// `MCP_AUTH_AUDIENCE` on the command line, feature `auth`), serving HTTP fails (the command
+    /// line's `http` exits with code 6), because every client could call the scoped items.
+    /// `MCP_ALLOW_UNPROTECTED=1` says the same from the environment. A server behind a gateway
+    /// that checks tokens itself is such a case. stdio is always served: it carries no tokens,
+    /// and the process that spawned the server is its only client.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// let builder = Server::builder(server_info!()).allow_unprotected(true);
+    /// # let _ = builder;
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn allow_unprotected(self, yes: bool) -> Self {
+        self.extension(Unprotected(yes))
     }
 }
 
@@ -471,32 +495,6 @@ pub(crate) fn hosts(given: &Allow) -> Allow {
 pub(crate) fn hosts_unlisted(server: &ServerInner) -> bool {
     let opts = server.extension::<HttpOptions>().unwrap_or_default();
     matches!(hosts(&opts.hosts), Allow::Auto)
-}
-
-/// Whether the builder said scoped items may be served without authorization.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Unprotected(bool);
-
-impl ServerBuilder {
-    /// Says the server is meant to serve HTTP without authorization although its items declare
-    /// scopes (`#[tool(scopes = [..])]`, on resources and prompts too): without it, and without
-    /// [`ServerBuilder::auth`](crate::ServerBuilder::auth) (or `MCP_AUTH_ISSUER` /
-    /// `MCP_AUTH_AUDIENCE` on the command line, feature `auth`), serving HTTP fails (the command
-    /// line's `http` exits with code 6), because every client could call the scoped items.
-    /// `MCP_ALLOW_UNPROTECTED=1` says the same from the environment. A server behind a gateway
-    /// that checks tokens itself is such a case. stdio is always served: it carries no tokens,
-    /// and the process that spawned the server is its only client.
-    ///
-    /// ```
-    /// use mcp_runtime::prelude::*;
-    ///
-    /// let builder = Server::builder(server_info!()).allow_unprotected(true);
-    /// # let _ = builder;
-    /// ```
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn allow_unprotected(self, yes: bool) -> Self {
-        self.extension(Unprotected(yes))
-    }
 }
 
 /// What serving HTTP checks first: `MCP_ALLOWED_HOSTS` is well formed, and items that declare

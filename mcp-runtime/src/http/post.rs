@@ -30,7 +30,7 @@ use crate::http::stream::{Head, HeadTx, Request, nowhere, run_request};
 use crate::outbound::Outbound;
 
 /// `POST` as an axum handler (the routers of [`Server::router`](crate::Server::router) and
-/// [`Server::into_router`](crate::Server::into_router), and the standalone server behind an
+/// [`Server::router_at`](crate::Server::router_at), and the standalone server behind an
 /// authorization gate).
 pub(crate) async fn handle_post(
     State(h): State<Arc<Http>>,

@@ -25,13 +25,14 @@ use tokio::sync::Semaphore;
 pub(crate) use descriptors::KnownProperties;
 use descriptors::{icons, meta, tool_descriptor};
 pub use record::{
-    BoxFuture, CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
+    CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptGetFn, PromptRecord, ResourceReadFn, ResourceRecord, ResourceRequest,
     StateNeedsFn, ToolCallFn, ToolHints, ToolRecord,
 };
 
 use crate::error::Error;
 use crate::handler::context::StateMap;
+
 use crate::schema::SchemaProfile;
 
 /// Every record `#[tool]` registered in this binary (all servers).

@@ -18,8 +18,9 @@ use mcp_core::{
 };
 use serde_json::value::RawValue;
 
-use super::{BoxFuture, PromptArguments};
+use super::PromptArguments;
 use crate::error::{Error, HandlerError};
+use crate::future::BoxFuture;
 use crate::handler::context::Context;
 
 /// The longest mount prefix.
@@ -34,18 +35,18 @@ pub(crate) trait Forward: Send + Sync + 'static {
         ctx: Context,
         name: Arc<str>,
         arguments: Option<Box<RawValue>>,
-    ) -> BoxFuture<Result<CallToolResult, HandlerError>>;
+    ) -> BoxFuture<'static, Result<CallToolResult, HandlerError>>;
     fn read_resource(
         &self,
         ctx: Context,
         uri: String,
-    ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>>;
+    ) -> BoxFuture<'static, Result<Vec<ResourceContents>, HandlerError>>;
     fn get_prompt(
         &self,
         ctx: Context,
         name: Arc<str>,
         arguments: PromptArguments,
-    ) -> BoxFuture<Result<GetPromptResult, HandlerError>>;
+    ) -> BoxFuture<'static, Result<GetPromptResult, HandlerError>>;
 }
 
 /// The remote lists of one mount, as last fetched (remote names and URIs).
@@ -327,14 +328,14 @@ pub(super) mod tests {
             _: Context,
             _: Arc<str>,
             _: Option<Box<RawValue>>,
-        ) -> BoxFuture<Result<CallToolResult, HandlerError>> {
+        ) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
             Box::pin(async { Err(HandlerError::ResourceNotFound) })
         }
         fn read_resource(
             &self,
             _: Context,
             _: String,
-        ) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
+        ) -> BoxFuture<'static, Result<Vec<ResourceContents>, HandlerError>> {
             Box::pin(async { Err(HandlerError::ResourceNotFound) })
         }
         fn get_prompt(
@@ -342,7 +343,7 @@ pub(super) mod tests {
             _: Context,
             _: Arc<str>,
             _: PromptArguments,
-        ) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+        ) -> BoxFuture<'static, Result<GetPromptResult, HandlerError>> {
             Box::pin(async { Err(HandlerError::ResourceNotFound) })
         }
     }

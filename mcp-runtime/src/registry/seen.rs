@@ -170,10 +170,7 @@ mod tests {
     use crate::registry::{CatalogSettings, PromptRecord};
 
     fn prompt(name: &'static str, scopes: Scopes) -> PromptRecord {
-        PromptRecord {
-            scopes,
-            ..crate::registry::tests::prompt(name, None)
-        }
+        crate::registry::tests::prompt(name, None).with_scopes(scopes)
     }
 
     /// Local prompts `a` (needs `x`), `b`, `c` (needs `y`), then the mounted `m.p` and `m.q`,

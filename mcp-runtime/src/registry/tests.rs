@@ -4,58 +4,40 @@ use mcp_core::{GetPromptResult, ResourceContents};
 
 use super::*;
 use crate::error::HandlerError;
+use crate::future::BoxFuture;
 use crate::handler::context::Context;
 
-fn read(_: Context, _: ResourceRequest) -> BoxFuture<Result<Vec<ResourceContents>, HandlerError>> {
+fn read(
+    _: Context,
+    _: ResourceRequest,
+) -> BoxFuture<'static, Result<Vec<ResourceContents>, HandlerError>> {
     Box::pin(async { Ok(Vec::new()) })
 }
 
-fn get(_: Context, _: PromptArguments) -> BoxFuture<Result<GetPromptResult, HandlerError>> {
+fn get(
+    _: Context,
+    _: PromptArguments,
+) -> BoxFuture<'static, Result<GetPromptResult, HandlerError>> {
     Box::pin(async { Ok(GetPromptResult::new(Vec::new())) })
 }
 
-const HERE: Location = Location {
-    file: file!(),
-    line: 1,
-    column: 1,
-};
+const HERE: Location = Location::new(file!(), 1, 1);
 
 fn resource(name: &'static str, uri: &'static str, max_concurrency: Option<u32>) -> ResourceRecord {
-    ResourceRecord {
-        name,
-        title: None,
-        description: None,
-        uri,
-        mime_type: None,
-        icons: &[],
-        meta: None,
-        read,
-        state_needs: |_| {},
-        completions: &[],
-        server: "",
-        timeout_ms: Some(100),
-        max_concurrency,
-        location: HERE,
-        scopes: &[],
+    let record = ResourceRecord::new(name, uri, read)
+        .with_timeout_ms(100)
+        .with_location(HERE);
+    match max_concurrency {
+        Some(max) => record.with_max_concurrency(max),
+        None => record,
     }
 }
 
 pub(super) fn prompt(name: &'static str, max_concurrency: Option<u32>) -> PromptRecord {
-    PromptRecord {
-        name,
-        title: None,
-        description: None,
-        icons: &[],
-        meta: None,
-        arguments: &[],
-        get,
-        state_needs: |_| {},
-        completions: &[],
-        server: "",
-        timeout_ms: None,
-        max_concurrency,
-        location: HERE,
-        scopes: &[],
+    let record = PromptRecord::new(name, get).with_location(HERE);
+    match max_concurrency {
+        Some(max) => record.with_max_concurrency(max),
+        None => record,
     }
 }
 

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast;
 
-use crate::scale::{Bus, Envelope, ScaleError, ScaleFuture, SessionRecord, SessionStore};
+use crate::future::BoxFuture;
+use crate::scale::{Bus, Envelope, ScaleError, SessionRecord, SessionStore};
+use crate::sync::lock;
 
 /// A bounded in-memory [`SessionStore`]: at most `max` sessions (a new one beyond that is
 /// refused with [`ScaleError::Unavailable`]), each expiring `idle` after its last touch.
@@ -33,7 +35,7 @@ impl MemorySessionStore {
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut HashMap<String, (SessionRecord, Instant)>) -> T) -> T {
-        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = lock(&self.map);
         let now = Instant::now();
         map.retain(|_, (_, until)| *until > now);
         f(&mut map)
@@ -46,7 +48,7 @@ impl SessionStore for MemorySessionStore {
         id: &'a str,
         record: &'a SessionRecord,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<(), ScaleError>> {
+    ) -> BoxFuture<'a, Result<(), ScaleError>> {
         let saved = self.with(|map| {
             if map.len() >= self.max && !map.contains_key(id) {
                 return Err(ScaleError::Unavailable("session store full".into()));
@@ -57,10 +59,7 @@ impl SessionStore for MemorySessionStore {
         Box::pin(std::future::ready(saved))
     }
 
-    fn load<'a>(
-        &'a self,
-        id: &'a str,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         let found = self.with(|map| map.get(id).map(|(r, _)| r.clone()));
         Box::pin(std::future::ready(Ok(found)))
     }
@@ -69,7 +68,7 @@ impl SessionStore for MemorySessionStore {
         &'a self,
         id: &'a str,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+    ) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         let alive = self.with(|map| {
             map.get_mut(id).map(|(record, until)| {
                 *until = Instant::now() + idle;
@@ -79,7 +78,7 @@ impl SessionStore for MemorySessionStore {
         Box::pin(std::future::ready(Ok(alive)))
     }
 
-    fn delete<'a>(&'a self, id: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, ScaleError>> {
         let existed = self.with(|map| map.remove(id).is_some());
         Box::pin(std::future::ready(Ok(existed)))
     }
@@ -129,7 +128,7 @@ pub struct MemoryBusNode {
 }
 
 impl Bus for MemoryBusNode {
-    fn publish(&self, envelope: Envelope) -> ScaleFuture<'_, Result<(), ScaleError>> {
+    fn publish(&self, envelope: Envelope) -> BoxFuture<'_, Result<(), ScaleError>> {
         let _ = self.tx.send(Arc::new(envelope));
         Box::pin(std::future::ready(Ok(())))
     }

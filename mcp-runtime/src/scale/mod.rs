@@ -13,8 +13,6 @@
 pub mod memory;
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,32 +20,41 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::broadcast;
 
-/// The future a seam's method returns.
-pub type ScaleFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use crate::future::BoxFuture;
 
 /// A shared store failed or could not be reached in time.
 ///
 /// ```
 /// use mcp_runtime::scale::ScaleError;
-/// let e = ScaleError::Unavailable("connection refused".into());
+/// let e = ScaleError::Unavailable("timed out".into());
+/// assert_eq!(e.to_string(), "shared store unavailable: timed out");
+/// let e = ScaleError::backend(std::io::Error::other("connection refused"));
 /// assert_eq!(e.to_string(), "shared store unavailable: connection refused");
+/// assert!(std::error::Error::source(&e).is_some());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum ScaleError {
-    /// The store is unreachable, timed out or refused the command; retrying later may work.
+    /// The store timed out or refused the command (too large, full); retrying later may work.
+    #[error("shared store unavailable: {0}")]
     Unavailable(String),
+    /// The store's client failed (connection lost, a protocol error); the cause is the source.
+    /// Retrying later may work.
+    #[error("shared store unavailable: {0}")]
+    Backend(#[source] Arc<dyn std::error::Error + Send + Sync + 'static>),
 }
 
-impl fmt::Display for ScaleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Unavailable(why) => write!(f, "shared store unavailable: {why}"),
-        }
+impl ScaleError {
+    /// A [`Backend`](Self::Backend) failure caused by `error`.
+    ///
+    /// ```
+    /// use mcp_runtime::scale::ScaleError;
+    /// assert!(matches!(ScaleError::backend("down"), ScaleError::Backend(_)));
+    /// ```
+    pub fn backend(error: impl Into<crate::error::BoxError>) -> Self {
+        Self::Backend(Arc::from(error.into()))
     }
 }
-
-impl std::error::Error for ScaleError {}
 
 /// What a handshake-era session is, once negotiated: enough for another replica to serve it
 /// without a second `initialize`.
@@ -155,21 +162,18 @@ pub trait SessionStore: Send + Sync + 'static {
         id: &'a str,
         record: &'a SessionRecord,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<(), ScaleError>>;
+    ) -> BoxFuture<'a, Result<(), ScaleError>>;
     /// The record of a session; `None` when unknown, deleted or expired.
-    fn load<'a>(
-        &'a self,
-        id: &'a str,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
     /// Extends a session's life by `idle` and returns its record; `None` when it no longer
     /// exists.
     fn touch<'a>(
         &'a self,
         id: &'a str,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
+    ) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>>;
     /// Ends a session; `false` when it did not exist.
-    fn delete<'a>(&'a self, id: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>>;
+    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, ScaleError>>;
 
     /// Claims `key` for `ttl`, once among all replicas: `true` for the first claim, `false` for
     /// every later one while the first is remembered. The stateless era's `requestState`s are
@@ -192,7 +196,7 @@ pub trait SessionStore: Send + Sync + 'static {
         &'a self,
         key: &'a str,
         ttl: Duration,
-    ) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    ) -> BoxFuture<'a, Result<bool, ScaleError>> {
         let _ = (key, ttl);
         Box::pin(std::future::ready(Ok(true)))
     }
@@ -316,7 +320,7 @@ impl Envelope {
 /// ```
 pub trait Bus: Send + Sync + 'static {
     /// Sends a message; `Ok` once the bus took it (delivery is not confirmed).
-    fn publish(&self, envelope: Envelope) -> ScaleFuture<'_, Result<(), ScaleError>>;
+    fn publish(&self, envelope: Envelope) -> BoxFuture<'_, Result<(), ScaleError>>;
     /// The messages for this replica from now on (bounded: a slow reader misses old ones).
     fn subscribe(&self) -> broadcast::Receiver<Arc<Envelope>>;
 }

@@ -10,7 +10,8 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use tokio::sync::broadcast;
 
-use crate::scale::{Bus, BusMessage, Envelope, ScaleError, ScaleFuture};
+use crate::future::BoxFuture;
+use crate::scale::{Bus, BusMessage, Envelope, ScaleError};
 use crate::scale_redis::Redis;
 
 /// Messages received and not yet taken by the replica (a slow reader misses old ones).
@@ -44,14 +45,13 @@ impl RedisBus {
 }
 
 impl Bus for RedisBus {
-    fn publish(&self, envelope: Envelope) -> ScaleFuture<'_, Result<(), ScaleError>> {
+    fn publish(&self, envelope: Envelope) -> BoxFuture<'_, Result<(), ScaleError>> {
         Box::pin(async move {
             let channel = match &envelope.target {
                 Some(node) => self.redis.key(&format!("node:{node}")),
                 None => self.redis.key("bus"),
             };
-            let json = serde_json::to_string(&envelope)
-                .map_err(|e| ScaleError::Unavailable(e.to_string()))?;
+            let json = serde_json::to_string(&envelope).map_err(ScaleError::backend)?;
             if json.len() > MAX_MESSAGE {
                 return Err(ScaleError::Unavailable("bus message too large".into()));
             }

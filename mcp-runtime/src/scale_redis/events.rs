@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use crate::http::{EventStore, InMemoryEventStore, Replay, StoreFuture};
+use crate::future::BoxFuture;
+use crate::http::{EventStore, InMemoryEventStore, Replay};
 use crate::scale_redis::Redis;
 
 /// Events kept per stream (about: Redis trims whole nodes).
@@ -54,7 +55,7 @@ impl EventStore for RedisEventStore {
         stream: u64,
         seq: u64,
         frame: Bytes,
-    ) -> StoreFuture<'a, ()> {
+    ) -> BoxFuture<'a, ()> {
         if stream == 0 {
             return self.local.append(session, stream, seq, frame);
         }
@@ -81,7 +82,7 @@ impl EventStore for RedisEventStore {
         })
     }
 
-    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> StoreFuture<'a, ()> {
+    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> BoxFuture<'a, ()> {
         if stream == 0 {
             return self.local.finish(session, stream);
         }
@@ -103,7 +104,7 @@ impl EventStore for RedisEventStore {
         session: &'a str,
         stream: u64,
         after: u64,
-    ) -> StoreFuture<'a, Option<Replay>> {
+    ) -> BoxFuture<'a, Option<Replay>> {
         if stream == 0 {
             return self.local.replay(session, stream, after);
         }
@@ -142,7 +143,7 @@ impl EventStore for RedisEventStore {
         })
     }
 
-    fn remove_session<'a>(&'a self, session: &'a str) -> StoreFuture<'a, ()> {
+    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, ()> {
         // Shared events expire on their own (another replica may still resume them).
         self.local.remove_session(session)
     }

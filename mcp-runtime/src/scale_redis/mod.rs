@@ -144,8 +144,10 @@ pub(crate) struct Redis {
 
 impl Redis {
     fn open(options: &RedisOptions) -> Result<Arc<Self>, Error> {
-        let client = Client::open(options.url.as_str())
-            .map_err(|e| Error::Config(format!("MCP_REDIS_URL: {e}")))?;
+        let client = Client::open(options.url.as_str()).map_err(|e| Error::InvalidSetting {
+            setting: "MCP_REDIS_URL",
+            source: e.into(),
+        })?;
         let node = match &options.node {
             Some(n) => n.clone(),
             None => crate::random::token().chars().take(8).collect(),
@@ -230,14 +232,14 @@ fn dropped(e: &redis::RedisError) -> bool {
 }
 
 pub(crate) fn unavailable(e: redis::RedisError) -> ScaleError {
-    ScaleError::Unavailable(e.to_string())
+    ScaleError::backend(e)
 }
 
 /// Every Redis seam of one replica.
 fn install(builder: ServerBuilder, options: &RedisOptions) -> ServerBuilder {
     let redis = match Redis::open(options) {
         Ok(r) => r,
-        Err(err) => return builder.config_error(err.to_string()),
+        Err(err) => return builder.config_error(err),
     };
     let sessions = Arc::new(RedisSessionStore(Arc::clone(&redis)));
     let bus = Arc::new(RedisBus::new(Arc::clone(&redis)));

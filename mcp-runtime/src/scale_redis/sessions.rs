@@ -3,7 +3,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::scale::{ScaleError, ScaleFuture, SessionRecord, SessionStore};
+use crate::future::BoxFuture;
+use crate::scale::{ScaleError, SessionRecord, SessionStore};
 use crate::scale_redis::Redis;
 
 /// The [`SessionStore`] on Redis (one string key per session, `PX` the idle time).
@@ -33,10 +34,9 @@ impl SessionStore for RedisSessionStore {
         id: &'a str,
         record: &'a SessionRecord,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<(), ScaleError>> {
+    ) -> BoxFuture<'a, Result<(), ScaleError>> {
         Box::pin(async move {
-            let json = serde_json::to_string(record)
-                .map_err(|e| ScaleError::Unavailable(e.to_string()))?;
+            let json = serde_json::to_string(record).map_err(ScaleError::backend)?;
             let cmd = redis::cmd("SET")
                 .arg(self.key(id))
                 .arg(json)
@@ -47,10 +47,7 @@ impl SessionStore for RedisSessionStore {
         })
     }
 
-    fn load<'a>(
-        &'a self,
-        id: &'a str,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(async move {
             let cmd = redis::cmd("GET").arg(self.key(id)).clone();
             let text: Option<String> = self.0.cmd(&cmd).await?;
@@ -63,7 +60,7 @@ impl SessionStore for RedisSessionStore {
         &'a self,
         id: &'a str,
         idle: Duration,
-    ) -> ScaleFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
+    ) -> BoxFuture<'a, Result<Option<SessionRecord>, ScaleError>> {
         Box::pin(async move {
             // One command: the sliding TTL and the current record (Redis 6.2+).
             let cmd = redis::cmd("GETEX")
@@ -76,7 +73,7 @@ impl SessionStore for RedisSessionStore {
         })
     }
 
-    fn delete<'a>(&'a self, id: &'a str) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, ScaleError>> {
         Box::pin(async move {
             let cmd = redis::cmd("DEL").arg(self.key(id)).clone();
             let n: i64 = self.0.cmd(&cmd).await?;
@@ -90,7 +87,7 @@ impl SessionStore for RedisSessionStore {
         &'a self,
         key: &'a str,
         ttl: Duration,
-    ) -> ScaleFuture<'a, Result<bool, ScaleError>> {
+    ) -> BoxFuture<'a, Result<bool, ScaleError>> {
         Box::pin(async move {
             let cmd = redis::cmd("SET")
                 .arg(self.0.key(&format!("c:{key}")))

@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
+use crate::future::BoxFuture;
 use crate::scale_redis::Redis;
-use crate::tasks::{StoreFuture, TaskLimits, TaskRecord, TaskStore, TaskStoreError};
+use crate::tasks::{TaskLimits, TaskRecord, TaskStore, TaskStoreError};
 
 /// Most tasks (finished ones included) kept per owner.
 pub const MAX_PER_OWNER: usize = 256;
@@ -62,8 +63,8 @@ impl std::fmt::Debug for RedisTaskStore {
     }
 }
 
-fn backend(err: impl std::fmt::Display) -> TaskStoreError {
-    TaskStoreError::Backend(err.to_string())
+fn backend(err: impl Into<crate::error::BoxError>) -> TaskStoreError {
+    TaskStoreError::backend(err)
 }
 
 impl RedisTaskStore {
@@ -89,7 +90,7 @@ impl RedisTaskStore {
 }
 
 impl TaskStore for RedisTaskStore {
-    fn create(&self, task: TaskRecord) -> StoreFuture<'_, Result<(), TaskStoreError>> {
+    fn create(&self, task: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
         Box::pin(async move {
             let json = serde_json::to_string(&task).map_err(backend)?;
             let cmd = redis::cmd("EVAL")
@@ -123,7 +124,7 @@ impl TaskStore for RedisTaskStore {
         &'a self,
         owner: &'a str,
         id: &'a str,
-    ) -> StoreFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
         Box::pin(async move {
             let cmd = redis::cmd("GET").arg(self.task_key(id)).clone();
             let text: Option<String> = self.redis.cmd(&cmd).await.map_err(backend)?;
@@ -131,7 +132,7 @@ impl TaskStore for RedisTaskStore {
         })
     }
 
-    fn update(&self, task: TaskRecord) -> StoreFuture<'_, Result<bool, TaskStoreError>> {
+    fn update(&self, task: TaskRecord) -> BoxFuture<'_, Result<bool, TaskStoreError>> {
         Box::pin(async move {
             let json = serde_json::to_string(&task).map_err(backend)?;
             let cmd = redis::cmd("EVAL")
@@ -150,7 +151,7 @@ impl TaskStore for RedisTaskStore {
         owner: &'a str,
         after: Option<&'a str>,
         limit: usize,
-    ) -> StoreFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>> {
+    ) -> BoxFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>> {
         Box::pin(async move {
             let cmd = redis::cmd("ZRANGE")
                 .arg(self.owner_key(owner))

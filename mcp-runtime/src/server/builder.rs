@@ -13,7 +13,7 @@ use crate::handler::rounds::StateKey;
 use crate::notify::Hub;
 use crate::registry::{PromptRecord, ResourceRecord, ToolRecord};
 use crate::schema::SchemaProfile;
-use crate::server::options::{Options, ValidationErrors};
+use crate::server::options::{ServerOptions, ValidationErrors};
 use crate::server::{Extensions, Live, Records, Server, ServerInner};
 
 /// The name and version of *your* crate, for `serverInfo`.
@@ -63,7 +63,7 @@ pub struct ServerBuilder {
     instructions: Option<String>,
     pub(crate) records: Records,
     state: StateMap,
-    options: Options,
+    options: ServerOptions,
     state_key: Option<StateKey>,
     extensions: Extensions,
     /// [`tasks`](Self::tasks), if called.
@@ -73,7 +73,7 @@ pub struct ServerBuilder {
     fair_shares: crate::principal::FairShares,
     scale: Option<crate::scale::ScaleOut>,
     /// A setting that could not be taken (reported by `build`).
-    config_error: Option<String>,
+    config_error: Option<Error>,
     /// Run once the server is built (mounts start watching their servers).
     pub(crate) on_build: Vec<OnBuild>,
 }
@@ -101,7 +101,7 @@ impl ServerBuilder {
                 mounts: Vec::new(),
             },
             state: StateMap::new(),
-            options: Options::default(),
+            options: ServerOptions::default(),
             state_key: None,
             extensions: Extensions::new(),
             task_options: None,
@@ -402,10 +402,10 @@ impl ServerBuilder {
         self
     }
 
-    /// Makes `build` fail with `message` (a setting given in a call that cannot fail).
+    /// Makes `build` fail with `error` (a setting given in a call that cannot fail).
     #[cfg(feature = "redis")]
-    pub(crate) fn config_error(mut self, message: String) -> Self {
-        self.config_error.get_or_insert(message);
+    pub(crate) fn config_error(mut self, error: Error) -> Self {
+        self.config_error.get_or_insert(error);
         self
     }
 
@@ -505,8 +505,8 @@ impl ServerBuilder {
     /// ```
     pub fn build(self) -> Result<Server, Error> {
         crate::random::check()?;
-        if let Some(message) = self.config_error {
-            return Err(Error::Config(message));
+        if let Some(error) = self.config_error {
+            return Err(error);
         }
         if self.options.page_size == 0 {
             return Err(Error::Config("page size must be at least 1".into()));
@@ -575,7 +575,7 @@ impl ServerBuilder {
                 tasks: Arc::new(crate::tasks::TaskManager::new(task_options)),
                 fair_shares: self.fair_shares,
                 client_requests,
-                shutdown: crate::handler::context::CancellationToken::new(),
+                shutdown: crate::handler::context::Cancellation::new(),
                 server_info_json,
                 scale: self.scale,
                 mounts_pending,
@@ -585,16 +585,5 @@ impl ServerBuilder {
             start(&server);
         }
         Ok(server)
-    }
-
-    /// Builds the server and serves it over stdio until stdin closes.
-    ///
-    /// The future is boxed here, in the runtime: a server's crate polls one `Box<dyn Future>`
-    /// instead of compiling this state machine, everything it awaits and their drop glue again
-    /// on every build (BENCHMARKS.md, "Fourth round: build time").
-    pub fn serve_stdio(self) -> impl Future<Output = Result<(), Error>> + Send {
-        let serving: super::Serving<'static> =
-            Box::pin(async move { self.build()?.serve_stdio().await });
-        serving
     }
 }

@@ -14,15 +14,16 @@ use std::sync::{Arc, Mutex, RwLock};
 use mcp_core::{Implementation, Meta, ProtocolVersion, ServerCapabilities};
 
 use crate::error::Error;
-use crate::handler::context::{CancellationToken, Context, StateMap};
+use crate::handler::context::{Cancellation, Context, StateMap};
 use crate::handler::rounds::StateKey;
 use crate::notify::{Hub, ListChanged};
 use crate::registry::mounted::MountedItems;
 use crate::registry::{
     self, Catalog, CatalogSettings, ListKind, PromptRecord, ResourceRecord, ToolRecord,
 };
+use crate::sync::{lock, read, write};
 pub use builder::ServerBuilder;
-use options::Options;
+use options::ServerOptions;
 
 /// Settings of the HTTP layer, by type: `http` sits above `server`, so the settings it owns
 /// (`HttpOptions`, `Authorization`, `Unprotected`, a scale-out backend's event store) are
@@ -53,7 +54,7 @@ pub(crate) struct Live {
 impl Live {
     pub(crate) fn build(
         records: &Records,
-        options: &Options,
+        options: &ServerOptions,
         server_info_meta: &Meta,
         state: &StateMap,
     ) -> Result<Self, Error> {
@@ -146,7 +147,7 @@ pub(crate) struct ServerInner {
     pub(crate) live: RwLock<Arc<Live>>,
     pub(crate) records: Mutex<Records>,
     pub(crate) state: Arc<StateMap>,
-    pub(crate) options: Options,
+    pub(crate) options: ServerOptions,
     pub(crate) server_info_meta: Meta,
     pub(crate) hub: Arc<Hub>,
     pub(crate) state_key: StateKey,
@@ -161,7 +162,7 @@ pub(crate) struct ServerInner {
     /// The server-wide bound on requests to the client waiting for answers.
     pub(crate) client_requests: Arc<tokio::sync::Semaphore>,
     /// Cancelled when the server is asked to shut down ([`shutdown::ShutdownHandle`]).
-    pub(crate) shutdown: CancellationToken,
+    pub(crate) shutdown: Cancellation,
     /// `server_info_meta` as JSON, serialised once: the stateless era writes it into every
     /// finished result that has no `_meta` of its own.
     pub(crate) server_info_json: Box<str>,
@@ -174,7 +175,7 @@ pub(crate) struct ServerInner {
 impl ServerInner {
     /// The current catalog and capabilities.
     pub(crate) fn live(&self) -> Arc<Live> {
-        Arc::clone(&self.live.read().unwrap_or_else(|e| e.into_inner()))
+        Arc::clone(&read(&self.live))
     }
 
     /// Sends a list change to this server's clients and, on a replica, to the other replicas'.
@@ -291,14 +292,14 @@ impl Server {
         change: impl FnOnce(&mut Records) -> bool,
         notify: bool,
     ) -> Result<bool, Error> {
-        let mut records = self.inner.records.lock().unwrap_or_else(|e| e.into_inner());
+        let mut records = lock(&self.inner.records);
         let mut next = records.clone();
         if !change(&mut next) {
             return Ok(false);
         }
         let inner = &self.inner;
         let live = Live::build(&next, &inner.options, &inner.server_info_meta, &inner.state)?;
-        *self.inner.live.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(live);
+        *write(&self.inner.live) = Arc::new(live);
         *records = next;
         drop(records);
         if notify {

@@ -24,7 +24,7 @@ pub enum ValidationErrors {
 
 /// Limits and policies of a server.
 #[derive(Debug, Clone)]
-pub(crate) struct Options {
+pub(crate) struct ServerOptions {
     pub(crate) profile: SchemaProfile,
     pub(crate) page_size: usize,
     pub(crate) ttl_ms: u64,
@@ -51,7 +51,7 @@ pub(crate) struct Options {
     pub(crate) node: Option<std::sync::Arc<str>>,
 }
 
-impl Default for Options {
+impl Default for ServerOptions {
     fn default() -> Self {
         Self {
             profile: SchemaProfile::Portable,

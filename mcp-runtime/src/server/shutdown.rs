@@ -4,7 +4,7 @@ use std::future::Future;
 
 use tokio::task::AbortHandle;
 
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::server::{Server, ServerInner};
 
 /// Asks a running server to stop gracefully.
@@ -35,7 +35,7 @@ use crate::server::{Server, ServerInner};
 /// ```
 #[derive(Clone)]
 pub struct ShutdownHandle {
-    token: CancellationToken,
+    token: Cancellation,
 }
 
 impl std::fmt::Debug for ShutdownHandle {
@@ -166,7 +166,7 @@ async fn signalled() -> Option<&'static str> {
 
 /// Resolves when either token is cancelled.
 #[cfg(feature = "http")]
-pub(crate) async fn either(a: &CancellationToken, b: &CancellationToken) {
+pub(crate) async fn either(a: &Cancellation, b: &Cancellation) {
     tokio::select! {
         () = a.cancelled() => {}
         () = b.cancelled() => {}

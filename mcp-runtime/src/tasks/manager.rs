@@ -9,8 +9,9 @@ use mcp_core::ErrorObject;
 use mcp_core::tasks::TaskStatus;
 use serde_json::Value;
 
-use crate::handler::context::CancellationToken;
+use crate::handler::context::Cancellation;
 use crate::outbound::Sink;
+use crate::sync::lock;
 use crate::tasks::TaskOptions;
 use crate::tasks::running::Running;
 use crate::tasks::store::{MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError};
@@ -60,7 +61,7 @@ impl TaskManager {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Running>>> {
-        self.running.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.running)
     }
 
     /// The TTL granted for a request asking `asked` milliseconds (or nothing).
@@ -80,7 +81,7 @@ impl TaskManager {
         stateless: bool,
         ttl_ms: u64,
         notices: Option<Sink>,
-        cancel: CancellationToken,
+        cancel: Cancellation,
     ) -> Result<Arc<Running>, ErrorObject> {
         let poll = self.options.poll_interval.as_millis().max(1) as u64;
         let mut record = TaskRecord::new(crate::random::token(), owner, ttl_ms, poll);

@@ -65,7 +65,7 @@ use std::time::Duration;
 
 pub(crate) use manager::{Cancelled, Finished, TaskManager};
 pub(crate) use store::now_ms;
-pub use store::{MemoryTaskStore, StoreFuture, TaskLimits, TaskRecord, TaskStore, TaskStoreError};
+pub use store::{MemoryTaskStore, TaskLimits, TaskRecord, TaskStore, TaskStoreError};
 
 /// Declares tasks in the capabilities: `tasks` (2025-11-25) and the extension (2026-07-28).
 pub(crate) fn advertise(caps: &mut mcp_core::ServerCapabilities) {

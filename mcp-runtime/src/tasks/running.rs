@@ -11,18 +11,16 @@ use serde_json::value::RawValue;
 use tokio::sync::{Notify, oneshot};
 use tokio::task::AbortHandle;
 
-use crate::handler::context::CancellationToken;
-use crate::handler::task_port::{HookFuture, InputError, TaskHooks};
+use crate::future::BoxFuture;
+use crate::handler::context::Cancellation;
+use crate::handler::task_port::{InputError, TaskHooks};
 use crate::outbound::{Outbound, Sink};
+use crate::sync::lock;
 use crate::tasks::store::{TaskRecord, TaskStore, now_ms};
 use crate::tasks::wire;
 
 /// Questions one task may have waiting at once.
 const MAX_INPUTS: usize = 32;
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// A task running here.
 pub(crate) struct Running {
@@ -38,7 +36,7 @@ pub(crate) struct Running {
     /// Aborts the handler's task.
     abort: Mutex<Option<AbortHandle>>,
     /// Cancelled with the task: the handler's `ctx.cancellation()`.
-    pub(crate) cancel: CancellationToken,
+    pub(crate) cancel: Cancellation,
     /// Handshake era: where `notifications/tasks/status` go.
     notices: Option<Sink>,
     store: Arc<dyn TaskStore>,
@@ -49,7 +47,7 @@ impl Running {
         record: TaskRecord,
         store: Arc<dyn TaskStore>,
         notices: Option<Sink>,
-        cancel: CancellationToken,
+        cancel: Cancellation,
     ) -> Self {
         Self {
             id: record.id.clone(),
@@ -181,7 +179,7 @@ impl TaskHooks for Hooks {
         &self,
         key: String,
         request: InputRequest,
-    ) -> HookFuture<Result<Box<RawValue>, InputError>> {
+    ) -> BoxFuture<'static, Result<Box<RawValue>, InputError>> {
         let running = Arc::clone(&self.0);
         Box::pin(async move {
             let rx = {
@@ -207,7 +205,7 @@ impl TaskHooks for Hooks {
         })
     }
 
-    fn status(&self, status: TaskStatus, message: Option<String>) -> HookFuture<()> {
+    fn status(&self, status: TaskStatus, message: Option<String>) -> BoxFuture<'static, ()> {
         let running = Arc::clone(&self.0);
         Box::pin(async move {
             running

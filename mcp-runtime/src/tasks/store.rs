@@ -6,10 +6,7 @@
 //! store shared by several server instances (Redis, a database) can implement the trait.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use mcp_core::ErrorObject;
@@ -17,8 +14,8 @@ use mcp_core::tasks::TaskStatus;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The future a [`TaskStore`] method returns.
-pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use crate::future::BoxFuture;
+use crate::sync::lock;
 
 /// Milliseconds since the Unix epoch, the clock of task records.
 pub(crate) fn now_ms() -> u64 {
@@ -128,26 +125,33 @@ impl TaskRecord {
 /// use mcp_runtime::tasks::TaskStoreError;
 /// let e = TaskStoreError::LimitReached("16 live tasks per client".into());
 /// assert_eq!(e.to_string(), "too many tasks: 16 live tasks per client");
+/// let e = TaskStoreError::backend(std::io::Error::other("connection reset"));
+/// assert_eq!(e.to_string(), "task store failure: connection reset");
+/// assert!(std::error::Error::source(&e).is_some());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum TaskStoreError {
     /// A bound on tasks is reached; the client may try again later.
+    #[error("too many tasks: {0}")]
     LimitReached(String),
-    /// The store itself failed (connection lost, …).
-    Backend(String),
+    /// The store itself failed (connection lost, …); the cause is kept as the source.
+    #[error("task store failure: {0}")]
+    Backend(#[source] Arc<dyn std::error::Error + Send + Sync + 'static>),
 }
 
-impl fmt::Display for TaskStoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::LimitReached(what) => write!(f, "too many tasks: {what}"),
-            Self::Backend(why) => write!(f, "task store failure: {why}"),
-        }
+impl TaskStoreError {
+    /// A [`Backend`](Self::Backend) failure caused by `error`.
+    ///
+    /// ```
+    /// use mcp_runtime::tasks::TaskStoreError;
+    /// let e = TaskStoreError::backend("the store is read-only");
+    /// assert!(matches!(e, TaskStoreError::Backend(_)));
+    /// ```
+    pub fn backend(error: impl Into<crate::error::BoxError>) -> Self {
+        Self::Backend(Arc::from(error.into()))
     }
 }
-
-impl std::error::Error for TaskStoreError {}
 
 /// Keeps tasks for the task manager. Implement it to keep them elsewhere than in memory (say,
 /// shared by several instances behind a load balancer); the runtime keeps the running handlers
@@ -170,18 +174,18 @@ impl std::error::Error for TaskStoreError {}
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores a new task, unless one of the store's bounds refuses it. When it returns, a
     /// [`get`](Self::get) of the task finds it.
-    fn create(&self, task: TaskRecord) -> StoreFuture<'_, Result<(), TaskStoreError>>;
+    fn create(&self, task: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>>;
 
     /// The task `id`, if `owner` created it and its TTL has not elapsed.
     fn get<'a>(
         &'a self,
         owner: &'a str,
         id: &'a str,
-    ) -> StoreFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>;
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>>;
 
     /// Replaces the state of a stored task. Returns `false`, changing nothing, when the task is
     /// gone or already in a terminal status (a cancelled task stays cancelled).
-    fn update(&self, task: TaskRecord) -> StoreFuture<'_, Result<bool, TaskStoreError>>;
+    fn update(&self, task: TaskRecord) -> BoxFuture<'_, Result<bool, TaskStoreError>>;
 
     /// Up to `limit` of `owner`'s tasks, oldest first, after the task `after` (a page cursor).
     fn list<'a>(
@@ -189,7 +193,7 @@ pub trait TaskStore: Send + Sync + 'static {
         owner: &'a str,
         after: Option<&'a str>,
         limit: usize,
-    ) -> StoreFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>>;
+    ) -> BoxFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>>;
 }
 
 /// Bounds on the tasks a store keeps.
@@ -292,7 +296,7 @@ impl MemoryTaskStore {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, HashMap<String, TaskRecord>> {
-        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.tasks)
     }
 
     /// How many tasks are kept (expired ones are dropped first).
@@ -407,7 +411,7 @@ fn sweep(table: &mut HashMap<String, TaskRecord>, now: u64) {
 }
 
 impl TaskStore for MemoryTaskStore {
-    fn create(&self, task: TaskRecord) -> StoreFuture<'_, Result<(), TaskStoreError>> {
+    fn create(&self, task: TaskRecord) -> BoxFuture<'_, Result<(), TaskStoreError>> {
         let outcome = self.create_now(task);
         Box::pin(std::future::ready(outcome))
     }
@@ -416,11 +420,11 @@ impl TaskStore for MemoryTaskStore {
         &'a self,
         owner: &'a str,
         id: &'a str,
-    ) -> StoreFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, TaskStoreError>> {
         Box::pin(std::future::ready(Ok(self.get_now(owner, id))))
     }
 
-    fn update(&self, task: TaskRecord) -> StoreFuture<'_, Result<bool, TaskStoreError>> {
+    fn update(&self, task: TaskRecord) -> BoxFuture<'_, Result<bool, TaskStoreError>> {
         Box::pin(std::future::ready(Ok(self.update_now(task))))
     }
 
@@ -429,7 +433,7 @@ impl TaskStore for MemoryTaskStore {
         owner: &'a str,
         after: Option<&'a str>,
         limit: usize,
-    ) -> StoreFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>> {
+    ) -> BoxFuture<'a, Result<Vec<TaskRecord>, TaskStoreError>> {
         Box::pin(std::future::ready(Ok(self.list_now(owner, after, limit))))
     }
 }
@@ -438,13 +442,21 @@ impl TaskStore for MemoryTaskStore {
 mod tests {
     use super::*;
 
-    fn block<T>(f: StoreFuture<'_, T>) -> T {
+    fn block<T>(f: BoxFuture<'_, T>) -> T {
         let waker = std::task::Waker::noop();
         let mut cx = std::task::Context::from_waker(waker);
         let mut f = f;
         match f.as_mut().poll(&mut cx) {
             std::task::Poll::Ready(v) => v,
             std::task::Poll::Pending => panic!("the memory store never waits"),
+        }
+    }
+
+    /// The reason of a [`TaskStoreError::LimitReached`], the only error expected.
+    fn refusal(created: Result<(), TaskStoreError>) -> String {
+        match created {
+            Err(TaskStoreError::LimitReached(why)) => why,
+            other => panic!("expected a limit, got {other:?}"),
         }
     }
 
@@ -460,17 +472,13 @@ mod tests {
         block(store.create(new("a1", "a"))).unwrap();
         block(store.create(new("a2", "a"))).unwrap();
         assert_eq!(
-            block(store.create(new("a3", "a"))),
-            Err(TaskStoreError::LimitReached(
-                "at most 2 unfinished tasks per client".into()
-            ))
+            refusal(block(store.create(new("a3", "a")))),
+            "at most 2 unfinished tasks per client"
         );
         block(store.create(new("b1", "b"))).unwrap();
         assert_eq!(
-            block(store.create(new("c1", "c"))),
-            Err(TaskStoreError::LimitReached(
-                "at most 3 unfinished tasks on the server".into()
-            ))
+            refusal(block(store.create(new("c1", "c")))),
+            "at most 3 unfinished tasks on the server"
         );
         // A finished task no longer counts as live, but is kept (its result) until its TTL.
         let mut done = block(store.get("a", "a1")).unwrap().unwrap();
@@ -479,10 +487,8 @@ mod tests {
         block(store.create(new("a3", "a"))).unwrap();
         assert_eq!(store.len(), 4);
         assert_eq!(
-            block(store.create(new("d1", "d"))),
-            Err(TaskStoreError::LimitReached(
-                "the server keeps at most 4 tasks".into()
-            ))
+            refusal(block(store.create(new("d1", "d")))),
+            "the server keeps at most 4 tasks"
         );
         // Terminal tasks never change again.
         done.status = TaskStatus::Working;
@@ -507,10 +513,8 @@ mod tests {
             block(store.create(new(&format!("a{i}"), owner, "peer:a"))).unwrap();
         }
         assert_eq!(
-            block(store.create(new("a4", "s4", "peer:a"))),
-            Err(TaskStoreError::LimitReached(
-                "at most 3 tasks kept per client".into()
-            ))
+            refusal(block(store.create(new("a4", "s4", "peer:a")))),
+            "at most 3 tasks kept per client"
         );
         block(store.create(new("b1", "s5", "peer:b"))).unwrap();
         // Without a principal, the owner is the share.

@@ -9,6 +9,7 @@ use std::io::{self, BufRead, Write};
 use tokio::sync::mpsc;
 
 use super::{Inbound, Inbox, Outbound, Outbox, Transport};
+use crate::sync::lock;
 
 /// The process's stdin and stdout as a transport.
 ///
@@ -151,14 +152,10 @@ impl<W: Write> SharedOut<W> {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Shared<W>> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Writes whatever is queued, then `answers` (whole newline-terminated messages), in one
     /// write.
     pub(crate) fn write_after_queued(&self, answers: &[u8]) {
-        let mut shared = self.lock();
+        let mut shared = lock(&self.inner);
         shared.take_queued();
         if !shared.buf.is_empty() || !answers.is_empty() {
             shared.write(answers);
@@ -169,7 +166,7 @@ impl<W: Write> SharedOut<W> {
     /// next write starts with): `Ready(true)` then, `Ready(false)` when the queue closed with
     /// nothing in it. The writer thread is started only once something is queued.
     pub(crate) fn poll_first(&self, cx: &mut std::task::Context<'_>) -> std::task::Poll<bool> {
-        let mut shared = self.lock();
+        let mut shared = lock(&self.inner);
         shared.queue.poll_recv(cx).map(|first| match first {
             Some(first) => {
                 if let Outbound::Message(msg) = first {
@@ -189,7 +186,7 @@ impl<W: Write> SharedOut<W> {
         let mut cx = std::task::Context::from_waker(&waker);
         loop {
             {
-                let mut shared = self.lock();
+                let mut shared = lock(&self.inner);
                 match shared.queue.poll_recv(&mut cx) {
                     std::task::Poll::Ready(Some(first)) => {
                         if let Outbound::Message(msg) = first {

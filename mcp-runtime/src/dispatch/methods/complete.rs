@@ -6,7 +6,7 @@ use mcp_core::{
 };
 
 use crate::completion::CompletionRequest;
-use crate::dispatch::call::{Call, Ran, mark_complete, timed_out};
+use crate::dispatch::call::{MethodCall, Ran, mark_complete, timed_out};
 use crate::dispatch::reply::Payload;
 use crate::handler::invoke::{Limits, error_object};
 use crate::registry::CompletionRecord;
@@ -16,7 +16,7 @@ use crate::registry::CompletionRecord;
 /// The hook runs like a handler (its injected parameters extracted from the request's context,
 /// panics caught, the item's `timeout_ms` applied), but outside the item's `max_concurrency`
 /// slots: completing never waits behind slow reads.
-pub(super) async fn complete(call: Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) async fn complete(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let server = call.server;
     let live = server.live();
     if live.capabilities.completions.is_none() {

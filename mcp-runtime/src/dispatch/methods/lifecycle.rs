@@ -8,13 +8,13 @@ use mcp_core::{
     InitializeResult, ProtocolVersion, SetLevelRequestParams,
 };
 
-use crate::dispatch::call::Call;
+use crate::dispatch::call::MethodCall;
 use crate::dispatch::reply::Payload;
-use crate::dispatch::scope::Session;
+use crate::dispatch::scope::Negotiated;
 use crate::handler::context::severity;
 
 /// `initialize`: opens the connection's handshake-era session at a revision both sides speak.
-pub(super) fn initialize(call: &Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) fn initialize(call: &MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let p: InitializeRequestParams = call.params()?;
     // Echo a supported handshake revision; otherwise answer the newest one (never an error).
     let version = ProtocolVersion::parse(&p.protocol_version)
@@ -29,7 +29,7 @@ pub(super) fn initialize(call: &Call<'_>) -> Result<Payload, ErrorObject> {
     result.instructions.clone_from(&server.instructions);
     result.for_version(version);
     tracing::info!(client = %p.client_info.name, version = %version, "session initialized");
-    call.link.open(Session {
+    call.link.open(Negotiated {
         version,
         client_info: Arc::new(p.client_info),
         client_caps: Arc::new(p.capabilities),
@@ -38,7 +38,7 @@ pub(super) fn initialize(call: &Call<'_>) -> Result<Payload, ErrorObject> {
 }
 
 /// `server/discover`: the stateless era's revisions, capabilities and instructions.
-pub(super) fn discover(call: &Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) fn discover(call: &MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let server = call.server;
     let mut r = DiscoverResult::new(
         vec![ProtocolVersion::V2026_07_28.as_str().to_owned()],
@@ -52,7 +52,7 @@ pub(super) fn discover(call: &Call<'_>) -> Result<Payload, ErrorObject> {
 }
 
 /// `logging/setLevel`: the session's minimum level for `notifications/message`.
-pub(super) fn set_level(call: &Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) fn set_level(call: &MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let p: SetLevelRequestParams = call.params()?;
     call.link
         .log_level

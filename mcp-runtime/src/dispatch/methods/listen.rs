@@ -5,14 +5,14 @@ use mcp_core::subscriptions::{
 };
 use mcp_core::{ErrorObject, Meta, SubscriptionFilter};
 
-use crate::dispatch::call::Call;
+use crate::dispatch::call::MethodCall;
 use crate::dispatch::reply::Payload;
 use crate::outbound::Outbound;
 
 /// Registers the listener (or refuses it, with nothing else sent), acknowledges what will be
 /// sent, then streams the requested notifications until the client closes the stream (HTTP),
 /// cancels the request (stdio) or the connection closes.
-pub(super) async fn listen(call: Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) async fn listen(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let p: SubscriptionsListenRequestParams = call.params()?;
     let server = call.server;
     let live = server.live();

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use mcp_core::ErrorObject;
 use serde::Deserialize;
 
-use crate::dispatch::call::Call;
+use crate::dispatch::call::MethodCall;
 use crate::dispatch::reply::Payload;
 use crate::registry::ListKind;
 
@@ -17,7 +17,7 @@ struct CursorParams<'a> {
 }
 
 /// The page of `kind` at the request's cursor, for the request's revision.
-pub(super) fn list(call: &Call<'_>, kind: ListKind) -> Result<Payload, ErrorObject> {
+pub(super) fn list(call: &MethodCall<'_>, kind: ListKind) -> Result<Payload, ErrorObject> {
     let live = call.server.live();
     let caps = &live.capabilities;
     let enabled = match kind {

@@ -13,14 +13,14 @@ mod tools;
 
 use mcp_core::ErrorObject;
 
-use crate::dispatch::call::Call;
+use crate::dispatch::call::MethodCall;
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
 use crate::dispatch::scope::Resolver;
 use crate::registry::ListKind;
 
 /// Answers a method that runs no handler: at once, in order.
-pub(crate) fn answer_now(call: &Call<'_>) -> Result<Payload, ErrorObject> {
+pub(crate) fn answer_now(call: &MethodCall<'_>) -> Result<Payload, ErrorObject> {
     match call.route {
         Route::Initialize => lifecycle::initialize(call),
         Route::Ping => Ok(Payload::empty()),
@@ -49,7 +49,7 @@ pub(crate) fn answer_now(call: &Call<'_>) -> Result<Payload, ErrorObject> {
 }
 
 /// Runs a method whose route runs a handler (see `route::runs_handler`).
-pub(crate) async fn run_handler(call: Call<'_>) -> Result<Payload, ErrorObject> {
+pub(crate) async fn run_handler(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     match call.route {
         Route::CallTool => tools::call(call).await,
         Route::ReadResource => resources::read(call).await,
@@ -65,6 +65,8 @@ pub(crate) async fn run_handler(call: Call<'_>) -> Result<Payload, ErrorObject> 
 
 /// Runs `tools/call` reading its params and the request's `_meta` in one pass, the scope resolved
 /// from that `_meta` (see [`Open`](crate::dispatch::call::Open)).
-pub(crate) async fn call_tool_with_meta(call: Call<'_, Resolver>) -> Result<Payload, ErrorObject> {
+pub(crate) async fn call_tool_with_meta(
+    call: MethodCall<'_, Resolver>,
+) -> Result<Payload, ErrorObject> {
     tools::call(call).await
 }

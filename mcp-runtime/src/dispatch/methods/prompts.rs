@@ -8,7 +8,7 @@ use mcp_core::jsonrpc::echo;
 use mcp_core::{ErrorObject, ForVersion};
 use serde::Deserialize;
 
-use crate::dispatch::call::{Call, Ran, mark_complete, timed_out};
+use crate::dispatch::call::{MethodCall, Ran, mark_complete, timed_out};
 use crate::dispatch::methods::resources::not_found;
 use crate::dispatch::reply::Payload;
 use crate::handler::invoke::{Limits, error_object};
@@ -23,7 +23,7 @@ struct GetParams<'a> {
 }
 
 /// Renders a prompt; arguments arrive as strings (other JSON values are taken as their text).
-pub(super) async fn get(call: Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) async fn get(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let server = call.server;
     let live = server.live();
     if live.capabilities.prompts.is_none() {

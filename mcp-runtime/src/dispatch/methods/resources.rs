@@ -7,7 +7,7 @@ use mcp_core::jsonrpc::{echo, error_codes};
 use mcp_core::{EmptyResult, ErrorObject, ForVersion, ProtocolVersion, ReadResourceResult};
 use serde::Deserialize;
 
-use crate::dispatch::call::{Call, Ran, mark_complete, timed_out};
+use crate::dispatch::call::{MethodCall, Ran, mark_complete, timed_out};
 use crate::dispatch::reply::Payload;
 use crate::handler::invoke::{Limits, error_object};
 
@@ -18,7 +18,7 @@ struct UriParams<'a> {
 }
 
 /// Reads a fixed resource or a template's match.
-pub(super) async fn read(call: Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) async fn read(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let server = call.server;
     let live = server.live();
     if live.capabilities.resources.is_none() {
@@ -82,7 +82,7 @@ fn finish(
 }
 
 /// `resources/subscribe` (`on`) and `resources/unsubscribe`.
-pub(super) fn subscribe(call: &Call<'_>, on: bool) -> Result<Payload, ErrorObject> {
+pub(super) fn subscribe(call: &MethodCall<'_>, on: bool) -> Result<Payload, ErrorObject> {
     if call.server.live().capabilities.resources.is_none() {
         return Err(ErrorObject::method_not_found(call.method()));
     }

@@ -20,11 +20,11 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::dispatch::call::{Call, input_required, mark_complete};
+use crate::dispatch::call::{MethodCall, input_required, mark_complete};
 use crate::dispatch::reply::Payload;
 use crate::dispatch::route::Route;
 use crate::handler::ask::missing_capability;
-use crate::handler::context::{CancellationToken, Context};
+use crate::handler::context::{Cancellation, Context};
 use crate::handler::invoke::{Invoked, Limits, invoke};
 use crate::handler::peer::{Interact, TaskPort};
 use crate::handler::rounds::Round;
@@ -48,7 +48,7 @@ pub(super) enum Plan {
 
 /// Whether this call runs as a task; the errors of a tool that must and cannot.
 pub(super) fn plan(
-    call: &Call<'_>,
+    call: &MethodCall<'_>,
     tool: &ToolRecord,
     task: Option<&TaskMetadata>,
 ) -> Result<Option<Plan>, ErrorObject> {
@@ -83,7 +83,7 @@ pub(super) fn plan(
     }
 }
 
-fn declares_extension(call: &Call<'_>) -> bool {
+fn declares_extension(call: &MethodCall<'_>) -> bool {
     call.scope
         .client_caps
         .as_ref()
@@ -104,7 +104,7 @@ fn needs_extension(tool: &str) -> ErrorObject {
 /// The owner of the tasks this request creates or touches: in the stateless era the subject
 /// the auth gate verified (a refreshed token still reaches its tasks), else a digest of the
 /// request's credentials; in the handshake era the session (which the gate binds to a subject).
-fn owner(call: &Call<'_>) -> String {
+fn owner(call: &MethodCall<'_>) -> String {
     #[cfg(feature = "auth")]
     if call.scope.version.is_stateless()
         && let Some(caller) = &call.scope.caller
@@ -163,7 +163,7 @@ enum First {
 
 /// Runs a `tools/call` as a task (see [`Plan`]).
 pub(super) async fn call_tool(
-    mut call: Call<'_>,
+    mut call: MethodCall<'_>,
     live: Arc<Live>,
     index: usize,
     arguments: Option<Box<RawValue>>,
@@ -174,7 +174,7 @@ pub(super) async fn call_tool(
     let owner = owner(&call);
     let principal = crate::principal::current().map_or_else(|| owner.clone(), |p| p.to_string());
     let id = call.id.clone();
-    let cancel = CancellationToken::new();
+    let cancel = Cancellation::new();
     call.cancel = Some(cancel.clone());
     match plan {
         Plan::Asked(ttl) => {
@@ -419,7 +419,7 @@ fn ack(server: &ServerInner) -> Value {
 }
 
 /// The tasks methods.
-pub(super) async fn method(call: Call<'_>) -> Result<Payload, ErrorObject> {
+pub(super) async fn method(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let manager = gate(&call)?;
     let stateless = call.scope.version.is_stateless();
     let owner = owner(&call);
@@ -504,7 +504,7 @@ pub(super) async fn method(call: Call<'_>) -> Result<Payload, ErrorObject> {
 
 /// The task manager, if this request may use tasks: -32021 for a stateless request that does
 /// not declare the extension, -32601 where the server offers no tasks.
-fn gate(call: &Call<'_>) -> Result<Arc<TaskManager>, ErrorObject> {
+fn gate(call: &MethodCall<'_>) -> Result<Arc<TaskManager>, ErrorObject> {
     let v = call.scope.version;
     if v.is_stateless() && !declares_extension(call) {
         let mut err = missing_capability(&format!("extensions.{EXTENSION}"));
@@ -524,7 +524,7 @@ fn gate(call: &Call<'_>) -> Result<Arc<TaskManager>, ErrorObject> {
 }
 
 /// `tasks/result`: exactly what the `tools/call` would have answered, tagged with the task.
-fn payload_of(call: &Call<'_>, task: TaskRecord) -> Result<Payload, ErrorObject> {
+fn payload_of(call: &MethodCall<'_>, task: TaskRecord) -> Result<Payload, ErrorObject> {
     if let Some(err) = task.error {
         return Err(err);
     }

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::dispatch::call::Open;
-use crate::dispatch::call::{Call, Ran, framed_complete};
+use crate::dispatch::call::{MethodCall, Ran, framed_complete};
 use crate::dispatch::reply::Payload;
 use crate::error::HandlerError;
 use crate::handler::invoke::Limits;
@@ -31,7 +31,7 @@ struct CallParams<'a> {
 ///
 /// Arguments naming a property the tool's schema does not are refused before the tool runs,
 /// unless the tool (or the server) accepts unknown arguments.
-pub(super) async fn call<S: Open>(call: Call<'_, S>) -> Result<Payload, ErrorObject> {
+pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, ErrorObject> {
     let (call, p) = S::open::<CallParams<'_>>(call)?;
     let server = call.server;
     let live = server.live();
@@ -118,12 +118,12 @@ pub(super) async fn call<S: Open>(call: Call<'_, S>) -> Result<Payload, ErrorObj
 /// A call of a mounted server's tool, forwarded there (see `registry::mounted`); its result is
 /// the remote one, shaped for this request's revision.
 async fn mounted(
-    call: Call<'_>,
+    call: MethodCall<'_>,
     name: &str,
     timeout_ms: Option<u64>,
     start: impl FnOnce(
         crate::Context,
-    ) -> crate::handler::invoke::HandlerFuture<mcp_core::CallToolResult>,
+    ) -> crate::BoxFuture<'static, Result<mcp_core::CallToolResult, HandlerError>>,
 ) -> Result<Payload, ErrorObject> {
     let (server, id, v) = (call.server, call.id, call.scope.version);
     let limits = Limits {

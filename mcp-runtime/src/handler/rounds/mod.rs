@@ -36,6 +36,8 @@ mod replays;
 
 use replays::replays;
 
+use crate::sync::lock;
+
 type HmacSha256 = Hmac<Sha256>;
 
 /// The per-server secret that seals `requestState`, and older keys of a shared ring that still
@@ -345,27 +347,17 @@ impl Round {
     /// The answer under `key`, marking it used.
     pub(crate) fn answer(&self, key: &str) -> Option<Box<RawValue>> {
         let raw = self.answers.get(key)?.clone();
-        self.used
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key.to_owned(), raw.clone());
+        lock(&self.used).insert(key.to_owned(), raw.clone());
         Some(raw)
     }
 
     /// Records a request the client must answer before the handler can go on.
     pub(crate) fn ask(&self, key: String, request: InputRequest) {
-        self.missing
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, request);
+        lock(&self.missing).insert(key, request);
     }
 
     fn has_missing(&self) -> bool {
-        !self
-            .missing
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_empty()
+        !lock(&self.missing).is_empty()
     }
 
     /// The requests to send and the answers to seal.
@@ -375,8 +367,8 @@ impl Round {
         BTreeMap<String, InputRequest>,
         BTreeMap<String, Box<RawValue>>,
     ) {
-        let missing = std::mem::take(&mut *self.missing.lock().unwrap_or_else(|e| e.into_inner()));
-        let used = std::mem::take(&mut *self.used.lock().unwrap_or_else(|e| e.into_inner()));
+        let missing = std::mem::take(&mut *lock(&self.missing));
+        let used = std::mem::take(&mut *lock(&self.used));
         (missing, used)
     }
 }

@@ -3,6 +3,8 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Mutex;
 
+use crate::sync::lock;
+
 /// Most states remembered as used (about 64 bytes each).
 const REPLAY_MEMORY: usize = 65_536;
 
@@ -58,10 +60,7 @@ impl Replays {
 /// The process's memory of used states (nonces are random: one memory serves every server).
 pub(super) fn replays() -> std::sync::MutexGuard<'static, Replays> {
     static REPLAYS: std::sync::OnceLock<Mutex<Replays>> = std::sync::OnceLock::new();
-    REPLAYS
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
+    lock(REPLAYS.get_or_init(Mutex::default))
 }
 
 #[cfg(test)]

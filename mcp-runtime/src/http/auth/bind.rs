@@ -5,6 +5,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
 use crate::http::session::Owner;
+use crate::sync::lock;
 
 /// Session id → owner, the oldest forgotten first past `capacity` (a forgotten session is
 /// refused, never served to anyone: its client opens a new one).
@@ -23,7 +24,7 @@ impl Bindings {
 
     /// Records that `owner` opened `session`.
     pub(crate) fn bind(&self, session: &str, owner: &Owner) {
-        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = lock(&self.inner);
         let (map, order) = &mut *guard;
         if map.insert(session.to_owned(), owner.clone()).is_none() {
             order.push_back(session.to_owned());
@@ -40,7 +41,7 @@ impl Bindings {
 
     /// Whether `owner` may use `session`.
     pub(crate) fn allows(&self, session: &str, owner: &Owner) -> bool {
-        let guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let guard = lock(&self.inner);
         guard.0.get(session).is_some_and(|o| o == owner)
     }
 }

@@ -9,8 +9,10 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::caller::Claims;
+use crate::future::BoxFuture;
 use crate::http::auth::claims::named;
-use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+use crate::http::auth::verifier::{AuthError, TokenVerifier};
+use crate::sync::lock;
 use mcp_io::fetch::{self as discovery, Fetcher, LazyFetcher};
 
 /// Most answers cached at once.
@@ -120,12 +122,7 @@ impl IntrospectionVerifier {
         if let Some(url) = &self.endpoint {
             return Ok(url.clone());
         }
-        if let Some(url) = self
-            .discovered
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-        {
+        if let Some(url) = lock(&self.discovered).clone() {
             return Ok(url);
         }
         let meta = discovery::metadata(fetcher, &self.issuer).await?;
@@ -136,12 +133,12 @@ impl IntrospectionVerifier {
                 AuthError::unavailable("the issuer's metadata has no `introspection_endpoint`")
             })?
             .to_owned();
-        *self.discovered.lock().unwrap_or_else(|e| e.into_inner()) = Some(url.clone());
+        *lock(&self.discovered) = Some(url.clone());
         Ok(url)
     }
 
     fn cached(&self, key: &[u8; 32]) -> Option<Claims> {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = lock(&self.cache);
         match cache.get(key) {
             Some((until, claims)) if Instant::now() < *until => Some(claims.clone()),
             Some(_) => {
@@ -160,7 +157,7 @@ impl IntrospectionVerifier {
         if ttl.is_zero() {
             return;
         }
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = lock(&self.cache);
         if cache.len() >= CACHE_LIMIT {
             let t = Instant::now();
             cache.retain(|_, (until, _)| *until > t);
@@ -237,7 +234,7 @@ impl TokenVerifier for IntrospectionVerifier {
         &'a self,
         token: &'a str,
         _request: &'a http::request::Parts,
-    ) -> VerifyFuture<'a> {
+    ) -> BoxFuture<'a, Result<Claims, AuthError>> {
         Box::pin(self.check(token))
     }
 }

@@ -10,8 +10,10 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 
 use crate::caller::Claims;
+use crate::future::BoxFuture;
 use crate::http::auth::claims::named;
-use crate::http::auth::verifier::{AuthError, TokenVerifier, VerifyFuture};
+use crate::http::auth::verifier::{AuthError, TokenVerifier};
+use crate::sync::lock;
 use mcp_io::fetch::{self as discovery, Fetcher, LazyFetcher};
 
 /// The asymmetric algorithms accepted unless told otherwise (never `none`, never HS*: a
@@ -260,7 +262,7 @@ impl JwtVerifier {
     }
 
     fn cached(&self) -> (Option<Arc<JwkSet>>, Option<Instant>) {
-        let keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+        let keys = lock(&self.keys);
         (keys.set.clone(), keys.fetched)
     }
 
@@ -302,7 +304,7 @@ impl JwtVerifier {
         };
         let set: JwkSet = parse_jwks(doc)?;
         let set = Arc::new(set);
-        let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+        let mut keys = lock(&self.keys);
         keys.set = Some(Arc::clone(&set));
         keys.fetched = Some(Instant::now());
         Ok(set)
@@ -311,7 +313,7 @@ impl JwtVerifier {
     /// A failed fetch counts for the refresh rate too (an unreachable server is not hammered),
     /// but keeps the keys already known.
     fn note_failed_fetch(&self) {
-        let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+        let mut keys = lock(&self.keys);
         if keys.set.is_some() {
             keys.fetched = Some(Instant::now());
         }
@@ -321,12 +323,7 @@ impl JwtVerifier {
         if let Some(url) = &self.jwks_uri {
             return Ok(url.clone());
         }
-        let known = self
-            .keys
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .discovered
-            .clone();
+        let known = lock(&self.keys).discovered.clone();
         if let Some(url) = known {
             return Ok(url);
         }
@@ -336,10 +333,7 @@ impl JwtVerifier {
             .and_then(Value::as_str)
             .ok_or_else(|| AuthError::unavailable("the issuer's metadata has no `jwks_uri`"))?
             .to_owned();
-        self.keys
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .discovered = Some(url.clone());
+        lock(&self.keys).discovered = Some(url.clone());
         Ok(url)
     }
 
@@ -383,7 +377,7 @@ impl TokenVerifier for JwtVerifier {
         &'a self,
         token: &'a str,
         _request: &'a http::request::Parts,
-    ) -> VerifyFuture<'a> {
+    ) -> BoxFuture<'a, Result<Claims, AuthError>> {
         Box::pin(self.check(token))
     }
 }

@@ -30,7 +30,7 @@
 //!   `authorization_servers`, `scopes_supported`, `bearer_methods_supported`) is served at
 //!   `/.well-known/oauth-protected-resource` followed by the resource URI's path, and at
 //!   `/.well-known/oauth-protected-resource`, by the standalone server and by
-//!   [`Server::into_router`](crate::Server::into_router). Under a nested
+//!   [`Server::router_at`](crate::Server::router_at). Under a nested
 //!   [`Server::router`](crate::Server::router), merge
 //!   [`Server::auth_metadata_router`](crate::Server::auth_metadata_router) at the app's root.
 //! - **Tokens.** Every request (both eras, `GET`, `DELETE`, the legacy `/sse` and `/messages`)
@@ -91,7 +91,7 @@ pub use jsonwebtoken::Algorithm;
 pub use jwt::JwtVerifier;
 pub use mcp_io::fetch::FetchError;
 pub use policy::Authorization;
-pub use verifier::{AuthError, TokenVerifier, VerifyFuture};
+pub use verifier::{AuthError, TokenVerifier};
 
 use crate::http::endpoint::Http;
 use crate::server::{Server, ServerInner};
@@ -200,7 +200,7 @@ pub(crate) fn protect(router: Router, http: &Arc<Http>, at_root: bool) -> Router
 impl Server {
     /// The protected resource metadata routes (RFC 9728) of a server given
     /// [`ServerBuilder::auth`](crate::ServerBuilder::auth), to merge at the root of an app that
-    /// nests [`Server::router`] (the standalone server and [`Server::into_router`] serve them by
+    /// nests [`Server::router`] (the standalone server and [`Server::router_at`] serve them by
     /// themselves). Empty for a server without authorization.
     ///
     /// ```

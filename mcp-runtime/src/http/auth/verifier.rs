@@ -1,21 +1,7 @@
 //! The [`TokenVerifier`] trait: one bearer token in, [`Claims`] or an [`AuthError`] out.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use crate::caller::Claims;
-
-/// The future a [`TokenVerifier`] returns: boxed, `Send`, borrowing the token and the request.
-///
-/// ```
-/// use mcp_runtime::auth::{AuthError, Claims, VerifyFuture};
-///
-/// fn refuse_all<'a>(_token: &'a str) -> VerifyFuture<'a> {
-///     Box::pin(async { Err::<Claims, _>(AuthError::invalid("no tokens accepted")) })
-/// }
-/// # let _ = refuse_all;
-/// ```
-pub type VerifyFuture<'a> = Pin<Box<dyn Future<Output = Result<Claims, AuthError>> + Send + 'a>>;
+use crate::future::BoxFuture;
 
 /// Why a token was not accepted.
 ///
@@ -85,13 +71,14 @@ impl AuthError {
 /// checked afterwards by the server against what each request needs.
 ///
 /// ```
-/// use mcp_runtime::auth::{AuthError, Claims, TokenVerifier, VerifyFuture};
+/// use mcp_runtime::BoxFuture;
+/// use mcp_runtime::auth::{AuthError, Claims, TokenVerifier};
 ///
 /// /// One static API key, for a test.
 /// struct Static;
 ///
 /// impl TokenVerifier for Static {
-///     fn verify<'a>(&'a self, token: &'a str, _request: &'a http::request::Parts) -> VerifyFuture<'a> {
+///     fn verify<'a>(&'a self, token: &'a str, _request: &'a http::request::Parts) -> BoxFuture<'a, Result<Claims, AuthError>> {
 ///         Box::pin(async move {
 ///             if token == "let-me-in" {
 ///                 Ok(Claims::new("tester").with_scopes(["notes:read"]))
@@ -110,5 +97,9 @@ impl AuthError {
 pub trait TokenVerifier: Send + Sync + 'static {
     /// Verifies `token` (the text after `Bearer `) sent with the request `request` (its method,
     /// URI and headers; the body is not read yet).
-    fn verify<'a>(&'a self, token: &'a str, request: &'a http::request::Parts) -> VerifyFuture<'a>;
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+        request: &'a http::request::Parts,
+    ) -> BoxFuture<'a, Result<Claims, AuthError>>;
 }

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::principal::Principal;
+use crate::sync::lock;
 
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
@@ -108,23 +109,19 @@ impl Session {
 
     /// Whether the session was last confirmed with the shared store more than `every` ago.
     pub(crate) fn due_check(&self, every: Duration) -> bool {
-        self.checked
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .elapsed()
-            >= every
+        lock(&self.checked).elapsed() >= every
     }
 
     /// Notes that the shared store confirmed the session just now.
     pub(crate) fn checked(&self) {
-        *self.checked.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        *lock(&self.checked) = Instant::now();
     }
 
     /// Starts moving the outbound queue into the `GET` stream (idempotent): when a `GET` stream
     /// attaches, or a request sends its messages to the session's stream. Until then messages
     /// wait in the (bounded) queue, and the first `GET` stream receives them.
     pub(crate) fn start_pump(&self) {
-        let mut pump = self.pump.lock().unwrap_or_else(|e| e.into_inner());
+        let mut pump = lock(&self.pump);
         let mut out = match std::mem::replace(&mut *pump, Pump::Closed) {
             Pump::Waiting(out) => out,
             other => {
@@ -157,7 +154,7 @@ impl Session {
             n,
             Arc::clone(&self.store),
         ));
-        let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        let mut streams = lock(&self.streams);
         if streams.len() >= MAX_OPEN_STREAMS
             && let Some(&oldest) = streams.keys().min()
         {
@@ -169,10 +166,7 @@ impl Session {
 
     /// Forgets a finished request stream (its events stay in the store).
     pub(crate) fn close_stream(&self, n: u64) {
-        self.streams
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&n);
+        lock(&self.streams).remove(&n);
     }
 
     /// An open stream by number (0 is the `GET` stream).
@@ -180,11 +174,7 @@ impl Session {
         if n == 0 {
             return Some(Arc::clone(&self.standalone));
         }
-        self.streams
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&n)
-            .cloned()
+        lock(&self.streams).get(&n).cloned()
     }
 
     /// The event store of the session.
@@ -194,10 +184,7 @@ impl Session {
 
     /// Ends the session: running requests are cancelled, stored events dropped.
     fn close(self: Arc<Self>) {
-        let pump = std::mem::replace(
-            &mut *self.pump.lock().unwrap_or_else(|e| e.into_inner()),
-            Pump::Closed,
-        );
+        let pump = std::mem::replace(&mut *lock(&self.pump), Pump::Closed);
         if let Pump::Running(task) = pump {
             task.abort();
         }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::Session;
 use crate::principal::{FairShares, Principal, Tally};
+use crate::sync::lock;
 
 /// Most sessions looked at to find one to evict; busy ones met on the way are moved to the
 /// recent end, so a later search starts past them.
@@ -222,7 +223,7 @@ impl Sessions {
     }
 
     fn table(&self) -> std::sync::MutexGuard<'_, Table> {
-        self.table.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.table)
     }
 
     /// The session with this id, marked used; `None` when unknown, ended, evicted or expired.

@@ -1,0 +1,223 @@
+//! [`ToolRecord`]: one tool, as `#[tool]` generates it or as a program makes it by hand.
+
+use mcp_core::tasks::TaskSupport;
+use schemars::{Schema, SchemaGenerator};
+
+use super::{IconRecord, InputSchema, Location, StateNeedsFn, ToolCallFn, ToolHints, no_state};
+
+/// The output schema of a tool whose results are not structured: none.
+fn no_output_schema(_: &mut SchemaGenerator) -> Option<Schema> {
+    None
+}
+
+/// One registered tool.
+///
+/// `#[tool]` makes one (`my_tool::TOOL`); a program that registers tools at run time makes
+/// its own with [`new`](Self::new) and the `with_*` setters, all `const`:
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+/// use mcp_runtime::registry::{InputSchema, ToolHints, ToolRecord};
+/// use mcp_runtime::{BoxFuture, HandlerError};
+/// use mcp_runtime::protocol::CallToolResult;
+/// use mcp_runtime::serde_json::value::RawValue;
+///
+/// fn ping(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
+///     Box::pin(async { Ok(CallToolResult::text("pong")) })
+/// }
+///
+/// const PING: ToolRecord = ToolRecord::new("ping", InputSchema::Raw(r#"{"type":"object"}"#), ping)
+///     .with_description("Answers pong.")
+///     .with_hints(ToolHints::NONE.with_read_only(true))
+///     .with_timeout_ms(1_000);
+///
+/// let server = Server::builder(server_info!()).tool(PING).build().unwrap();
+/// assert_eq!(server.tool_names().collect::<Vec<_>>(), ["ping"]);
+/// assert_eq!(PING.location.file, file!());
+/// ```
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct ToolRecord {
+    /// Tool name (checked at compile time: 1-128 of `A-Za-z0-9_-.`).
+    pub name: &'static str,
+    /// Human-readable title.
+    pub title: Option<&'static str>,
+    /// Description (the fn's doc comment unless given).
+    pub description: Option<&'static str>,
+    /// Behaviour hints.
+    pub hints: ToolHints,
+    /// Icons.
+    pub icons: &'static [IconRecord],
+    /// `_meta` as JSON object text.
+    pub meta: Option<&'static str>,
+    /// Input schema source.
+    pub input_schema: InputSchema,
+    /// Output schema of the return type, if it is structured (`Json<T>`).
+    pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// The call.
+    pub call: ToolCallFn,
+    /// The state types its injected parameters need.
+    pub state_needs: StateNeedsFn,
+    /// Whether arguments the input schema does not name are accepted (`Some(true)`), refused
+    /// with an `isError` result naming them (`Some(false)`), or as the server decides (`None`;
+    /// see [`ServerBuilder::allow_unknown_args`](crate::ServerBuilder::allow_unknown_args)).
+    pub allow_unknown_args: Option<bool>,
+    /// Which server this belongs to (`""` is the default server).
+    pub server: &'static str,
+    /// Per-call timeout in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Most calls of this tool in flight at once (per server).
+    pub max_concurrency: Option<u32>,
+    /// Declaration site.
+    pub location: Location,
+    /// The OAuth scopes a caller needs to call this tool (`scopes = [..]`; enforced by the HTTP
+    /// transports with the `auth` feature, where a broader scope may imply them).
+    pub scopes: &'static [&'static str],
+    /// Whether the tool runs as a task (`#[tool(task = "optional")]`); see
+    /// [`tasks`](crate::tasks).
+    pub task_support: TaskSupport,
+    /// The widget its results render in (MCP Apps, `#[tool(ui = WIDGET)]`).
+    pub ui: Option<crate::apps::ToolUi>,
+}
+
+impl ToolRecord {
+    /// The tool `name`, its input schema and its call; declared where this is called (see
+    /// [`with_location`](Self::with_location)), of the default server, with nothing else: no
+    /// title, description, hints, icons, `_meta`, output schema, state, limits, scopes, task
+    /// support or widget.
+    #[track_caller]
+    pub const fn new(name: &'static str, input_schema: InputSchema, call: ToolCallFn) -> Self {
+        Self {
+            name,
+            title: None,
+            description: None,
+            hints: ToolHints::NONE,
+            icons: &[],
+            meta: None,
+            input_schema,
+            output_schema: no_output_schema,
+            call,
+            state_needs: no_state,
+            allow_unknown_args: None,
+            server: "",
+            timeout_ms: None,
+            max_concurrency: None,
+            location: Location::caller(),
+            scopes: &[],
+            task_support: TaskSupport::Forbidden,
+            ui: None,
+        }
+    }
+
+    /// Its human-readable title.
+    pub const fn with_title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// Its description, what a model reads to pick it.
+    pub const fn with_description(mut self, description: &'static str) -> Self {
+        self.description = Some(description);
+        self
+    }
+
+    /// Its behaviour hints.
+    pub const fn with_hints(mut self, hints: ToolHints) -> Self {
+        self.hints = hints;
+        self
+    }
+
+    /// Its icons.
+    pub const fn with_icons(mut self, icons: &'static [IconRecord]) -> Self {
+        self.icons = icons;
+        self
+    }
+
+    /// Its `_meta`, as the text of a JSON object (checked when the server is built).
+    pub const fn with_meta(mut self, meta: &'static str) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+
+    /// The output schema of its structured results.
+    pub const fn with_output_schema(
+        mut self,
+        output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    ) -> Self {
+        self.output_schema = output_schema;
+        self
+    }
+
+    /// The state types its injected parameters need (checked when the server is built).
+    pub const fn with_state_needs(mut self, state_needs: StateNeedsFn) -> Self {
+        self.state_needs = state_needs;
+        self
+    }
+
+    /// Whether arguments its input schema does not name are accepted (`true`) or refused
+    /// (`false`), whatever the server's default.
+    pub const fn with_allow_unknown_args(mut self, allow: bool) -> Self {
+        self.allow_unknown_args = Some(allow);
+        self
+    }
+
+    /// The named server it belongs to (see
+    /// [`Server::from_registry_named`](crate::Server::from_registry_named)).
+    pub const fn with_server(mut self, server: &'static str) -> Self {
+        self.server = server;
+        self
+    }
+
+    /// How long one call may run, in milliseconds.
+    pub const fn with_timeout_ms(mut self, timeout_ms: u64) -> Self {
+        self.timeout_ms = Some(timeout_ms);
+        self
+    }
+
+    /// How many calls of it may run at once, server-wide.
+    pub const fn with_max_concurrency(mut self, max_concurrency: u32) -> Self {
+        self.max_concurrency = Some(max_concurrency);
+        self
+    }
+
+    /// Where it was declared, for the messages about duplicate names.
+    pub const fn with_location(mut self, location: Location) -> Self {
+        self.location = location;
+        self
+    }
+
+    /// The OAuth scopes a caller needs to call it (feature `auth`).
+    pub const fn with_scopes(mut self, scopes: &'static [&'static str]) -> Self {
+        self.scopes = scopes;
+        self
+    }
+
+    /// The same tool with another task support: the builder's way to say what
+    /// `#[tool(task = "...")]` says.
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::protocol::tasks::TaskSupport;
+    ///
+    /// /// Exports everything.
+    /// #[tool]
+    /// async fn export() -> String {
+    ///     "done".into()
+    /// }
+    ///
+    /// let record = export::TOOL.with_task_support(TaskSupport::Optional);
+    /// assert_eq!(record.task_support, TaskSupport::Optional);
+    /// let server = Server::builder(server_info!()).tool(record).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub const fn with_task_support(mut self, support: TaskSupport) -> Self {
+        self.task_support = support;
+        self
+    }
+
+    /// The widget its results render in (MCP Apps).
+    pub const fn with_ui(mut self, ui: crate::apps::ToolUi) -> Self {
+        self.ui = Some(ui);
+        self
+    }
+}
