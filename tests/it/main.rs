@@ -14,6 +14,7 @@ mod concurrency;
 mod docs;
 mod envelope;
 mod errors;
+mod exit_codes;
 mod fixtures;
 mod handshake;
 mod hostile;

@@ -11,10 +11,16 @@ use crate::error::Error;
 use crate::registry::ListKind;
 use crate::server::Server;
 
-/// One request on a fresh in-memory session (initialized at the newest handshake revision),
-/// within `timeout` if given; the response's `result`, or the failure it stands for.
+/// The revision `call` speaks: the newest at which the server answers missing or invalid
+/// arguments with a JSON-RPC error (-32602) rather than an `isError` result (SEP-1303, from
+/// 2025-11-25 on), so that the command line can tell them from the tool's own failures.
+const CALL_REVISION: ProtocolVersion = ProtocolVersion::V2025_06_18;
+
+/// One request on a fresh in-memory session initialized at revision `v`, within `timeout` if
+/// given; the response's `result`, or the failure it stands for.
 pub(super) async fn ask(
     server: &Server,
+    v: ProtocolVersion,
     what: &str,
     method: &str,
     params: Value,
@@ -22,9 +28,7 @@ pub(super) async fn ask(
 ) -> Result<Value, CliError> {
     let exchange = async {
         let mut client = server.connect_in_memory().with_timeout(None);
-        client
-            .initialize(ProtocolVersion::LATEST_HANDSHAKE.as_str())
-            .await;
+        client.initialize(v.as_str()).await;
         client.request(method, params).await
     };
     let response = match timeout {
@@ -194,7 +198,9 @@ fn shown(result: &Value, json: bool, render: impl FnOnce(&Value) -> String) -> S
     text
 }
 
-/// `call NAME [JSON]`: stdout, or the failure (with what stdout still gets).
+/// `call NAME [JSON]`: stdout, or the failure (with what stdout still gets). With `--json`,
+/// the `structuredContent` when the result has one, else the whole result (an `isError`
+/// result whole, always).
 pub(super) async fn call(
     server: &Server,
     name: &str,
@@ -207,6 +213,7 @@ pub(super) async fn call(
     let params = json!({"name": name, "arguments": arguments});
     let result = ask(
         server,
+        CALL_REVISION,
         &format!("tool '{name}'"),
         "tools/call",
         params,
@@ -226,6 +233,9 @@ pub(super) async fn call(
             CliError::failed(format!("tool '{name}' reported an error: {message}")),
         ));
     }
+    if json && let Some(structured) = result.get("structuredContent") {
+        return Ok(shown(structured, true, |_| String::new()));
+    }
     Ok(shown(&result, json, |r| render_blocks(&r["content"])))
 }
 
@@ -239,6 +249,7 @@ pub(super) async fn read(
     let what = format!("resource {uri}");
     let result = ask(
         server,
+        ProtocolVersion::LATEST_HANDSHAKE,
         &what,
         "resources/read",
         json!({"uri": uri}),
@@ -265,7 +276,8 @@ pub(super) async fn prompt(
     let arguments = object_arg(arguments, "prompt arguments")?;
     let params = json!({"name": name, "arguments": arguments});
     let what = format!("prompt '{name}'");
-    let result = ask(server, &what, "prompts/get", params, timeout).await?;
+    let v = ProtocolVersion::LATEST_HANDSHAKE;
+    let result = ask(server, v, &what, "prompts/get", params, timeout).await?;
     Ok(shown(&result, json, |r| {
         let parts: Vec<String> = r["messages"]
             .as_array()
@@ -322,7 +334,8 @@ pub(super) async fn complete(
             json!({"arguments": object_arg(Some(context), "`--context` arguments")?});
     }
     let what = format!("completion of {} '{}'", c.kind, c.target);
-    let result = ask(server, &what, "completion/complete", params, timeout).await?;
+    let v = ProtocolVersion::LATEST_HANDSHAKE;
+    let result = ask(server, v, &what, "completion/complete", params, timeout).await?;
     Ok(shown(&result, json, |r| {
         let values: Vec<&str> = r["completion"]["values"]
             .as_array()
@@ -402,11 +415,12 @@ impl Server {
         pretty(&Value::Object(all))
     }
 
-    /// Runs one tool in-process, as `<bin> call NAME JSON --json` does, waiting as long as the
-    /// tool takes; returns the `tools/call` result (an `isError` result is `Ok` too).
+    /// Runs one tool in-process, as `<bin> call NAME JSON` does (at the same revision), waiting
+    /// as long as the tool takes; returns the whole `tools/call` result (an `isError` result is
+    /// `Ok` too).
     ///
-    /// A JSON-RPC error (unknown tool, invalid parameters) and arguments that are not a JSON
-    /// object are [`Error::Usage`] with the message.
+    /// A JSON-RPC error (unknown tool, missing or invalid arguments) and arguments that are not
+    /// a JSON object are [`Error::Usage`] with the message.
     ///
     /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
@@ -427,7 +441,8 @@ impl Server {
         let arguments =
             object_arg(Some(json), "arguments").map_err(|e| Error::Usage(e.to_string()))?;
         let params = json!({"name": name, "arguments": arguments});
-        ask(self, &format!("tool '{name}'"), "tools/call", params, None)
+        let what = format!("tool '{name}'");
+        ask(self, CALL_REVISION, &what, "tools/call", params, None)
             .await
             .map_err(|e| Error::Usage(e.to_string()))
     }
