@@ -173,6 +173,24 @@ async fn each_row_of_the_table_has_a_case_with_its_code() {
     );
     seen.push(6);
 
+    // 7: `diff` with lists saved when the server had one more tool.
+    let (saved, gone) = saved_lists().await;
+    let out = cli().execute(["diff", saved.as_str()]).await;
+    assert_eq!(
+        (out.code(), out.stdout.as_str(), out.stderr.as_str()),
+        (
+            7,
+            "tool sub: removed (breaking)\n1 breaking change, 0 compatible changes\n",
+            format!("calc: 1 breaking change since {saved}\n").as_str()
+        )
+    );
+    let out = cli().execute(["diff", gone.as_str()]).await;
+    assert_eq!(out.code(), 1, "{}", out.stderr);
+    if let Some(dir) = std::path::Path::new(&saved).parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    seen.push(7);
+
     seen.dedup();
     let documented = codes(&table(
         &workspace_file("mcp-runtime/src/cli/exit.rs"),
@@ -182,6 +200,26 @@ async fn each_row_of_the_table_has_a_case_with_its_code() {
         seen, documented,
         "a case for each row, in the table's order"
     );
+}
+
+/// The lists `calc` had with one more tool, `sub`, saved in a file of this test; and the path
+/// of a file that does not exist.
+async fn saved_lists() -> (String, String) {
+    let listing = cli().execute(["list", "--json"]).await.stdout;
+    let mut eras: serde_json::Value = serde_json::from_str(&listing).unwrap();
+    for lists in eras.as_object_mut().unwrap().values_mut() {
+        let tools = lists["tools/list"]["tools"].as_array_mut().unwrap();
+        tools.push(serde_json::json!({"name": "sub", "inputSchema": {"type": "object"}}));
+    }
+    let dir = std::env::temp_dir().join(format!("it-exit-codes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("lists.json");
+    std::fs::write(&path, eras.to_string()).unwrap();
+    let gone = dir.join("gone.json");
+    (
+        path.to_str().unwrap().to_owned(),
+        gone.to_str().unwrap().to_owned(),
+    )
 }
 
 #[tokio::test]

@@ -65,7 +65,7 @@ fn help_names_the_binary_and_documents_the_exit_codes() {
         // A tool of gift-server has a widget: `apps preview` is there.
         "  apps preview [ADDR] [TOOL [JSON]]\n",
         "  --timeout SECONDS        give up after SECONDS (default: wait as long as it takes)\n",
-        "\nexit status:\n  0  the command did what it was asked\n",
+        "\nexit status:\n  0  the command did what it was asked; diff: no change breaks a client\n",
         "  4  no answer within --timeout SECONDS\n",
     ] {
         assert!(help.contains(line), "{line:?} in\n{help}");

@@ -2,6 +2,9 @@
 
 use std::io::IsTerminal;
 
+use mcp_core::ProtocolVersion;
+use serde_json::Value;
+
 use super::args::Args;
 use super::exit::{CliError, Failure};
 use super::inspect::{self, Completion};
@@ -13,6 +16,8 @@ const READ: &str = "read URI [--json] [--timeout SECONDS]";
 const PROMPT: &str = "prompt NAME [JSON] [--json] [--timeout SECONDS]";
 const COMPLETE: &str = "complete prompt NAME ARG [VALUE] | complete resource TEMPLATE ARG [VALUE] [--context JSON] [--json] [--timeout SECONDS]";
 const SCHEMA: &str = "schema NAME";
+const LIST: &str = "list [--json]";
+const DIFF: &str = "diff OLD.json";
 
 /// What a command prints on stdout, or its failure with what stdout still gets.
 pub(super) type Outcome = Result<String, (String, CliError)>;
@@ -62,9 +67,15 @@ impl Invocation<'_> {
             }
             "list" => {
                 let a = Args::parse(command, rest, &["json"]).map_err(fail)?;
-                a.at_most(0, &self.usage("list")).map_err(fail)?;
-                Ok(server.listing() + "\n")
+                a.at_most(0, &self.usage(LIST)).map_err(fail)?;
+                let listing = if a.json {
+                    inspect::listings(server)
+                } else {
+                    server.listing()
+                };
+                Ok(listing + "\n")
             }
+            "diff" => self.diff(rest),
             "call" => {
                 let a = Args::parse(command, rest, &["json", "timeout"]).map_err(fail)?;
                 let name = a
@@ -143,6 +154,56 @@ impl Invocation<'_> {
         };
         inspect::complete(self.server, &c, a.json, a.timeout).await
     }
+}
+
+impl Invocation<'_> {
+    /// `diff OLD.json`: the report on stdout; a breaking change is a [`Failure::Breaking`].
+    fn diff(&self, rest: &[String]) -> Outcome {
+        let fail = |e: CliError| (String::new(), e);
+        let a = Args::parse("diff", rest, &[]).map_err(fail)?;
+        let usage = self.usage(DIFF);
+        let path = a
+            .required(0, "the saved lists OLD.json", &usage)
+            .map_err(fail)?;
+        a.at_most(1, &usage).map_err(fail)?;
+        let failed = |why: String| fail(CliError::failed(why));
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| failed(format!("cannot read {path}: {e}")))?;
+        let saved: Value =
+            serde_json::from_str(&text).map_err(|e| failed(format!("{path} is not JSON: {e}")))?;
+        let mut runs = Vec::new();
+        for (v, old) in saved_lists(&saved).map_err(|why| failed(format!("{path}: {why}")))? {
+            let changes = super::diff::compare(old, &self.server.listing_at(v))
+                .map_err(|why| failed(format!("{path}: {why}")))?;
+            runs.push((v.as_str(), changes));
+        }
+        let (report, breaking) = super::diff::report(&runs);
+        if breaking == 0 {
+            return Ok(report);
+        }
+        let changes = if breaking == 1 { "change" } else { "changes" };
+        let why = format!("{breaking} breaking {changes} since {path}");
+        Err((report, CliError::new(Failure::Breaking, why)))
+    }
+}
+
+/// The lists of a saved file: `list --json` (keyed by revision) or `list` (the newest
+/// handshake revision's).
+fn saved_lists(saved: &Value) -> Result<Vec<(ProtocolVersion, &Value)>, String> {
+    let not_lists = || "not the output of `list` or `list --json`".to_owned();
+    let map = saved.as_object().ok_or_else(not_lists)?;
+    if map.contains_key("tools/list") {
+        return Ok(vec![(ProtocolVersion::LATEST_HANDSHAKE, saved)]);
+    }
+    if map.is_empty() {
+        return Err(not_lists());
+    }
+    map.iter()
+        .map(|(key, lists)| match ProtocolVersion::parse(key) {
+            Some(v) => Ok((v, lists)),
+            None => Err(format!("`{key}` is not a revision: {}", not_lists())),
+        })
+        .collect()
 }
 
 pub(super) fn serving(err: &Error) -> CliError {

@@ -10,19 +10,21 @@ use std::fmt;
 ///
 /// | code | kind | when |
 /// |---|---|---|
-/// | 0 | (success) | the command did what it was asked |
-/// | 1 | `Failed` | `call`: the tool answered `isError: true` (with `--json` the result is still printed); a command of the application failed |
+/// | 0 | (success) | the command did what it was asked; `diff`: no change breaks a client |
+/// | 1 | `Failed` | `call`: the tool answered `isError: true` (with `--json` the result is still printed); a command of the application failed; `diff`: the saved file cannot be read or is not the output of `list` |
 /// | 2 | `Usage` | unknown command or flag, a missing or malformed command-line argument, arguments that are not a JSON object |
 /// | 3 | `Refused` | the server refused the request: unknown tool, prompt or resource, missing or invalid arguments, resource not found |
 /// | 4 | `Timeout` | no answer within `--timeout SECONDS` |
 /// | 5 | `Server` | the server could not be built (duplicate items, bad settings, a malformed environment variable), or serving failed (address in use, I/O) |
 /// | 6 | `Unsafe` | the configuration asks for what this binary cannot do safely, so nothing is served: a variable of a feature this binary was built without, or one the server was built without reading; items that declare scopes served over HTTP with no authorization |
+/// | 7 | `Breaking` | `diff`: a change of the lists breaks a client of the saved ones |
 ///
 /// ```
 /// use mcp_runtime::cli::Failure;
 /// assert_eq!(Failure::Failed.code(), 1);
 /// assert_eq!(Failure::Timeout.code(), 4);
 /// assert_eq!(Failure::Unsafe.code(), 6);
+/// assert_eq!(Failure::Breaking.code(), 7);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -44,6 +46,8 @@ pub enum Failure {
     /// built without reading them, items that declare scopes served over HTTP with no
     /// authorization.
     Unsafe,
+    /// `diff`: a change of the server's lists breaks a client of the saved ones.
+    Breaking,
 }
 
 impl Failure {
@@ -61,6 +65,7 @@ impl Failure {
             Self::Timeout => 4,
             Self::Server => 5,
             Self::Unsafe => 6,
+            Self::Breaking => 7,
         }
     }
 }
@@ -68,13 +73,18 @@ impl Failure {
 /// The rows of the table in [`Failure`]'s docs (code, kind, when), as `help` prints them; a
 /// unit test keeps the two the same.
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
-pub(super) const TABLE: [(u8, &str, &str); 7] = [
-    (0, "(success)", "the command did what it was asked"),
+pub(super) const TABLE: [(u8, &str, &str); 8] = [
+    (
+        0,
+        "(success)",
+        "the command did what it was asked; `diff`: no change breaks a client",
+    ),
     (
         1,
         "`Failed`",
         "`call`: the tool answered `isError: true` (with `--json` the result is still printed); a \
-         command of the application failed",
+         command of the application failed; `diff`: the saved file cannot be read or is not the \
+         output of `list`",
     ),
     (
         2,
@@ -101,6 +111,11 @@ pub(super) const TABLE: [(u8, &str, &str); 7] = [
         "the configuration asks for what this binary cannot do safely, so nothing is served: a \
          variable of a feature this binary was built without, or one the server was built \
          without reading; items that declare scopes served over HTTP with no authorization",
+    ),
+    (
+        7,
+        "`Breaking`",
+        "`diff`: a change of the lists breaks a client of the saved ones",
     ),
 ];
 
@@ -248,6 +263,7 @@ mod tests {
             Failure::Timeout,
             Failure::Server,
             Failure::Unsafe,
+            Failure::Breaking,
         ];
         for (failure, (code, kind, _)) in kinds.iter().zip(&TABLE[1..]) {
             assert_eq!(

@@ -43,8 +43,9 @@ fn builtin(server: &Server) -> Vec<(&'static str, &'static str)> {
     }
     lines.extend([
         (
-            "list",
-            "print the tools, resources, templates and prompts a client sees, as JSON",
+            "list [--json]",
+            "print the tools, resources, templates and prompts a client sees, as JSON (--json: \
+             of both eras, to save for diff)",
         ),
         (
             "call NAME [JSON]",
@@ -66,6 +67,10 @@ fn builtin(server: &Server) -> Vec<(&'static str, &'static str)> {
         (
             "schema NAME",
             "print a tool's input schema (and output schema)",
+        ),
+        (
+            "diff OLD.json",
+            "compare the lists with a saved `list --json`; exit 7 on a change breaking a client",
         ),
     ]);
     if cfg!(feature = "http") && has_widgets(server) {
@@ -89,12 +94,14 @@ fn has_widgets(server: &Server) -> bool {
         .any(|t| t.record.ui.is_some())
 }
 
-/// One command: its usage and description on one line, or the description on the next.
+/// One command: its usage and description on one line, or the description on the next; a
+/// long description wraps under itself.
 fn line(text: &mut String, usage: &str, about: &str) {
     if usage.len() < 25 {
-        text.push_str(&format!("  {usage:<25}{about}\n"));
+        wrapped(text, &format!("{usage:<25}"), about);
     } else {
-        text.push_str(&format!("  {usage}\n  {:<25}{about}\n", ""));
+        text.push_str(&format!("  {usage}\n"));
+        wrapped(text, &" ".repeat(25), about);
     }
 }
 
@@ -152,7 +159,7 @@ mod tests {
             "\n  help                     print this help (also -h, --help)\n"
         ));
         assert!(has(
-            "\nexit status:\n  0  the command did what it was asked\n"
+            "\nexit status:\n  0  the command did what it was asked; diff: no change breaks a client\n"
         ));
     }
 }

@@ -1,5 +1,6 @@
 //! The commands that ask the server something in-process, over an in-memory session, and how
-//! their answers are shown: `call`, `read`, `prompt`, `complete`, `schema` and `list`.
+//! their answers are shown: `call`, `read`, `prompt`, `complete`, `schema` and `list` (and the
+//! lists `diff` compares).
 
 use std::time::Duration;
 
@@ -142,6 +143,19 @@ fn reindent(json: &str) -> String {
         }
     }
     out
+}
+
+/// The revisions whose lists `list --json` prints and `diff` compares: the newest of each era.
+pub(super) const LISTED: [ProtocolVersion; 2] =
+    [ProtocolVersion::LATEST_HANDSHAKE, ProtocolVersion::LATEST];
+
+/// `list --json`: the lists of [`LISTED`] revisions, keyed by revision.
+pub(super) fn listings(server: &Server) -> String {
+    let all: Map<String, Value> = LISTED
+        .iter()
+        .map(|v| (v.as_str().to_owned(), server.listing_at(*v)))
+        .collect();
+    pretty(&Value::Object(all))
 }
 
 /// Pretty JSON.
@@ -347,7 +361,7 @@ pub(super) async fn complete(
 
 /// `schema NAME`: the tool's input schema, and its output schema if it has one.
 pub(super) fn schema(server: &Server, name: &str) -> Result<String, CliError> {
-    let tools = server.list_all(ListKind::Tools);
+    let tools = server.list_all(ProtocolVersion::LATEST_HANDSHAKE, ListKind::Tools);
     let tool = tools
         .iter()
         .find(|t| t["name"] == name)
@@ -362,10 +376,8 @@ pub(super) fn schema(server: &Server, name: &str) -> Result<String, CliError> {
 }
 
 impl Server {
-    /// Every item of one list, all pages merged, as a client of the newest handshake revision
-    /// receives them.
-    fn list_all(&self, kind: ListKind) -> Vec<Value> {
-        let v = ProtocolVersion::LATEST_HANDSHAKE;
+    /// Every item of one list, all pages merged, as a client of revision `v` receives them.
+    fn list_all(&self, v: ProtocolVersion, kind: ListKind) -> Vec<Value> {
         let field = match kind {
             ListKind::Tools => "tools",
             ListKind::Resources => "resources",
@@ -399,6 +411,11 @@ impl Server {
     /// assert_eq!(listing["tools/list"], serde_json::json!({"tools": []}));
     /// ```
     pub fn listing(&self) -> String {
+        pretty(&self.listing_at(ProtocolVersion::LATEST_HANDSHAKE))
+    }
+
+    /// The four lists as a client of revision `v` receives them, every page merged.
+    pub(super) fn listing_at(&self, v: ProtocolVersion) -> Value {
         let mut all = Map::new();
         for (key, field, kind) in [
             ("tools/list", "tools", ListKind::Tools),
@@ -410,9 +427,9 @@ impl Server {
             ),
             ("prompts/list", "prompts", ListKind::Prompts),
         ] {
-            all.insert(key.to_owned(), json!({ field: self.list_all(kind) }));
+            all.insert(key.to_owned(), json!({ field: self.list_all(v, kind) }));
         }
-        pretty(&Value::Object(all))
+        Value::Object(all)
     }
 
     /// Runs one tool in-process, as `<bin> call NAME JSON` does (at the same revision), waiting

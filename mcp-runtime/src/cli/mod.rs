@@ -6,13 +6,14 @@
 //! |---|---|
 //! | `stdio` (the default) | serves MCP on stdin/stdout, as clients launch the binary |
 //! | `http [ADDR]` | serves Streamable HTTP at `http://ADDR/mcp` (default `127.0.0.1:8000`) |
-//! | `list` | prints the tools, resources, templates and prompts a client sees, as JSON |
+//! | `list [--json]` | prints the tools, resources, templates and prompts a client sees, as JSON (`--json`: those of 2025-11-25 and 2026-07-28, keyed by revision, the file `diff` reads) |
 //! | `call NAME [JSON]` | runs a tool with JSON arguments; prints its text content |
 //! | `read URI` | reads a resource; prints its text |
 //! | `prompt NAME [JSON]` | gets a prompt with JSON string arguments; prints its messages |
 //! | `complete prompt NAME ARG [VALUE]` | completions for a prompt argument, one per line |
 //! | `complete resource TEMPLATE ARG [VALUE]` | completions for a template variable |
 //! | `schema NAME` | prints a tool's input schema and, if it has one, its output schema |
+//! | `diff OLD.json` | compares the lists with a saved `list --json` (or `list`): each change with its path, breaking or compatible; exit 7 on a breaking one |
 //! | `apps preview [ADDR] [TOOL [JSON]]` | serves a local page rendering the server's widgets (MCP Apps) with sample results (default `127.0.0.1:8765`; needs `http`) |
 //! | `help` (`-h`, `--help`) | prints the commands, flags, exit codes and environment variables |
 //!
@@ -45,6 +46,8 @@ mod apps;
 mod args;
 #[cfg(feature = "cli")]
 mod commands;
+#[cfg(feature = "cli")]
+mod diff;
 #[cfg(feature = "cli")]
 mod env;
 mod exit;
