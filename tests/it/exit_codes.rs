@@ -103,6 +103,7 @@ async fn each_row_of_the_table_has_a_case_with_its_code() {
     let cases: Vec<(u8, Vec<&str>, String)> = vec![
         (0, vec!["call", "add", r#"{"a": 2, "b": 3}"#], String::new()),
         (0, vec!["help"], String::new()),
+        (0, vec!["install", "cursor", "--print"], String::new()),
         (
             1,
             vec!["call", "refuse"],
@@ -117,6 +118,11 @@ async fn each_row_of_the_table_has_a_case_with_its_code() {
             2,
             vec!["call", "add", "[1]"],
             "calc: arguments must be a JSON object, e.g. '{\"name\": \"value\"}', got [1]\n".into(),
+        ),
+        (
+            2,
+            vec!["install", "zed"],
+            "calc: unknown client `zed`: one of claude-desktop, claude-code, cursor, vscode, gemini\n".into(),
         ),
         (
             3,
@@ -186,6 +192,19 @@ async fn each_row_of_the_table_has_a_case_with_its_code() {
     );
     let out = cli().execute(["diff", gone.as_str()]).await;
     assert_eq!(out.code(), 1, "{}", out.stderr);
+    // 1 again: `install` into a file that is not JSON leaves it and fails.
+    std::fs::write(&gone, "{oops").unwrap();
+    let out = cli()
+        .execute(["install", "gemini", "--config", gone.as_str()])
+        .await;
+    assert_eq!(
+        (out.code(), out.stderr.as_str()),
+        (
+            1,
+            format!("calc: {gone} is not valid JSON (key must be a string at line 1 column 2); it is left as it is\n").as_str()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&gone).unwrap(), "{oops");
     if let Some(dir) = std::path::Path::new(&saved).parent() {
         let _ = std::fs::remove_dir_all(dir);
     }

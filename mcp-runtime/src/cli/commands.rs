@@ -18,6 +18,8 @@ const COMPLETE: &str = "complete prompt NAME ARG [VALUE] | complete resource TEM
 const SCHEMA: &str = "schema NAME";
 const LIST: &str = "list [--json]";
 const DIFF: &str = "diff OLD.json";
+const INSTALL: &str = "install CLIENT [--name NAME] [--env KEY=VALUE]... [--config PATH] [--print]";
+const UNINSTALL: &str = "uninstall CLIENT [--name NAME] [--config PATH]";
 
 /// What a command prints on stdout, or its failure with what stdout still gets.
 pub(super) type Outcome = Result<String, (String, CliError)>;
@@ -76,6 +78,15 @@ impl Invocation<'_> {
                 Ok(listing + "\n")
             }
             "diff" => self.diff(rest),
+            "install" => {
+                let flags = ["print", "env", "name", "config"];
+                let a = Args::parse(command, rest, &flags).map_err(fail)?;
+                super::install::install(self.bin, &a, &self.usage(INSTALL)).map_err(fail)
+            }
+            "uninstall" => {
+                let a = Args::parse(command, rest, &["name", "config"]).map_err(fail)?;
+                super::install::uninstall(self.bin, &a, &self.usage(UNINSTALL)).map_err(fail)
+            }
             "call" => {
                 let a = Args::parse(command, rest, &["json", "timeout"]).map_err(fail)?;
                 let name = a

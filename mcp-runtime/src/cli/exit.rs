@@ -11,8 +11,8 @@ use std::fmt;
 /// | code | kind | when |
 /// |---|---|---|
 /// | 0 | (success) | the command did what it was asked; `diff`: no change breaks a client |
-/// | 1 | `Failed` | `call`: the tool answered `isError: true` (with `--json` the result is still printed); a command of the application failed; `diff`: the saved file cannot be read or is not the output of `list` |
-/// | 2 | `Usage` | unknown command or flag, a missing or malformed command-line argument, arguments that are not a JSON object |
+/// | 1 | `Failed` | `call`: the tool answered `isError: true` (with `--json` the result is still printed); a command of the application failed; `diff`: the saved file cannot be read or is not the output of `list`; `install`, `uninstall`: the client's file cannot be read or written, is not a JSON object, or has no entry to remove |
+/// | 2 | `Usage` | unknown command or flag, a missing or malformed command-line argument, arguments that are not a JSON object, an unknown client |
 /// | 3 | `Refused` | the server refused the request: unknown tool, prompt or resource, missing or invalid arguments, resource not found |
 /// | 4 | `Timeout` | no answer within `--timeout SECONDS` |
 /// | 5 | `Server` | the server could not be built (duplicate items, bad settings, a malformed environment variable), or serving failed (address in use, I/O) |
@@ -84,13 +84,14 @@ pub(super) const TABLE: [(u8, &str, &str); 8] = [
         "`Failed`",
         "`call`: the tool answered `isError: true` (with `--json` the result is still printed); a \
          command of the application failed; `diff`: the saved file cannot be read or is not the \
-         output of `list`",
+         output of `list`; `install`, `uninstall`: the client's file cannot be read or written, \
+         is not a JSON object, or has no entry to remove",
     ),
     (
         2,
         "`Usage`",
         "unknown command or flag, a missing or malformed command-line argument, arguments that \
-         are not a JSON object",
+         are not a JSON object, an unknown client",
     ),
     (
         3,

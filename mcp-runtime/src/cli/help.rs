@@ -72,6 +72,16 @@ fn builtin(server: &Server) -> Vec<(&'static str, &'static str)> {
             "diff OLD.json",
             "compare the lists with a saved `list --json`; exit 7 on a change breaking a client",
         ),
+        (
+            "install CLIENT",
+            "add this server to the configuration of CLIENT (claude-desktop, claude-code, \
+             cursor, vscode, gemini); --print prints it instead, --name NAME, --env KEY=VALUE, \
+             --config PATH",
+        ),
+        (
+            "uninstall CLIENT",
+            "remove this server from the configuration of CLIENT (--name NAME, --config PATH)",
+        ),
     ]);
     if cfg!(feature = "http") && has_widgets(server) {
         lines.push((

@@ -14,6 +14,8 @@
 //! | `complete resource TEMPLATE ARG [VALUE]` | completions for a template variable |
 //! | `schema NAME` | prints a tool's input schema and, if it has one, its output schema |
 //! | `diff OLD.json` | compares the lists with a saved `list --json` (or `list`): each change with its path, breaking or compatible; exit 7 on a breaking one |
+//! | `install CLIENT` | writes this binary's entry (its absolute path, `stdio`, `--env KEY=VALUE`, named `--name` or after the binary) into the configuration of `claude-desktop`, `claude-code`, `cursor`, `vscode` or `gemini`, merged with what the file holds (`--config PATH` for another file, `--print` to print it instead) |
+//! | `uninstall CLIENT` | removes that entry (`--name`, `--config PATH`) |
 //! | `apps preview [ADDR] [TOOL [JSON]]` | serves a local page rendering the server's widgets (MCP Apps) with sample results (default `127.0.0.1:8765`; needs `http`) |
 //! | `help` (`-h`, `--help`) | prints the commands, flags, exit codes and environment variables |
 //!
@@ -55,6 +57,8 @@ mod exit;
 mod help;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 mod inspect;
+#[cfg(feature = "cli")]
+mod install;
 #[cfg(feature = "cli")]
 mod log;
 #[cfg(feature = "cli")]
