@@ -62,6 +62,9 @@ fn help_names_the_binary_and_documents_the_exit_codes() {
         "  prompt NAME [JSON]       get a prompt with JSON string arguments, print its messages\n",
         "  complete prompt NAME ARG [VALUE]\n",
         "  schema NAME              print a tool's input schema (and output schema)\n",
+        "  diff OLD.json            compare the lists with a saved `list --json`; exit 7 on a change\n",
+        "  install CLIENT           add this server to the configuration of CLIENT (claude-desktop,\n",
+        "  uninstall CLIENT         remove this server from the configuration of CLIENT (--name NAME,\n",
         // A tool of gift-server has a widget: `apps preview` is there.
         "  apps preview [ADDR] [TOOL [JSON]]\n",
         "  --timeout SECONDS        give up after SECONDS (default: wait as long as it takes)\n",
