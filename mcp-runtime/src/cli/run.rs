@@ -313,9 +313,9 @@ impl Cli {
 
 impl Server {
     /// Runs the command line (feature `cli`): `stdio` (default), `http [ADDR]`, `list`,
-    /// `call NAME [JSON]`, `read URI`, `prompt NAME [JSON]`, `complete …`, `schema NAME`, `help`;
-    /// see [`cli`](crate::cli) for the commands, flags and exit codes, and [`Cli`] to add
-    /// commands of your own.
+    /// `call NAME [JSON]`, `read URI`, `prompt NAME [JSON]`, `complete …`, `schema NAME`,
+    /// `diff OLD.json`, `install CLIENT`, `uninstall CLIENT`, `help`; see [`cli`](crate::cli)
+    /// for the commands, flags and exit codes, and [`Cli`] to add commands of your own.
     ///
     /// On failure it prints `NAME: message` on stderr and exits with the failure's code; it
     /// returns `Ok(())` when the command succeeded.
