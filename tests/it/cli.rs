@@ -50,6 +50,19 @@ async fn timeout_gives_up_with_exit_code_four() {
     assert_eq!((out.code(), out.stdout.as_str()), (0, "done after 12 s\n"));
 }
 
+#[tokio::test(start_paused = true)]
+async fn call_json_prints_the_whole_result_of_a_tool_without_structured_content() {
+    let out = cli().execute(["call", "slow", "--json"]).await;
+    assert_eq!(
+        (out.code(), out.stdout.as_str(), out.stderr.as_str()),
+        (
+            0,
+            "{\n  \"content\": [\n    {\n      \"text\": \"done after 12 s\",\n      \"type\": \"text\"\n    }\n  ]\n}\n",
+            ""
+        )
+    );
+}
+
 #[tokio::test]
 async fn application_commands_run_and_fail_with_their_code() {
     let cli = cli()

@@ -15,6 +15,7 @@ mod concurrency;
 mod docs;
 mod envelope;
 mod errors;
+mod exit_codes;
 mod fixtures;
 mod handshake;
 mod hostile;

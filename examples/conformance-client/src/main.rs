@@ -48,10 +48,29 @@ impl ClientHandler for Cooperative {
     }
 }
 
+const USAGE: &str = "usage: conformance-client SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)";
+
+/// What `--help` prints.
+const HELP: &str = "\
+usage: conformance-client SERVER_URL
+
+The client side of the official MCP conformance suite: runs the scenario the suite names
+against SERVER_URL (the last argument) and exits 0 when its steps succeeded, 1 otherwise.
+
+environment:
+  MCP_CONFORMANCE_SCENARIO          the scenario to run (e.g. tools_call)
+  MCP_CONFORMANCE_CONTEXT           the scenario's data, as JSON
+  MCP_CONFORMANCE_PROTOCOL_VERSION  the revision to speak
+";
+
 #[tokio::main]
 async fn main() {
+    if matches!(std::env::args().nth(1).as_deref(), Some("-h" | "--help")) {
+        print!("{HELP}");
+        return;
+    }
     let Some(url) = std::env::args().skip(1).next_back() else {
-        eprintln!("usage: conformance-client SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)");
+        eprintln!("{USAGE}");
         std::process::exit(2);
     };
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();

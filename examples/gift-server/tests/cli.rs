@@ -1,5 +1,6 @@
 //! The command line of the real `gift-server` binary: every command, what it prints on stdout
-//! and stderr, and its exit code (0 ok, 1 `isError`, 2 usage, 3 refused, 4 timeout, 5 server).
+//! and stderr, and its exit code (0 ok, 1 `isError`, 2 usage, 3 refused, 5 server; the table
+//! of `mcp_runtime::cli::Failure`, each row of which `tests/it/exit_codes.rs` runs in-process).
 
 use std::process::Command;
 
@@ -55,17 +56,25 @@ fn help_names_the_binary_and_documents_the_exit_codes() {
     assert!(help.starts_with("usage: gift-server [COMMAND]\n"), "{help}");
     assert!(!help.contains("<server>"));
     for line in [
+        "  http [ADDR]              serve MCP over Streamable HTTP at /mcp (default 127.0.0.1:8000)\n",
         "  call NAME [JSON]         run a tool with JSON arguments, print its text content\n",
         "  read URI                 read a resource, print its text\n",
         "  prompt NAME [JSON]       get a prompt with JSON string arguments, print its messages\n",
         "  complete prompt NAME ARG [VALUE]\n",
         "  schema NAME              print a tool's input schema (and output schema)\n",
+        "  diff OLD.json            compare the lists with a saved `list --json`; exit 7 on a change\n",
+        "  install CLIENT           add this server to the configuration of CLIENT (claude-desktop,\n",
+        "  uninstall CLIENT         remove this server from the configuration of CLIENT (--name NAME,\n",
+        // A tool of gift-server has a widget: `apps preview` is there.
+        "  apps preview [ADDR] [TOOL [JSON]]\n",
         "  --timeout SECONDS        give up after SECONDS (default: wait as long as it takes)\n",
-        "  4 --timeout elapsed   5 the server could not be built, or serving failed\n",
+        "\nexit status:\n  0  the command did what it was asked; diff: no change breaks a client\n",
+        "  4  no answer within --timeout SECONDS\n",
     ] {
         assert!(help.contains(line), "{line:?} in\n{help}");
     }
     assert_eq!(ok(&["--help"]), help);
+    assert_eq!(ok(&["-h"]), help);
 }
 
 #[test]
@@ -168,27 +177,28 @@ fn call_prints_the_text_content_once() {
 }
 
 #[test]
-fn call_json_prints_the_whole_result() {
-    let result: Value =
-        serde_json::from_str(&ok(&["call", "suggest_gifts", BIRTHDAY_50, "--json"])).unwrap();
+fn call_json_prints_the_structured_content() {
+    let stdout = ok(&["call", "suggest_gifts", BIRTHDAY_50, "--json"]);
+    let structured: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(structured["summary"], "8 gift ideas within $50");
+    assert_eq!(structured["gifts"].as_array().unwrap().len(), 8);
+    // Pretty JSON of `structuredContent`: the text block (its compact mirror) is the same value.
     assert_eq!(
-        result["structuredContent"]["summary"],
-        "8 gift ideas within $50"
+        stdout,
+        format!("{}\n", serde_json::to_string_pretty(&structured).unwrap())
     );
-    let mirror: Value =
-        serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(mirror, result["structuredContent"]);
-    assert!(result.get("isError").is_none());
+    let text: Value = serde_json::from_str(&ok(&["call", "suggest_gifts", BIRTHDAY_50])).unwrap();
+    assert_eq!(text, structured);
+    assert!(!stdout.contains("structuredContent") && !stdout.contains("\"content\""));
     // Flags go anywhere, `--flag=value` or `--flag value`.
-    let again: Value = serde_json::from_str(&ok(&[
+    let again = ok(&[
         "call",
         "--timeout=30",
         "--json",
         "suggest_gifts",
         BIRTHDAY_50,
-    ]))
-    .unwrap();
-    assert_eq!(again, result);
+    ]);
+    assert_eq!(again, stdout);
 }
 
 #[test]
@@ -204,15 +214,6 @@ fn a_tool_error_exits_one() {
     assert_eq!(
         serde_json::from_str::<Value>(&stdout).unwrap(),
         json!({"content": [{"type": "text", "text": "no wedding gift fits a budget of $5; the cheapest is Cast-iron skillet at $55"}], "isError": true})
-    );
-    // Invalid arguments are a tool error too at the newest revision.
-    let (code, _, stderr) = run(&["call", "suggest_gifts", r#"{"occasion":"birthday"}"#]);
-    assert_eq!(
-        (code, stderr.as_str()),
-        (
-            1,
-            "gift-server: tool 'suggest_gifts' reported an error: invalid arguments for tool 'suggest_gifts': missing required property 'budget'\n"
-        )
     );
 }
 
@@ -271,8 +272,13 @@ fn usage_errors_exit_two() {
 
 #[test]
 fn refused_requests_exit_three() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["call", "nope"], "unknown tool 'nope' (-32602)"),
+        // Missing or invalid arguments are refused like an unknown tool, not an `isError`.
+        (
+            &["call", "suggest_gifts", r#"{"occasion":"birthday"}"#],
+            "invalid arguments for tool 'suggest_gifts': missing required property 'budget' (-32602)",
+        ),
         (
             &["read", "gifts://item/99"],
             "resource not found: gifts://item/99 (-32002)",

@@ -125,7 +125,7 @@ fn help_lists_only_the_variables_this_binary_was_built_with() {
     let (code, help, _) = run(&["help"], &[]);
     assert_eq!(code, 0);
     for line in [
-        "  6 the configuration asks for what this binary cannot do safely (nothing is served)\n",
+        "  6  the configuration asks for what this binary cannot do safely, so nothing is served:",
         "  MCP_LOG_MESSAGES=1       log every JSON message in and out on stderr\n",
         "  MCP_ALLOWED_HOSTS=H,...  `http` serves only these Host names (* for any); without it, a\n",
         "  MCP_ALLOW_UNPROTECTED=1  `http` serves items that declare scopes without authorization\n",

@@ -1,25 +1,8 @@
 //! `mcp-call`: ask any MCP server something from the shell, through `mcp-runtime-client` (the
 //! client crate alone: a client-only program compiles no server code).
 //!
-//! ```text
-//! mcp-call [OPTIONS] TARGET ACTION [ARGS]
-//!
-//! TARGET   http://host:port/mcp          a Streamable HTTP endpoint
-//!          -- COMMAND [ARGS...] --       a server to spawn, spoken to over stdio
-//! ACTION   info                          the server's name, version, revision and session
-//!          list                          every tool, resource, template and prompt, one a line
-//!          call NAME [JSON]              call a tool (arguments: a JSON object)
-//!          read URI                      read a resource
-//!          prompt NAME [JSON]            get a prompt (arguments: a JSON object of strings)
-//! OPTIONS  --protocol-version REV        speak this revision (default: ask the server, 2026-07-28
-//!                                        if it can, else the handshake era)
-//!          --header 'Name: value'        an HTTP header for every request (repeatable)
-//!          --timeout SECONDS             how long to wait for each answer (default 60)
-//!          --json                        print the whole result as JSON
-//! ```
-//!
-//! Exit codes: 0 done, 1 the tool answered `isError`, 2 bad usage, 3 the server could not be
-//! reached or answered with an error.
+//! `mcp-call --help` (or `-h`) prints, and exits 0:
+#![doc = concat!("```text\n", include_str!("usage.txt"), "```")]
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -39,14 +22,19 @@ struct Args {
     action: Vec<String>,
 }
 
+/// What `--help` prints.
+const HELP: &str = include_str!("usage.txt");
+
 const USAGE: &str = "usage: mcp-call [--protocol-version REV] [--header 'Name: value'] \
 [--timeout SECONDS] [--json] (URL | -- COMMAND [ARGS...] --) (info | list | call NAME [JSON] | \
 read URI | prompt NAME [JSON])";
 
-fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
+/// The command line; `None` when it asks for the help.
+fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut args = Args::default();
     while let Some(arg) = argv.next() {
         match arg.as_str() {
+            "-h" | "--help" if args.url.is_none() && args.command.is_empty() => return Ok(None),
             "--protocol-version" => {
                 let v = argv.next().ok_or("--protocol-version needs a revision")?;
                 args.version =
@@ -93,13 +81,17 @@ fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
     if args.action.is_empty() {
         return Err("no action".into());
     }
-    Ok(args)
+    Ok(Some(args))
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
-        Ok(a) => a,
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
             eprintln!("mcp-call: {e}\n{USAGE}");
             return ExitCode::from(2);
@@ -310,7 +302,18 @@ mod tests {
     use super::*;
 
     fn args(words: &[&str]) -> Result<Args, String> {
-        parse(words.iter().map(|w| w.to_string()))
+        parse(words.iter().map(|w| w.to_string())).map(|a| a.expect("not a help request"))
+    }
+
+    #[test]
+    fn help_is_asked_before_the_target() {
+        for words in [&["-h"][..], &["--help"], &["--json", "--help"]] {
+            let asked = parse(words.iter().map(|w| w.to_string())).unwrap();
+            assert!(asked.is_none(), "{words:?}");
+        }
+        // The spawned server's own words are its own.
+        let a = args(&["--", "srv", "--help", "--", "list"]).unwrap();
+        assert_eq!(a.command, ["srv", "--help"]);
     }
 
     #[test]

@@ -1,22 +1,13 @@
 //! `mcp-proxy`: serve a stdio MCP server over Streamable HTTP, the gateway most asked for.
 //!
-//! ```text
-//! mcp-proxy [OPTIONS] http ADDR -- COMMAND [ARGS...]
-//!
-//! ADDR     host:port to listen on (port 0 picks one); the endpoint is http://ADDR/mcp
-//! COMMAND  the server to spawn, spoken to over its stdin and stdout
-//! OPTIONS  --prefix NAME              serve its items as NAME.tool, NAME+uri (default: as they are)
-//!          --protocol-version REV     speak this revision to the spawned server (default: ask it)
-//!          --timeout SECONDS          how long a forwarded request may take (default 300)
-//! ```
-//!
 //! The spawned server's tools, resources and prompts are mounted on an HTTP server
 //! (`ServerBuilder::mount`): HTTP clients of either era list and call them, with progress,
 //! cancellation, list changes and the spawned server's questions (elicitation, sampling, roots)
 //! relayed to them. The line `listening on http://ADDR/mcp` goes to stdout once the spawned
 //! server's lists are in. The proxy ends on SIGTERM or SIGINT; the spawned server ends with it.
 //!
-//! Exit codes: 0 stopped, 2 bad usage, 3 the server could not be started or served.
+//! `mcp-proxy --help` (or `-h`) prints, and exits 0:
+#![doc = concat!("```text\n", include_str!("usage.txt"), "```")]
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -24,6 +15,9 @@ use std::time::Duration;
 use mcp_runtime::client::Client;
 use mcp_runtime::protocol::{ClientCapabilities, Implementation, ProtocolVersion};
 use mcp_runtime::{Server, serde_json};
+
+/// What `--help` prints.
+const HELP: &str = include_str!("usage.txt");
 
 const USAGE: &str = "usage: mcp-proxy [--prefix NAME] [--protocol-version REV] \
 [--timeout SECONDS] http ADDR -- COMMAND [ARGS...]";
@@ -37,10 +31,12 @@ struct Args {
     command: Vec<String>,
 }
 
-fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
+/// The command line; `None` when it asks for the help.
+fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut prefix, mut version, mut timeout) = (String::new(), None, Duration::from_secs(300));
     loop {
         match argv.next().as_deref() {
+            Some("-h" | "--help") => return Ok(None),
             Some("--prefix") => prefix = argv.next().ok_or("--prefix needs a name")?,
             Some("--protocol-version") => {
                 let v = argv.next().ok_or("--protocol-version needs a revision")?;
@@ -65,13 +61,13 @@ fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
     if command.is_empty() {
         return Err("missing the command to spawn".into());
     }
-    Ok(Args {
+    Ok(Some(Args {
         prefix,
         version,
         timeout,
         addr,
         command,
-    })
+    }))
 }
 
 /// Everything the proxy can relay: the spawned server may ask for it, our clients answer.
@@ -135,7 +131,11 @@ fn report(err: &dyn std::error::Error) -> String {
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
-        Ok(args) => args,
+        Ok(Some(args)) => args,
+        Ok(None) => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
         Err(why) => {
             eprintln!("mcp-proxy: {why}\n{USAGE}");
             return ExitCode::from(2);
@@ -155,7 +155,7 @@ mod tests {
     use super::*;
 
     fn args(s: &str) -> Result<Args, String> {
-        parse(s.split_whitespace().map(str::to_owned))
+        parse(s.split_whitespace().map(str::to_owned)).map(|a| a.expect("not a help request"))
     }
 
     #[test]
@@ -174,5 +174,17 @@ mod tests {
             "missing the command to spawn"
         );
         assert_eq!(args("--what").unwrap_err(), "unknown argument \"--what\"");
+        for help in ["-h", "--help", "--prefix fs --help"] {
+            assert!(
+                parse(help.split_whitespace().map(str::to_owned))
+                    .unwrap()
+                    .is_none()
+            );
+        }
+        // After `--`, words belong to the spawned server.
+        assert_eq!(
+            args("http :0 -- srv --help").unwrap().command,
+            ["srv", "--help"]
+        );
     }
 }

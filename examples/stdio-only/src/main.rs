@@ -38,8 +38,19 @@ async fn convert_length(
     format!("{result:.4}")
 }
 
+/// What `--help` prints: without the `cli` feature there is no `help` command to print it.
+const HELP: &str = "\
+usage: stdio-only
+
+Serves MCP on stdin/stdout (one JSON-RPC message per line) with one tool, convert_length.
+";
+
 #[tokio::main]
 async fn main() {
+    if matches!(std::env::args().nth(1).as_deref(), Some("-h" | "--help")) {
+        print!("{HELP}");
+        return;
+    }
     if let Err(err) = Server::from_registry(server_info!()).serve_stdio().await {
         eprintln!("stdio-only: {err}");
         std::process::exit(2);

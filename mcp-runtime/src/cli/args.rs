@@ -15,11 +15,20 @@ pub(crate) struct Args {
     pub(crate) timeout: Option<Duration>,
     /// `--context JSON` of `complete`.
     pub(crate) context: Option<String>,
+    /// `--print` of `install`: print the configuration instead of writing it.
+    pub(crate) print: bool,
+    /// `--env KEY=VALUE` of `install`, each as given, in order.
+    pub(crate) env: Vec<String>,
+    /// `--name NAME` of `install` and `uninstall`.
+    pub(crate) name: Option<String>,
+    /// `--config PATH` of `install` and `uninstall`.
+    pub(crate) config: Option<String>,
 }
 
 impl Args {
     /// Splits `words` (after the command name) into flags and positional arguments. `flags`
-    /// names the flags this command accepts (`json`, `timeout`, `context`).
+    /// names the flags this command accepts (`json`, `timeout`, `context`, `print`, `env`,
+    /// `name`, `config`); `env` may be given more than once.
     pub(crate) fn parse(command: &str, words: &[String], flags: &[&str]) -> Result<Self, CliError> {
         let mut args = Self::default();
         let mut words = words.iter();
@@ -43,11 +52,14 @@ impl Args {
                     "`{command}` has no flag `--{name}` (its flags: {known})"
                 )));
             }
-            if name == "json" {
+            if name == "json" || name == "print" {
                 if inline.is_some() {
-                    return Err(CliError::usage("`--json` takes no value"));
+                    return Err(CliError::usage(format!("`--{name}` takes no value")));
                 }
-                args.json = true;
+                match name {
+                    "json" => args.json = true,
+                    _ => args.print = true,
+                }
                 continue;
             }
             let Some(value) = inline.or_else(|| words.next().cloned()) else {
@@ -55,6 +67,9 @@ impl Args {
             };
             match name {
                 "timeout" => args.timeout = Some(seconds(&value)?),
+                "env" => args.env.push(value),
+                "name" => args.name = Some(value),
+                "config" => args.config = Some(value),
                 _ => args.context = Some(value),
             }
         }
@@ -156,6 +171,29 @@ mod tests {
         );
         let err = Args::parse("call", &words(&["--timeout=1e300"]), &["timeout"]).unwrap_err();
         assert_eq!(err.code(), 2);
+        let err = Args::parse("install", &words(&["--print=yes"]), &["print"]).unwrap_err();
+        assert_eq!(err.to_string(), "`--print` takes no value");
+    }
+
+    #[test]
+    fn install_flags_repeat_env_and_take_values() {
+        let flags = ["print", "env", "name", "config"];
+        let line = words(&[
+            "cursor",
+            "--env",
+            "A=1",
+            "--env=B=two words",
+            "--name",
+            "gifts",
+            "--config=/tmp/mcp.json",
+            "--print",
+        ]);
+        let args = Args::parse("install", &line, &flags).unwrap();
+        assert_eq!(args.positional, ["cursor"]);
+        assert_eq!(args.env, ["A=1", "B=two words"]);
+        assert_eq!(args.name.as_deref(), Some("gifts"));
+        assert_eq!(args.config.as_deref(), Some("/tmp/mcp.json"));
+        assert!(args.print);
     }
 
     #[test]

@@ -4,21 +4,27 @@ use std::fmt;
 
 /// Why a command failed; each kind has its own process exit code.
 ///
+/// This table is the one exit-code table of the command line: README.md and `docs/guide.md`
+/// copy it as it is, `help` prints it, and `tests/it/exit_codes.rs` checks the copies and runs
+/// a case of each row.
+///
 /// | code | kind | when |
 /// |---|---|---|
-/// | 0 | (success) | the command did what it was asked |
-/// | 1 | [`Failed`](Self::Failed) | `call`: the tool answered with `isError: true`; an application command failed |
-/// | 2 | [`Usage`](Self::Usage) | unknown command or flag, a missing or malformed argument, arguments that are not a JSON object |
-/// | 3 | [`Refused`](Self::Refused) | the server answered with a JSON-RPC error: unknown tool, prompt or resource, invalid parameters, resource not found |
-/// | 4 | [`Timeout`](Self::Timeout) | no answer within `--timeout SECONDS` |
-/// | 5 | [`Server`](Self::Server) | the server could not be built (duplicate items, bad settings), or serving failed (address in use, I/O) |
-/// | 6 | [`Unsafe`](Self::Unsafe) | the configuration asks for what this binary cannot do safely, so nothing is served: `MCP_AUTH_*` on a binary built without the `auth` feature, `MCP_REDIS_URL` without `redis` (or on a server built without reading it), `MCP_AUTH_ISSUER` and `MCP_AUTH_AUDIENCE` on a server built without reading them, items that declare scopes served over HTTP with no authorization |
+/// | 0 | (success) | the command did what it was asked; `diff`: no change breaks a client |
+/// | 1 | `Failed` | `call`: the tool answered `isError: true` (with `--json` the result is still printed); a command of the application failed; `diff`: the saved file cannot be read or is not the output of `list`; `install`, `uninstall`: the client's file cannot be read or written, is not a JSON object, or has no entry to remove |
+/// | 2 | `Usage` | unknown command or flag, a missing or malformed command-line argument, arguments that are not a JSON object, an unknown client |
+/// | 3 | `Refused` | the server refused the request: unknown tool, prompt or resource, missing or invalid arguments, resource not found |
+/// | 4 | `Timeout` | no answer within `--timeout SECONDS` |
+/// | 5 | `Server` | the server could not be built (duplicate items, bad settings, a malformed environment variable), or serving failed (address in use, I/O) |
+/// | 6 | `Unsafe` | the configuration asks for what this binary cannot do safely, so nothing is served: a variable of a feature this binary was built without, or one the server was built without reading; items that declare scopes served over HTTP with no authorization |
+/// | 7 | `Breaking` | `diff`: a change of the lists breaks a client of the saved ones |
 ///
 /// ```
 /// use mcp_runtime::cli::Failure;
 /// assert_eq!(Failure::Failed.code(), 1);
 /// assert_eq!(Failure::Timeout.code(), 4);
 /// assert_eq!(Failure::Unsafe.code(), 6);
+/// assert_eq!(Failure::Breaking.code(), 7);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -34,8 +40,14 @@ pub enum Failure {
     /// The server could not be built, or serving failed.
     Server,
     /// The configuration asks for a protection or a shared store this binary cannot give;
-    /// serving without it would be unsafe, so the command did not start.
+    /// serving without it would be unsafe, so the command did not start: `MCP_AUTH_*` on a
+    /// binary built without the `auth` feature, `MCP_REDIS_URL` without `redis` (or on a
+    /// server built without reading it), `MCP_AUTH_ISSUER` and `MCP_AUTH_AUDIENCE` on a server
+    /// built without reading them, items that declare scopes served over HTTP with no
+    /// authorization.
     Unsafe,
+    /// `diff`: a change of the server's lists breaks a client of the saved ones.
+    Breaking,
 }
 
 impl Failure {
@@ -53,9 +65,60 @@ impl Failure {
             Self::Timeout => 4,
             Self::Server => 5,
             Self::Unsafe => 6,
+            Self::Breaking => 7,
         }
     }
 }
+
+/// The rows of the table in [`Failure`]'s docs (code, kind, when), as `help` prints them; a
+/// unit test keeps the two the same.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(super) const TABLE: [(u8, &str, &str); 8] = [
+    (
+        0,
+        "(success)",
+        "the command did what it was asked; `diff`: no change breaks a client",
+    ),
+    (
+        1,
+        "`Failed`",
+        "`call`: the tool answered `isError: true` (with `--json` the result is still printed); a \
+         command of the application failed; `diff`: the saved file cannot be read or is not the \
+         output of `list`; `install`, `uninstall`: the client's file cannot be read or written, \
+         is not a JSON object, or has no entry to remove",
+    ),
+    (
+        2,
+        "`Usage`",
+        "unknown command or flag, a missing or malformed command-line argument, arguments that \
+         are not a JSON object, an unknown client",
+    ),
+    (
+        3,
+        "`Refused`",
+        "the server refused the request: unknown tool, prompt or resource, missing or invalid \
+         arguments, resource not found",
+    ),
+    (4, "`Timeout`", "no answer within `--timeout SECONDS`"),
+    (
+        5,
+        "`Server`",
+        "the server could not be built (duplicate items, bad settings, a malformed environment \
+         variable), or serving failed (address in use, I/O)",
+    ),
+    (
+        6,
+        "`Unsafe`",
+        "the configuration asks for what this binary cannot do safely, so nothing is served: a \
+         variable of a feature this binary was built without, or one the server was built \
+         without reading; items that declare scopes served over HTTP with no authorization",
+    ),
+    (
+        7,
+        "`Breaking`",
+        "`diff`: a change of the lists breaks a client of the saved ones",
+    ),
+];
 
 /// A failed command: the message printed on stderr (after the binary's name) and its
 /// [`Failure`] kind, which picks the exit code.
@@ -173,5 +236,41 @@ impl CommandOutput {
     /// The process exit code: 0 on success, else [`Failure::code`].
     pub fn code(&self) -> u8 {
         self.failure.map_or(0, Failure::code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table of the docs, row by row, is [`TABLE`], and each kind's row has its code.
+    #[test]
+    fn the_documented_table_is_the_table() {
+        let source = include_str!("exit.rs");
+        let documented: Vec<&str> = source
+            .lines()
+            .filter_map(|l| l.strip_prefix("/// | "))
+            .filter(|l| l.as_bytes().first().is_some_and(u8::is_ascii_digit))
+            .collect();
+        let rows: Vec<String> = TABLE
+            .iter()
+            .map(|(code, kind, when)| format!("{code} | {kind} | {when} |"))
+            .collect();
+        assert_eq!(documented, rows);
+        let kinds = [
+            Failure::Failed,
+            Failure::Usage,
+            Failure::Refused,
+            Failure::Timeout,
+            Failure::Server,
+            Failure::Unsafe,
+            Failure::Breaking,
+        ];
+        for (failure, (code, kind, _)) in kinds.iter().zip(&TABLE[1..]) {
+            assert_eq!(
+                (failure.code(), format!("`{failure:?}`")),
+                (*code, (*kind).to_owned())
+            );
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The commands that ask the server something in-process, over an in-memory session, and how
-//! their answers are shown: `call`, `read`, `prompt`, `complete`, `schema` and `list`.
+//! their answers are shown: `call`, `read`, `prompt`, `complete`, `schema` and `list` (and the
+//! lists `diff` compares).
 
 use std::time::Duration;
 
@@ -10,10 +11,16 @@ use super::exit::{CliError, Failure};
 use crate::registry::ListKind;
 use crate::server::Server;
 
-/// One request on a fresh in-memory session (initialized at the newest handshake revision),
-/// within `timeout` if given; the response's `result`, or the failure it stands for.
+/// The revision `call` speaks: the newest at which the server answers missing or invalid
+/// arguments with a JSON-RPC error (-32602) rather than an `isError` result (SEP-1303, from
+/// 2025-11-25 on), so that the command line can tell them from the tool's own failures.
+const CALL_REVISION: ProtocolVersion = ProtocolVersion::V2025_06_18;
+
+/// One request on a fresh in-memory session initialized at revision `v`, within `timeout` if
+/// given; the response's `result`, or the failure it stands for.
 pub(super) async fn ask(
     server: &Server,
+    v: ProtocolVersion,
     what: &str,
     method: &str,
     params: Value,
@@ -21,9 +28,7 @@ pub(super) async fn ask(
 ) -> Result<Value, CliError> {
     let exchange = async {
         let mut client = server.connect_in_memory().with_timeout(None);
-        client
-            .initialize(ProtocolVersion::LATEST_HANDSHAKE.as_str())
-            .await;
+        client.initialize(v.as_str()).await;
         client.request(method, params).await
     };
     let response = match timeout {
@@ -139,6 +144,19 @@ fn reindent(json: &str) -> String {
     out
 }
 
+/// The revisions whose lists `list --json` prints and `diff` compares: the newest of each era.
+pub(super) const LISTED: [ProtocolVersion; 2] =
+    [ProtocolVersion::LATEST_HANDSHAKE, ProtocolVersion::LATEST];
+
+/// `list --json`: the lists of [`LISTED`] revisions, keyed by revision.
+pub(super) fn listings(server: &Server) -> String {
+    let all: Map<String, Value> = LISTED
+        .iter()
+        .map(|v| (v.as_str().to_owned(), server.listing_at(*v)))
+        .collect();
+    pretty(&Value::Object(all))
+}
+
 /// Pretty JSON.
 pub(super) fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
@@ -193,7 +211,9 @@ fn shown(result: &Value, json: bool, render: impl FnOnce(&Value) -> String) -> S
     text
 }
 
-/// `call NAME [JSON]`: stdout, or the failure (with what stdout still gets).
+/// `call NAME [JSON]`: stdout, or the failure (with what stdout still gets). With `--json`,
+/// the `structuredContent` when the result has one, else the whole result (an `isError`
+/// result whole, always).
 pub(super) async fn call(
     server: &Server,
     name: &str,
@@ -206,6 +226,7 @@ pub(super) async fn call(
     let params = json!({"name": name, "arguments": arguments});
     let result = ask(
         server,
+        CALL_REVISION,
         &format!("tool '{name}'"),
         "tools/call",
         params,
@@ -225,6 +246,9 @@ pub(super) async fn call(
             CliError::failed(format!("tool '{name}' reported an error: {message}")),
         ));
     }
+    if json && let Some(structured) = result.get("structuredContent") {
+        return Ok(shown(structured, true, |_| String::new()));
+    }
     Ok(shown(&result, json, |r| render_blocks(&r["content"])))
 }
 
@@ -238,6 +262,7 @@ pub(super) async fn read(
     let what = format!("resource {uri}");
     let result = ask(
         server,
+        ProtocolVersion::LATEST_HANDSHAKE,
         &what,
         "resources/read",
         json!({"uri": uri}),
@@ -264,7 +289,8 @@ pub(super) async fn prompt(
     let arguments = object_arg(arguments, "prompt arguments")?;
     let params = json!({"name": name, "arguments": arguments});
     let what = format!("prompt '{name}'");
-    let result = ask(server, &what, "prompts/get", params, timeout).await?;
+    let v = ProtocolVersion::LATEST_HANDSHAKE;
+    let result = ask(server, v, &what, "prompts/get", params, timeout).await?;
     Ok(shown(&result, json, |r| {
         let parts: Vec<String> = r["messages"]
             .as_array()
@@ -321,7 +347,8 @@ pub(super) async fn complete(
             json!({"arguments": object_arg(Some(context), "`--context` arguments")?});
     }
     let what = format!("completion of {} '{}'", c.kind, c.target);
-    let result = ask(server, &what, "completion/complete", params, timeout).await?;
+    let v = ProtocolVersion::LATEST_HANDSHAKE;
+    let result = ask(server, v, &what, "completion/complete", params, timeout).await?;
     Ok(shown(&result, json, |r| {
         let values: Vec<&str> = r["completion"]["values"]
             .as_array()
@@ -333,7 +360,7 @@ pub(super) async fn complete(
 
 /// `schema NAME`: the tool's input schema, and its output schema if it has one.
 pub(super) fn schema(server: &Server, name: &str) -> Result<String, CliError> {
-    let tools = server.list_all(ListKind::Tools);
+    let tools = server.list_all(ProtocolVersion::LATEST_HANDSHAKE, ListKind::Tools);
     let tool = tools
         .iter()
         .find(|t| t["name"] == name)
@@ -348,10 +375,8 @@ pub(super) fn schema(server: &Server, name: &str) -> Result<String, CliError> {
 }
 
 impl Server {
-    /// Every item of one list, all pages merged, as a client of the newest handshake revision
-    /// receives them.
-    fn list_all(&self, kind: ListKind) -> Vec<Value> {
-        let v = ProtocolVersion::LATEST_HANDSHAKE;
+    /// Every item of one list, all pages merged, as a client of revision `v` receives them.
+    fn list_all(&self, v: ProtocolVersion, kind: ListKind) -> Vec<Value> {
         let field = match kind {
             ListKind::Tools => "tools",
             ListKind::Resources => "resources",
@@ -385,6 +410,11 @@ impl Server {
     /// assert_eq!(listing["tools/list"], serde_json::json!({"tools": []}));
     /// ```
     pub fn listing(&self) -> String {
+        pretty(&self.listing_at(ProtocolVersion::LATEST_HANDSHAKE))
+    }
+
+    /// The four lists as a client of revision `v` receives them, every page merged.
+    pub(super) fn listing_at(&self, v: ProtocolVersion) -> Value {
         let mut all = Map::new();
         for (key, field, kind) in [
             ("tools/list", "tools", ListKind::Tools),
@@ -396,13 +426,14 @@ impl Server {
             ),
             ("prompts/list", "prompts", ListKind::Prompts),
         ] {
-            all.insert(key.to_owned(), json!({ field: self.list_all(kind) }));
+            all.insert(key.to_owned(), json!({ field: self.list_all(v, kind) }));
         }
-        pretty(&Value::Object(all))
+        Value::Object(all)
     }
 
-    /// Runs one tool in-process, as `<bin> call NAME JSON --json` does, waiting as long as the
-    /// tool takes; returns the `tools/call` result (an `isError` result is `Ok` too).
+    /// Runs one tool in-process, as `<bin> call NAME JSON` does (at the same revision), waiting
+    /// as long as the tool takes; returns the whole `tools/call` result (an `isError` result is
+    /// `Ok` too).
     ///
     /// Fails with the command line's [`CliError`]: [`Failure::Usage`] for arguments that are
     /// not a JSON object, [`Failure::Refused`] for a JSON-RPC error (unknown tool, invalid
@@ -426,7 +457,15 @@ impl Server {
     pub async fn call_from_cli(&self, name: &str, json: &str) -> Result<Value, CliError> {
         let arguments = object_arg(Some(json), "arguments")?;
         let params = json!({"name": name, "arguments": arguments});
-        ask(self, &format!("tool '{name}'"), "tools/call", params, None).await
+        ask(
+            self,
+            CALL_REVISION,
+            &format!("tool '{name}'"),
+            "tools/call",
+            params,
+            None,
+        )
+        .await
     }
 }
 

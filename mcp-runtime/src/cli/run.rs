@@ -1,12 +1,11 @@
 //! [`Cli`]: the commands, their dispatch, the help text and the process exit.
 
 use std::future::Future;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::sync::{Arc, Once};
 
-use super::args::Args;
+use super::commands::Invocation;
 use super::exit::{CliError, CommandOutput, Failure};
-use super::inspect::{self, Completion};
 use crate::error::Error;
 use crate::future::BoxFuture;
 use crate::server::{Server, ServerBuilder, Serving};
@@ -85,12 +84,6 @@ fn program_name() -> Option<String> {
     (!name.is_empty()).then(|| name.to_owned())
 }
 
-const CALL: &str = "call NAME [JSON] [--json] [--timeout SECONDS]";
-const READ: &str = "read URI [--json] [--timeout SECONDS]";
-const PROMPT: &str = "prompt NAME [JSON] [--json] [--timeout SECONDS]";
-const COMPLETE: &str = "complete prompt NAME ARG [VALUE] | complete resource TEMPLATE ARG [VALUE] [--context JSON] [--json] [--timeout SECONDS]";
-const SCHEMA: &str = "schema NAME";
-
 impl Cli {
     /// The command line of `server`, with only the built-in commands.
     ///
@@ -168,48 +161,25 @@ impl Cli {
     }
 
     /// The help text: usage, commands (the application's too), flags, exit codes, environment.
+    /// It lists only what this binary has: `http` with the `http` feature, `apps preview` when
+    /// a tool is linked to a widget, the environment variables of the features built in.
+    ///
+    /// ```
+    /// use mcp_runtime::cli::Cli;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// let server = Server::builder(server_info!()).build().unwrap();
+    /// let help = Cli::new(&server).name("notes").help();
+    /// assert!(help.contains("\n  call NAME [JSON]         run a tool with JSON arguments, print its text content\n"));
+    /// assert!(!help.contains("apps preview")); // no widget
+    /// ```
     pub fn help(&self) -> String {
-        let bin = self.bin();
-        let mut text = format!(
-            "usage: {bin} [COMMAND]\n\n\
-             commands:\n\
-             \x20 stdio                    serve MCP over stdin/stdout (the default)\n\
-             \x20 http [ADDR]              serve MCP over Streamable HTTP at /mcp (default 127.0.0.1:8000)\n\
-             \x20 list                     print the tools, resources, templates and prompts a client sees\n\
-             \x20 call NAME [JSON]         run a tool with JSON arguments, print its text content\n\
-             \x20 read URI                 read a resource, print its text\n\
-             \x20 prompt NAME [JSON]       get a prompt with JSON string arguments, print its messages\n\
-             \x20 complete prompt NAME ARG [VALUE]\n\
-             \x20 complete resource TEMPLATE ARG [VALUE]\n\
-             \x20                          complete a prompt argument or a template variable\n\
-             \x20 schema NAME              print a tool's input schema (and output schema)\n\
-             \x20 apps preview [ADDR] [TOOL [JSON]]\n\
-             \x20                          serve a page rendering the widgets (MCP Apps) with sample results\n\
-             \x20 help                     print this help\n"
-        );
-        if !self.commands.is_empty() {
-            text.push_str("\ncommands of this server:\n");
-            for c in &self.commands {
-                if c.usage.len() < 25 {
-                    text.push_str(&format!("  {:<25}{}\n", c.usage, c.about));
-                } else {
-                    text.push_str(&format!("  {}\n  {:<25}{}\n", c.usage, "", c.about));
-                }
-            }
-        }
-        text.push_str(
-            "\noptions of call, read, prompt and complete:\n\
-             \x20 --json                   print the whole result as JSON\n\
-             \x20 --timeout SECONDS        give up after SECONDS (default: wait as long as it takes)\n\
-             \x20 --context JSON           (complete) arguments already chosen, e.g. '{\"occasion\":\"wedding\"}'\n\
-             \nexit status:\n\
-             \x20 0 success   1 the tool answered isError, or a command failed   2 usage error\n\
-             \x20 3 the server refused the request (unknown name, invalid arguments, not found)\n\
-             \x20 4 --timeout elapsed   5 the server could not be built, or serving failed\n\
-             \x20 6 the configuration asks for what this binary cannot do safely (nothing is served)\n",
-        );
-        text.push_str(&super::env::help());
-        text
+        let app: Vec<(&str, &str)> = self
+            .commands
+            .iter()
+            .map(|c| (c.usage.as_str(), c.about.as_str()))
+            .collect();
+        super::help::text(&self.server, &self.bin(), &app)
     }
 
     /// Runs the command given on the process's command line; see [`run_with`](Self::run_with).
@@ -322,180 +292,30 @@ impl Cli {
     }
 
     async fn dispatch(&self, args: &[String]) -> Result<String, (String, CliError)> {
-        let fail = |e: CliError| (String::new(), e);
         let command = args.first().map_or("stdio", String::as_str);
         let rest = args.get(1..).unwrap_or_default();
         if let Some(app) = self.commands.iter().find(|c| c.name == command) {
             return (app.handler)(self.server.clone(), rest.to_vec())
                 .await
                 .map(|()| String::new())
-                .map_err(fail);
+                .map_err(|e| (String::new(), e));
         }
-        let server = &self.server;
-        if !matches!(command, "help" | "-h" | "--help") {
-            super::env::refuse_unused_redis(server).map_err(fail)?;
-        }
-        let usage = |line: &str| format!("{} {line}", self.bin());
-        match command {
-            "stdio" => {
-                Args::parse(command, rest, &[])
-                    .and_then(|a| a.at_most(0, &usage("stdio")))
-                    .map_err(fail)?;
-                if std::io::stdin().is_terminal() {
-                    let bin = self.bin();
-                    eprintln!(
-                        "{bin}: serving MCP on stdin/stdout for an MCP client (one JSON-RPC message per line); Ctrl-D quits, `{bin} help` lists the commands"
-                    );
-                }
-                server.serve_stdio().await.map_err(|e| fail(serving(&e)))?;
-                Ok(String::new())
-            }
-            "http" => {
-                let a = Args::parse(command, rest, &[]).map_err(fail)?;
-                a.at_most(1, &usage("http [ADDR]")).map_err(fail)?;
-                let addr = a
-                    .positional
-                    .first()
-                    .map_or("127.0.0.1:8000", String::as_str);
-                serve_http(server, addr).await.map_err(fail)?;
-                Ok(String::new())
-            }
-            "list" => {
-                let a = Args::parse(command, rest, &["json"]).map_err(fail)?;
-                a.at_most(0, &usage("list")).map_err(fail)?;
-                Ok(server.listing() + "\n")
-            }
-            "call" => {
-                let a = Args::parse(command, rest, &["json", "timeout"]).map_err(fail)?;
-                let name = a
-                    .required(0, "the tool's NAME", &usage(CALL))
-                    .map_err(fail)?;
-                a.at_most(2, &usage(CALL)).map_err(fail)?;
-                let json = a.positional.get(1).map(String::as_str);
-                inspect::call(server, name, json, a.json, a.timeout).await
-            }
-            "read" => {
-                let a = Args::parse(command, rest, &["json", "timeout"]).map_err(fail)?;
-                let uri = a
-                    .required(0, "the resource's URI", &usage(READ))
-                    .map_err(fail)?;
-                a.at_most(1, &usage(READ)).map_err(fail)?;
-                inspect::read(server, uri, a.json, a.timeout)
-                    .await
-                    .map_err(fail)
-            }
-            "prompt" => {
-                let a = Args::parse(command, rest, &["json", "timeout"]).map_err(fail)?;
-                let name = a
-                    .required(0, "the prompt's NAME", &usage(PROMPT))
-                    .map_err(fail)?;
-                a.at_most(2, &usage(PROMPT)).map_err(fail)?;
-                let json = a.positional.get(1).map(String::as_str);
-                inspect::prompt(server, name, json, a.json, a.timeout)
-                    .await
-                    .map_err(fail)
-            }
-            "complete" => {
-                let a =
-                    Args::parse(command, rest, &["json", "timeout", "context"]).map_err(fail)?;
-                let kind = a
-                    .required(0, "`prompt` or `resource`", &usage(COMPLETE))
-                    .map_err(fail)?;
-                let target = a
-                    .required(
-                        1,
-                        "the prompt's NAME or the resource TEMPLATE",
-                        &usage(COMPLETE),
-                    )
-                    .map_err(fail)?;
-                let argument = a
-                    .required(2, "the argument's name ARG", &usage(COMPLETE))
-                    .map_err(fail)?;
-                a.at_most(4, &usage(COMPLETE)).map_err(fail)?;
-                let c = Completion {
-                    kind,
-                    target,
-                    argument,
-                    value: a.positional.get(3).map_or("", String::as_str),
-                    context: a.context.as_deref(),
-                };
-                inspect::complete(server, &c, a.json, a.timeout)
-                    .await
-                    .map_err(fail)
-            }
-            "schema" => {
-                let a = Args::parse(command, rest, &["json"]).map_err(fail)?;
-                let name = a
-                    .required(0, "the tool's NAME", &usage(SCHEMA))
-                    .map_err(fail)?;
-                a.at_most(1, &usage(SCHEMA)).map_err(fail)?;
-                inspect::schema(server, name).map_err(fail)
-            }
-            "apps" => {
-                let a = Args::parse(command, rest, &[]).map_err(fail)?;
-                let usage_line = usage(super::apps::USAGE);
-                if a.positional.first().map(String::as_str) != Some("preview") {
-                    return Err(fail(CliError::usage(format!("usage: {usage_line}"))));
-                }
-                a.at_most(4, &usage_line).map_err(fail)?;
-                let (addr, samples) =
-                    super::apps::parse(server, &a.positional[1..]).map_err(fail)?;
-                super::apps::preview(server, &addr, &samples)
-                    .await
-                    .map_err(fail)?;
-                Ok(String::new())
-            }
-            "help" | "-h" | "--help" => Ok(self.help()),
-            other => Err(fail(CliError::usage(format!(
-                "unknown command `{other}`\n\n{}",
-                self.help().trim_end()
-            )))),
-        }
+        let bin = self.bin();
+        let help = || self.help();
+        let invocation = Invocation {
+            server: &self.server,
+            bin: &bin,
+            help: &help,
+        };
+        invocation.run(command, rest).await
     }
-}
-
-fn serving(err: &Error) -> CliError {
-    CliError::new(Failure::Server, err.to_string())
-}
-
-/// `http`: refuses what it cannot serve safely before it binds, then serves.
-#[cfg(feature = "http")]
-async fn serve_http(server: &Server, addr: &str) -> Result<(), CliError> {
-    #[cfg(not(feature = "auth"))]
-    super::env::refuse_auth_without_feature()?;
-    #[cfg(feature = "auth")]
-    super::env::refuse_unread_auth(server)?;
-    super::env::refuse_unprotected(server)?;
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| CliError::new(Failure::Server, format!("cannot listen on {addr}: {e}")))?;
-    let local = listener.local_addr().map_err(|e| serving(&e.into()))?;
-    if !local.ip().is_loopback() && crate::http::options::hosts_unlisted(&server.inner) {
-        eprintln!(
-            "bound to {local}: requests naming this server by IP address are served; name its host \
-             names in MCP_ALLOWED_HOSTS (comma-separated) to serve those"
-        );
-    }
-    eprintln!("serving MCP over Streamable HTTP at http://{local}/mcp");
-    server
-        .serve_http_on(listener)
-        .await
-        .map_err(|e| serving(&e))
-}
-
-#[cfg(not(feature = "http"))]
-#[allow(clippy::unused_async)]
-async fn serve_http(_server: &Server, addr: &str) -> Result<(), CliError> {
-    Err(CliError::usage(format!(
-        "HTTP serving ({addr}) needs the `http` feature of mcp-runtime"
-    )))
 }
 
 impl Server {
     /// Runs the command line (feature `cli`): `stdio` (default), `http [ADDR]`, `list`,
-    /// `call NAME [JSON]`, `read URI`, `prompt NAME [JSON]`, `complete …`, `schema NAME`, `help`;
-    /// see [`cli`](crate::cli) for the commands, flags and exit codes, and [`Cli`] to add
-    /// commands of your own.
+    /// `call NAME [JSON]`, `read URI`, `prompt NAME [JSON]`, `complete …`, `schema NAME`,
+    /// `diff OLD.json`, `install CLIENT`, `uninstall CLIENT`, `help`; see [`cli`](crate::cli)
+    /// for the commands, flags and exit codes, and [`Cli`] to add commands of your own.
     ///
     /// On failure it prints `NAME: message` on stderr and exits with the failure's code; it
     /// returns `Ok(())` when the command succeeded.

@@ -4,8 +4,19 @@ use mcp_runtime::client::{Client, ClientError};
 use mcp_runtime::tokio::process::Command;
 use typed_calls::{GreetArgs, Ideas, Occasion, SuggestGiftsArgs};
 
+/// What `--help` prints.
+const HELP: &str = "\
+usage: typed-client [SERVER]
+
+Spawns SERVER (default: typed-server on the PATH) and calls its tools with their Rust types.
+";
+
 #[tokio::main]
 async fn main() -> Result<(), ClientError> {
+    if matches!(std::env::args().nth(1).as_deref(), Some("-h" | "--help")) {
+        print!("{HELP}");
+        return Ok(());
+    }
     let server = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "typed-server".into());

@@ -1,0 +1,42 @@
+//! `typed-client` and `typed-server` with `--help` and `-h`: the usage text on stdout, exit code 0, nothing on stderr.
+
+use std::process::{Command, Stdio};
+
+/// Runs `BIN FLAG` with stdin closed: exit code, stdout, stderr.
+fn run(bin: &str, flag: &str) -> (Option<i32>, String, String) {
+    let out = Command::new(bin)
+        .arg(flag)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn typed_client_prints_its_usage_for_help_and_h() {
+    let bin = env!("CARGO_BIN_EXE_typed-client");
+    for flag in ["--help", "-h"] {
+        assert_eq!(
+            run(bin, flag),
+            (Some(0), "usage: typed-client [SERVER]\n\nSpawns SERVER (default: typed-server on the PATH) and calls its tools with their Rust types.\n".to_owned(), String::new()),
+            "{flag}"
+        );
+    }
+}
+
+#[test]
+fn typed_server_prints_its_usage_for_help_and_h() {
+    let bin = env!("CARGO_BIN_EXE_typed-server");
+    for flag in ["--help", "-h"] {
+        assert_eq!(
+            run(bin, flag),
+            (Some(0), "usage: typed-server\n\nServes the shared definitions' tools over stdio (one JSON-RPC message per line).\n".to_owned(), String::new()),
+            "{flag}"
+        );
+    }
+}
