@@ -141,7 +141,10 @@ fn call(bencher: Bencher<'_, '_>) {
     bencher.bench_local(|| client.round_trip(black_box(CALL)));
 }
 
-fn noop(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
+fn noop(
+    _: Context,
+    _: Option<Box<RawValue>>,
+) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
     Box::pin(async { "ok".into_tool_result() })
 }
 
@@ -154,7 +157,8 @@ fn server_with(n: usize) -> Server {
             r#"{"type":"object","properties":{"text":{"type":"string","description":"Some text"}},"required":["text"]}"#,
         );
         builder = builder.tool(
-            ToolRecord::new(name, schema, noop).with_description("A tool of the listing benchmark."),
+            ToolRecord::new(name, schema, noop)
+                .with_description("A tool of the listing benchmark."),
         );
     }
     builder.build().expect("server")
