@@ -40,10 +40,16 @@ pub(crate) struct TaskManager {
     running: Mutex<HashMap<String, Arc<Running>>>,
 }
 
+/// A task store's refusal as the client sees it: a limit is the client's to know; a backend
+/// failure (a Redis error names hosts, and may name more) is logged in full and masked, with the
+/// correlation id that ties the two together.
 fn store_error(err: TaskStoreError) -> ErrorObject {
     match err {
         TaskStoreError::LimitReached(_) => ErrorObject::invalid_request(err.to_string()),
-        _ => ErrorObject::internal(err.to_string()),
+        _ => {
+            let err: crate::error::BoxError = Box::new(err);
+            ErrorObject::internal(crate::handler::invoke::mask("task store", &err))
+        }
     }
 }
 
@@ -215,4 +221,25 @@ pub(crate) fn not_found(id: &str) -> ErrorObject {
         "Failed to retrieve task: no task '{}' (unknown, expired, or not yours)",
         mcp_core::jsonrpc::echo(id)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_backend_failure_is_masked_and_a_limit_is_told() {
+        let cause = std::io::Error::other("redis://admin:hunter2@10.0.0.7:6379 refused");
+        let err = store_error(TaskStoreError::backend(cause));
+        assert_eq!(err.code, mcp_core::jsonrpc::error_codes::INTERNAL_ERROR);
+        assert!(
+            err.message.starts_with("internal error, id "),
+            "{}",
+            err.message
+        );
+        assert!(!err.message.contains("hunter2") && !err.message.contains("10.0.0.7"));
+        let err = store_error(TaskStoreError::LimitReached("64 per client".into()));
+        assert_eq!(err.code, mcp_core::jsonrpc::error_codes::INVALID_REQUEST);
+        assert_eq!(err.message, "too many tasks: 64 per client");
+    }
 }
