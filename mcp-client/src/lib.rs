@@ -103,7 +103,7 @@ pub use mcp_core as protocol;
 #[doc(no_inline)]
 pub use mcp_core::typed::{OutputError, ToolArguments, ToolOutput};
 #[doc(no_inline)]
-pub use mcp_io::BoxFuture;
+pub use mcp_io::{BoxFuture, ErrorChain};
 pub use methods::{Call, Listener};
 pub use notification::{Notifications, NotificationsError, ServerNotification};
 pub use skills::{SKILLS_EXTENSION, Skill, SkillEntry, SkillFile};

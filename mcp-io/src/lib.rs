@@ -51,6 +51,45 @@ pub use outbound::{Outbound, WIRE_TARGET};
 pub use outbound::{log_in, log_out, log_started, raw_log_enabled};
 pub use transport::{Inbound, Inbox, Outbox, Transport};
 
+/// An error and its causes, outermost first, as `outer: cause: root` (what `anyhow`'s `{:#}`
+/// shows): the one way the workspace writes a whole error chain into a log line or a message.
+/// At most 32 causes are written, so a cyclic or absurdly deep chain still ends.
+///
+/// ```
+/// use mcp_runtime_io::ErrorChain;
+///
+/// #[derive(Debug)]
+/// struct Saving(std::io::Error);
+/// impl std::fmt::Display for Saving {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         f.write_str("saving the note")
+///     }
+/// }
+/// impl std::error::Error for Saving {
+///     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+///         Some(&self.0)
+///     }
+/// }
+///
+/// let err = Saving(std::io::Error::other("disk full"));
+/// assert_eq!(ErrorChain(&err).to_string(), "saving the note: disk full");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ErrorChain<'a>(pub &'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for ErrorChain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        for _ in 0..32 {
+            let Some(cause) = source else { break };
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
+}
+
 /// A boxed future that can be sent between threads: what the workspace's object-safe traits
 /// return (a `ClientHandler`'s answers, an OAuth `RedirectHandler`'s redirect, a call's
 /// `IntoFuture`).

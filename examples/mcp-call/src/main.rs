@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_client::protocol::{ContentBlock, ProtocolVersion};
-use mcp_client::{Client, ClientError};
+use mcp_client::{Client, ClientError, ErrorChain};
 use serde_json::{Value, json};
 
 #[derive(Debug, Default)]
@@ -100,7 +100,7 @@ async fn main() -> ExitCode {
     let client = match connect(&args).await {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("mcp-call: could not connect: {}", report(&e));
+            eprintln!("mcp-call: could not connect: {}", ErrorChain(&e));
             return ExitCode::from(3);
         }
     };
@@ -113,7 +113,7 @@ async fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(Failure::Client(e)) => {
-            eprintln!("mcp-call: {}", report(&e));
+            eprintln!("mcp-call: {}", ErrorChain(&e));
             ExitCode::from(3)
         }
     }
@@ -136,17 +136,6 @@ async fn connect(args: &Args) -> Result<Client, ClientError> {
             builder.connect_stdio(command).await
         }
     }
-}
-
-/// An error and its sources, joined (`transport: POST failed: error sending request …`).
-fn report(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(e) = source {
-        text = format!("{text}: {e}");
-        source = e.source();
-    }
-    text
 }
 
 enum Failure {

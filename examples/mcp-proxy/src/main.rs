@@ -12,7 +12,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_runtime::client::Client;
+use mcp_runtime::client::{Client, ErrorChain};
 use mcp_runtime::protocol::{ClientCapabilities, Implementation, ProtocolVersion};
 use mcp_runtime::{Server, serde_json};
 
@@ -93,7 +93,7 @@ async fn run(args: Args) -> Result<(), String> {
     let client = client
         .connect_stdio(command)
         .await
-        .map_err(|e| format!("could not start {:?}: {}", args.command[0], report(&e)))?;
+        .map_err(|e| format!("could not start {:?}: {}", args.command[0], ErrorChain(&e)))?;
     let info = client
         .server_info()
         .unwrap_or_else(|| Implementation::new("mcp-proxy", env!("CARGO_PKG_VERSION")));
@@ -115,17 +115,6 @@ async fn run(args: Args) -> Result<(), String> {
         .serve_http_on(listener)
         .await
         .map_err(|e| e.to_string())
-}
-
-/// An error and its sources, joined (`transport: could not start the server: No such file …`).
-fn report(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(e) = source {
-        text = format!("{text}: {e}");
-        source = e.source();
-    }
-    text
 }
 
 #[tokio::main]

@@ -129,23 +129,7 @@ pub(crate) fn mask(item: &str, err: &BoxError) -> String {
     format!("internal error, id {cid}")
 }
 
-/// An error and its causes, outermost first, as `outer: cause: root` (what `anyhow`'s `{:#}`
-/// shows), so that the log keeps what the client is not told.
-struct Chain<'a>(&'a (dyn std::error::Error + 'static));
-
-impl std::fmt::Display for Chain<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)?;
-        let mut source = self.0.source();
-        // Bounded: a cyclic or absurdly deep chain still ends.
-        for _ in 0..32 {
-            let Some(cause) = source else { break };
-            write!(f, ": {cause}")?;
-            source = cause.source();
-        }
-        Ok(())
-    }
-}
+use mcp_io::ErrorChain as Chain;
 
 /// The JSON-RPC error of a failed resource read or prompt (tools answer with results instead);
 /// `not_found` is the revision's "resource not found".
