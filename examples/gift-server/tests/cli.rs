@@ -6,22 +6,9 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gift-server");
+mod common;
 
-/// Runs `gift-server ARGS` with stdin closed; its exit code, stdout and stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("gift-server runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use common::{BIN, run};
 
 /// Runs a command that must succeed without a word on stderr; its stdout.
 fn ok(args: &[&str]) -> String {

@@ -1,52 +1,11 @@
 //! `gift-server diff OLD.json` against the real binary: a saved `list --json`, edited to stand
 //! for an older release, compared with the lists the binary has now.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gift-server");
+mod common;
 
-/// Runs `gift-server ARGS` with stdin closed; its exit code, stdout and stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("gift-server runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-/// A directory of one test under the system's temporary directory, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("gift-server-diff-{}-{test}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-
-    /// A file written with `text`; its path.
-    fn file(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap();
-        path.to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{Scratch, run};
 
 fn tool<'a>(lists: &'a mut Value, name: &str) -> &'a mut Value {
     lists["tools/list"]["tools"]
@@ -64,7 +23,7 @@ fn the_lists_saved_now_have_no_changes() {
     let eras: Value = serde_json::from_str(&listing).unwrap();
     let revisions: Vec<&String> = eras.as_object().unwrap().keys().collect();
     assert_eq!(revisions, ["2025-11-25", "2026-07-28"]);
-    let scratch = Scratch::new("now");
+    let scratch = Scratch::new("diff", "now");
     let path = scratch.file("now.json", &listing);
     assert_eq!(
         run(&["diff", &path]),
@@ -101,7 +60,7 @@ fn an_older_release_is_reported_and_a_breaking_change_exits_seven() {
             json!({"name": "wrap_gift", "inputSchema": {"type": "object", "properties": {}}}),
         );
     }
-    let scratch = Scratch::new("older");
+    let scratch = Scratch::new("diff", "older");
     let path = scratch.file("old.json", &serde_json::to_string_pretty(&eras).unwrap());
     let (code, stdout, stderr) = run(&["diff", &path]);
     assert_eq!(
@@ -143,10 +102,9 @@ fn an_older_release_is_reported_and_a_breaking_change_exits_seven() {
 
 #[test]
 fn a_file_that_is_not_saved_lists_exits_one() {
-    let scratch = Scratch::new("not-lists");
-    let missing = scratch.0.join("no-such-file.json");
-    let missing = missing.to_str().unwrap();
-    let (code, stdout, stderr) = run(&["diff", missing]);
+    let scratch = Scratch::new("diff", "not-lists");
+    let missing = scratch.path("no-such-file.json");
+    let (code, stdout, stderr) = run(&["diff", &missing]);
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert!(
         stderr.starts_with(&format!("gift-server: cannot read {missing}: ")),

@@ -1,50 +1,11 @@
 //! `gift-server install CLIENT` and `uninstall CLIENT` against the real binary, every file under
 //! a scratch directory given with `--config` (never the real home).
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gift-server");
+mod common;
 
-/// Runs `gift-server ARGS` with stdin closed; its exit code, stdout and stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("gift-server runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-/// A directory of one test under the system's temporary directory, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("gift-server-install-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{BIN, Scratch, run};
 
 /// The binary's absolute path, as the configuration names it.
 fn command() -> String {
@@ -61,7 +22,7 @@ fn read(path: &str) -> String {
 
 #[test]
 fn install_writes_each_client_s_format_and_makes_the_folders() {
-    let scratch = Scratch::new("formats");
+    let scratch = Scratch::new("install", "formats");
     for (client, file, title, key, typed) in [
         (
             "claude-desktop",
@@ -114,7 +75,7 @@ fn install_writes_each_client_s_format_and_makes_the_folders() {
 
 #[test]
 fn install_merges_into_a_file_with_other_servers_and_keeps_its_order() {
-    let scratch = Scratch::new("merge");
+    let scratch = Scratch::new("install", "merge");
     let path = scratch.path("mcp.json");
     std::fs::write(
         &path,
@@ -183,7 +144,7 @@ fn install_merges_into_a_file_with_other_servers_and_keeps_its_order() {
         written["mcpServers"]["gift-server"],
         json!({"command": command(), "args": ["stdio"]})
     );
-    let leftovers: Vec<_> = std::fs::read_dir(&scratch.0)
+    let leftovers: Vec<_> = std::fs::read_dir(scratch.dir())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -192,7 +153,7 @@ fn install_merges_into_a_file_with_other_servers_and_keeps_its_order() {
 
 #[test]
 fn print_prints_the_configuration_and_writes_nothing() {
-    let scratch = Scratch::new("print");
+    let scratch = Scratch::new("install", "print");
     let path = scratch.path("mcp.json");
     let exe = serde_json::to_string(&command()).unwrap();
     assert_eq!(
@@ -212,7 +173,7 @@ fn print_prints_the_configuration_and_writes_nothing() {
 
 #[test]
 fn uninstall_removes_the_entry_and_keeps_the_rest() {
-    let scratch = Scratch::new("uninstall");
+    let scratch = Scratch::new("install", "uninstall");
     let path = scratch.path("claude_desktop_config.json");
     std::fs::write(
         &path,
@@ -255,7 +216,7 @@ fn uninstall_removes_the_entry_and_keeps_the_rest() {
 
 #[test]
 fn a_malformed_file_is_never_overwritten() {
-    let scratch = Scratch::new("malformed");
+    let scratch = Scratch::new("install", "malformed");
     let path = scratch.path("settings.json");
     let text = "{\n  // a comment is not JSON\n  \"theme\": \"GitHub\"\n}\n";
     std::fs::write(&path, text).unwrap();
