@@ -278,6 +278,11 @@ async def s4_legacy() -> None:
             after and [after["node"], after["cancelled"] - before["cancelled"], after["completed"] - before["completed"]],
             ["a", 1, 0],
         )
+        # The handler may stop before this side has read the notification's 202: wait for that answer.
+        async def answered() -> bool:
+            return any(e["method"] == "notifications/cancelled" and e["status"] is not None for e in r.log)
+
+        await until(answered, 5.0)
         check("notifications/cancelled went to c", r.served(method="notifications/cancelled"), ["c"])
 
 

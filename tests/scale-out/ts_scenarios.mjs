@@ -208,6 +208,8 @@ await scenario("4 cancel via c stops a", async () => {
     after && [after.node, after.cancelled - before.cancelled, after.completed - before.completed],
     ["a", 1, 0],
   );
+  // The handler may stop before this side has read the notification's 202: wait for that answer.
+  await until(() => log.some((e) => e.method === "notifications/cancelled" && e.status !== undefined));
   check("notifications/cancelled went to c", servedBy(log, (e) => e.method === "notifications/cancelled"), ["c"]);
   await client.close();
 });
