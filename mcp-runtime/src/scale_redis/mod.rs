@@ -249,10 +249,9 @@ fn install(builder: ServerBuilder, options: &RedisOptions) -> ServerBuilder {
     let scale = ScaleOut::new(Arc::clone(&redis.node), sessions, bus)
         .with_timeout(options.timeout)
         .with_revalidate(options.revalidate);
+    let mut builder = builder.scale_out(scale).shared_task_store(tasks);
+    builder.http.events = Some(events);
     builder
-        .scale_out(scale)
-        .extension(events)
-        .shared_task_store(tasks)
 }
 
 impl ServerBuilder {

@@ -179,7 +179,7 @@ pub(crate) fn check_env(server: &Server) -> Result<bool, String> {
 
 /// The settings of a server's endpoint, if it is protected.
 fn settings(server: &ServerInner) -> Option<Arc<Authorization>> {
-    server.extension::<Authorization>()
+    server.http.auth.clone()
 }
 
 /// Puts the gate in front of the endpoint's routes, and serves the metadata when the routes sit
