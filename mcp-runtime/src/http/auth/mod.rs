@@ -59,7 +59,7 @@
 //!
 //! # Without code changes
 //!
-//! A server binary that runs [`Server::run`](crate::Server::run) and has no
+//! A server binary that runs [`ServerBuilder::run`](crate::ServerBuilder::run) and has no
 //! [`ServerBuilder::auth`](crate::ServerBuilder::auth) reads `MCP_AUTH_ISSUER` and
 //! `MCP_AUTH_AUDIENCE` when its `http` command starts: with both set, it serves as
 //! [`Authorization::jwt`]`(issuer, audience)`; `MCP_AUTH_ALLOW_JWT_TYP=1` also accepts access
