@@ -142,7 +142,7 @@ async fn a_server_built_without_reading_mcp_allowed_hosts_refuses_to_serve_http(
     assert_eq!(
         out.stderr,
         "t: MCP_ALLOWED_HOSTS is set, but this server was built without reading it: build it with \
-         ServerBuilder::run (which reads it) or give it to HttpOptions::allowed_hosts\n"
+         ServerBuilder::run (which reads it) or list the hosts with HttpOptions::allowed_hosts\n"
     );
 }
 
@@ -158,7 +158,7 @@ async fn a_server_built_without_reading_mcp_allow_unprotected_refuses_to_serve_h
     assert_eq!(
         out.stderr,
         "t: MCP_ALLOW_UNPROTECTED is set, but this server was built without reading it: build it \
-         with ServerBuilder::run (which reads it) or give it to \
+         with ServerBuilder::run (which reads it) or say so with \
          ServerBuilder::allow_unprotected(true)\n"
     );
 }

@@ -125,27 +125,30 @@ pub(super) fn refuse_unprotected(server: &Server) -> Result<(), CliError> {
     let hosts = hosts_from_env().map_err(|e| CliError::new(Failure::Server, e))?;
     let http = &server.inner.http;
     if hosts.is_some() && matches!(http.options.hosts, Allow::Auto) {
-        return Err(unread(ALLOWED_HOSTS_ENV, "HttpOptions::allowed_hosts"));
+        return Err(unread(
+            ALLOWED_HOSTS_ENV,
+            "list the hosts with HttpOptions::allowed_hosts",
+        ));
     }
     match crate::http::options::unprotected_scopes(&server.inner, crate::http::gated(&server.inner))
     {
         Some(_) if allows_unprotected() => Err(unread(
             ALLOW_UNPROTECTED_ENV,
-            "ServerBuilder::allow_unprotected(true)",
+            "say so with ServerBuilder::allow_unprotected(true)",
         )),
         Some(why) => Err(CliError::new(Failure::Unsafe, why)),
         None => Ok(()),
     }
 }
 
-/// `name` is set, but the server was built without reading it.
+/// `name` is set, but the server was built without reading it; `instead` is the builder's way.
 #[cfg(feature = "http")]
 fn unread(name: &str, instead: &str) -> CliError {
     CliError::new(
         Failure::Unsafe,
         format!(
             "{name} is set, but this server was built without reading it: build it with \
-             ServerBuilder::run (which reads it) or give it to {instead}"
+             ServerBuilder::run (which reads it) or {instead}"
         ),
     )
 }

@@ -11,12 +11,12 @@ use crate::future::BoxFuture;
 
 /// The OAuth 2.1 resource-server settings of a server's HTTP endpoint (feature `auth`).
 ///
-/// Give it to the builder with [`ServerBuilder::auth`](crate::ServerBuilder::auth). Every request to the MCP endpoint (both
-/// eras, and the legacy HTTP+SSE transport) must then carry `Authorization: Bearer <token>`;
-/// the token is verified, the scopes the request needs are checked, and the caller reaches
-/// handlers as [`Auth`](crate::auth::Auth). The protected resource metadata (RFC 9728) is served
-/// at `/.well-known/oauth-protected-resource` followed by the resource URI's path, and at
-/// `/.well-known/oauth-protected-resource`.
+/// Give it to the builder with [`ServerBuilder::auth`](crate::ServerBuilder::auth). Every
+/// request to the MCP endpoint (both eras, and the legacy HTTP+SSE transport) must then carry
+/// `Authorization: Bearer <token>`; the token is verified, the scopes the request needs are
+/// checked, and the caller reaches handlers as [`Auth`](crate::auth::Auth). The protected
+/// resource metadata (RFC 9728) is served at `/.well-known/oauth-protected-resource` followed by
+/// the resource URI's path, and at `/.well-known/oauth-protected-resource`.
 ///
 /// ```
 /// use mcp_runtime::auth::Authorization;
