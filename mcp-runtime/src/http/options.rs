@@ -1,4 +1,5 @@
-//! [`HttpOptions`]: the settings of the Streamable HTTP transport.
+//! [`HttpOptions`]'s setters (the type is declared in `settings/http`), the builder's HTTP settings
+//! ([`ServerBuilder::http`], [`ServerBuilder::allow_unprotected`]) and what serving checks first.
 
 use std::sync::Arc;
 use std::time::Duration;
