@@ -203,6 +203,7 @@ pub mod scale_redis;
 mod schema;
 mod serve;
 mod server;
+mod settings;
 mod sync;
 pub mod tasks;
 pub mod transport;

@@ -4,10 +4,16 @@
 
 use super::exit::{CliError, Failure};
 use crate::error::Error;
+#[cfg(feature = "http")]
+use crate::http::options::Allow;
 use crate::server::{Server, ServerBuilder};
 
-/// `MCP_REQUEST_STATE_KEYS` (the `requestState` key ring replicas share) and, with feature
-/// `redis`, `MCP_REDIS_URL` (this process is one replica of several; see `docs/scale-out.md`).
+/// Every setting the environment gives a command-line server, read here into its builder (the
+/// library reads no environment variable): `MCP_REQUEST_STATE_KEYS` (the `requestState` key
+/// ring replicas share); with feature `http`, `MCP_ALLOWED_HOSTS` (unless the builder's
+/// `HttpOptions` list hosts) and `MCP_ALLOW_UNPROTECTED`; with feature `redis`, `MCP_REDIS_URL`
+/// (this process is one replica of several; see `docs/scale-out.md`); with feature `auth`,
+/// `MCP_AUTH_*` (unless the builder has its authorization).
 pub(super) fn from_env(builder: ServerBuilder) -> Result<ServerBuilder, Error> {
     let mut builder = builder;
     if let Some(ring) = std::env::var("MCP_REQUEST_STATE_KEYS")
@@ -17,6 +23,19 @@ pub(super) fn from_env(builder: ServerBuilder) -> Result<ServerBuilder, Error> {
         let ring = crate::scale::parse_key_ring(&ring)
             .map_err(|e| Error::Config(format!("MCP_REQUEST_STATE_KEYS: {e}")))?;
         builder = builder.request_state_keys(ring);
+    }
+    // `MCP_ALLOWED_HOSTS`, `MCP_ALLOW_UNPROTECTED`: a malformed host list is reported by the
+    // `http` command, which is the one that uses it.
+    #[cfg(feature = "http")]
+    {
+        if let Ok(Some(hosts)) = hosts_from_env()
+            && matches!(builder.http.options.hosts, Allow::Auto)
+        {
+            builder.http.options.hosts = hosts;
+        }
+        if allows_unprotected() {
+            builder = builder.allow_unprotected(true);
+        }
     }
     #[cfg(feature = "redis")]
     {
@@ -97,16 +116,91 @@ pub(super) fn refuse_auth_without_feature() -> Result<(), CliError> {
     ))
 }
 
-/// `http`: items that declare scopes, and nothing to check them (see
-/// [`ServerBuilder::allow_unprotected`]); a malformed `MCP_ALLOWED_HOSTS`.
+/// `http`: a malformed `MCP_ALLOWED_HOSTS`; `MCP_ALLOWED_HOSTS` or `MCP_ALLOW_UNPROTECTED` set
+/// for a server built without reading them (`ServerBuilder::build`, then `Server::run` or a
+/// `Cli` of its own); items that declare scopes, and nothing to check them (see
+/// [`ServerBuilder::allow_unprotected`]).
 #[cfg(feature = "http")]
 pub(super) fn refuse_unprotected(server: &Server) -> Result<(), CliError> {
-    crate::http::options::hosts_from_env().map_err(|e| CliError::new(Failure::Server, e))?;
+    let hosts = hosts_from_env().map_err(|e| CliError::new(Failure::Server, e))?;
+    let http = &server.inner.http;
+    if hosts.is_some() && matches!(http.options.hosts, Allow::Auto) {
+        return Err(unread(
+            ALLOWED_HOSTS_ENV,
+            "list the hosts with HttpOptions::allowed_hosts",
+        ));
+    }
     match crate::http::options::unprotected_scopes(&server.inner, crate::http::gated(&server.inner))
     {
+        Some(_) if allows_unprotected() => Err(unread(
+            ALLOW_UNPROTECTED_ENV,
+            "say so with ServerBuilder::allow_unprotected(true)",
+        )),
         Some(why) => Err(CliError::new(Failure::Unsafe, why)),
         None => Ok(()),
     }
+}
+
+/// `name` is set, but the server was built without reading it; `instead` is the builder's way.
+#[cfg(feature = "http")]
+fn unread(name: &str, instead: &str) -> CliError {
+    CliError::new(
+        Failure::Unsafe,
+        format!(
+            "{name} is set, but this server was built without reading it: build it with \
+             ServerBuilder::run (which reads it) or {instead}"
+        ),
+    )
+}
+
+/// The environment variable naming the `Host` values a server accepts.
+#[cfg(feature = "http")]
+const ALLOWED_HOSTS_ENV: &str = "MCP_ALLOWED_HOSTS";
+/// The environment variable that says scoped items may be served without authorization.
+#[cfg(feature = "http")]
+const ALLOW_UNPROTECTED_ENV: &str = "MCP_ALLOW_UNPROTECTED";
+
+/// `MCP_ALLOWED_HOSTS`: `None` when unset or blank, `*` for any host, else the comma-separated
+/// host names (with or without port); an error names an entry that is not a host.
+#[cfg(feature = "http")]
+fn hosts_from_env() -> Result<Option<Allow>, String> {
+    let Ok(value) = std::env::var(ALLOWED_HOSTS_ENV) else {
+        return Ok(None);
+    };
+    parse_hosts(&value)
+}
+
+#[cfg(feature = "http")]
+fn parse_hosts(value: &str) -> Result<Option<Allow>, String> {
+    let entries: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    if entries.is_empty() {
+        return Ok(None);
+    }
+    if entries == ["*"] {
+        return Ok(Some(Allow::Any));
+    }
+    for e in &entries {
+        let host_char = |c: char| c.is_ascii_alphanumeric() || "-.:[]_".contains(c);
+        if !e.chars().all(host_char) || e.starts_with(':') {
+            return Err(format!(
+                "{ALLOWED_HOSTS_ENV}: {:?} is not a host: give the names clients reach this server by, \
+                 with or without port, comma-separated (mcp.example.com,mcp.example.com:8443), or * for any host",
+                e.chars().take(80).collect::<String>()
+            ));
+        }
+    }
+    Ok(Some(Allow::list(entries)))
+}
+
+/// `MCP_ALLOW_UNPROTECTED` is `1` or `true`.
+#[cfg(feature = "http")]
+fn allows_unprotected() -> bool {
+    std::env::var(ALLOW_UNPROTECTED_ENV)
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true"))
 }
 
 /// The `environment:` section of `help`: the variables of the features built in.
@@ -140,4 +234,39 @@ pub(super) fn help() -> String {
         );
     }
     text
+}
+
+#[cfg(all(test, feature = "http"))]
+mod tests {
+    use super::*;
+
+    fn listed(value: &str) -> Vec<String> {
+        match parse_hosts(value) {
+            Ok(Some(Allow::List(list))) => list.to_vec(),
+            other => panic!("{value}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn allowed_hosts_from_the_environment() {
+        assert_eq!(
+            listed(" MCP.example.com , mcp.example.com:8443,,[::1]:80"),
+            ["mcp.example.com", "mcp.example.com:8443", "[::1]:80"]
+        );
+        assert!(matches!(parse_hosts("*"), Ok(Some(Allow::Any))));
+        assert!(matches!(parse_hosts(" * , "), Ok(Some(Allow::Any))));
+        assert!(matches!(parse_hosts(""), Ok(None)));
+        assert!(matches!(parse_hosts(" , "), Ok(None)));
+        for bad in [
+            "https://mcp.example.com",
+            "a.example,*",
+            "user@host",
+            "a b",
+            ":8000",
+        ] {
+            let e = parse_hosts(bad).unwrap_err();
+            assert!(e.starts_with("MCP_ALLOWED_HOSTS: \""), "{bad}: {e}");
+            assert!(e.contains("is not a host"), "{bad}: {e}");
+        }
+    }
 }

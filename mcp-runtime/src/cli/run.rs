@@ -324,7 +324,10 @@ impl Server {
     /// ([`ServerBuilder::run`], which builds first and reads `MCP_*` settings), and on a [`Cli`]
     /// (with commands of your own, or explicit arguments: [`Cli::run_with`]). To serve one
     /// transport without a command line, use the `serve*` methods (see the crate docs,
-    /// "Serving").
+    /// "Serving"). A server built with [`ServerBuilder::build`] has not read the environment
+    /// (the library never does): its `http` command exits with code 6 when `MCP_AUTH_*`,
+    /// `MCP_ALLOWED_HOSTS` or `MCP_ALLOW_UNPROTECTED` would change what it serves, and every
+    /// command but `help` does when `MCP_REDIS_URL` is set and the server is no replica.
     ///
     /// ```no_run
     /// use mcp_runtime::prelude::*;

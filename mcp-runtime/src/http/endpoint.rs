@@ -60,16 +60,10 @@ impl Http {
     /// The endpoint of `server`; `loopback` when it is bound to a loopback address or mounted;
     /// `stop` ends it along with the server's shutdown.
     pub(crate) fn new(server: Arc<ServerInner>, loopback: bool, stop: Cancellation) -> Self {
-        let opts = server.extension::<HttpOptions>().unwrap_or_default();
+        let opts = Arc::new(server.http.options.clone());
         // The options' store, else one a scale-out backend installed, else memory.
-        let store = opts
-            .event_store
-            .clone()
-            .or_else(|| {
-                server
-                    .extension::<Arc<dyn EventStore>>()
-                    .map(|s| Arc::clone(&*s))
-            })
+        let store = (opts.event_store.clone())
+            .or_else(|| server.http.events.clone())
             .unwrap_or_else(|| Arc::new(InMemoryEventStore::default()));
         let shares = server.fair_shares;
         Self {

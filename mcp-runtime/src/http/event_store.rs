@@ -7,69 +7,14 @@ use std::sync::Mutex;
 use bytes::Bytes;
 
 use crate::future::BoxFuture;
+pub use crate::settings::http::{EventStore, Replay};
 use crate::sync::lock;
-
-/// The events of one stream after a given event, as [`EventStore::replay`] returns them.
-///
-/// ```
-/// use mcp_runtime::http::Replay;
-/// let r = Replay::new(vec![(2, bytes::Bytes::from_static(b"id: 1-2\ndata: {}\n\n"))], true);
-/// assert!(r.finished);
-/// ```
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct Replay {
-    /// `(sequence number, SSE frame)` in order.
-    pub events: Vec<(u64, Bytes)>,
-    /// Whether the stream ended (its final response is among the events, or was before).
-    pub finished: bool,
-}
 
 impl Replay {
     /// A replay of these events.
     pub fn new(events: Vec<(u64, Bytes)>, finished: bool) -> Self {
         Self { events, finished }
     }
-}
-
-/// Storage of SSE events for resumption (handshake era, 2025-03-26 to 2025-11-25).
-///
-/// Streams are numbered within a session (0 is the session's `GET` stream); events are numbered
-/// from 1 within a stream. Implementations must be bounded: dropping old events is fine, the
-/// client then simply misses them. [`InMemoryEventStore`] is the default; a deployment with
-/// several replicas plugs in a shared store (Redis streams, say) through
-/// [`HttpOptions::event_store`](crate::http::HttpOptions::event_store).
-///
-/// ```
-/// use mcp_runtime::http::{EventStore, InMemoryEventStore};
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let store = InMemoryEventStore::new(100, 10);
-/// store.append("s", 1, 1, bytes::Bytes::from_static(b"a")).await;
-/// store.append("s", 1, 2, bytes::Bytes::from_static(b"b")).await;
-/// let replay = store.replay("s", 1, 1).await.unwrap();
-/// assert_eq!(replay.events.len(), 1);
-/// # });
-/// ```
-pub trait EventStore: Send + Sync + 'static {
-    /// Stores event `seq` (an SSE frame) of stream `stream` of `session`.
-    fn append<'a>(
-        &'a self,
-        session: &'a str,
-        stream: u64,
-        seq: u64,
-        frame: Bytes,
-    ) -> BoxFuture<'a, ()>;
-    /// Marks a stream as ended.
-    fn finish<'a>(&'a self, session: &'a str, stream: u64) -> BoxFuture<'a, ()>;
-    /// The events of a stream after `after`; `None` when the stream is unknown.
-    fn replay<'a>(
-        &'a self,
-        session: &'a str,
-        stream: u64,
-        after: u64,
-    ) -> BoxFuture<'a, Option<Replay>>;
-    /// Forgets everything of a session.
-    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, ()>;
 }
 
 #[derive(Default)]

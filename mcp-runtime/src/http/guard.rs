@@ -5,7 +5,7 @@ use http::{HeaderMap, header};
 use crate::http::options::Allow;
 
 /// The hosts and origins one endpoint accepts, resolved from [`HttpOptions`](super::HttpOptions)
-/// (else `MCP_ALLOWED_HOSTS`) and how the endpoint is bound.
+/// and how the endpoint is bound.
 #[derive(Debug, Clone)]
 pub(crate) struct Guard {
     hosts: Hosts,
@@ -42,16 +42,15 @@ pub(crate) enum Refusal {
 }
 
 impl Guard {
-    /// `Auto` hosts are those of `MCP_ALLOWED_HOSTS` when it is set, else loopback names when
-    /// bound to loopback (always for a mounted router), and otherwise IP addresses and loopback
-    /// names; `Auto` origins are the request's own host, plus loopback origins when bound to
+    /// `Auto` hosts are loopback names when bound to loopback (always for a mounted router), and
+    /// otherwise IP addresses and loopback names; `Auto` origins are the request's own host, plus loopback origins when bound to
     /// loopback.
     pub(crate) fn new(hosts: &Allow, origins: &Allow, loopback: bool) -> Self {
-        let hosts = match crate::http::options::hosts(hosts) {
+        let hosts = match hosts {
             Allow::Auto if loopback => Hosts::Loopback,
             Allow::Auto => Hosts::Addresses,
             Allow::Any => Hosts::Any,
-            Allow::List(list) => Hosts::List(list),
+            Allow::List(list) => Hosts::List(std::sync::Arc::clone(list)),
         };
         let origins = match origins {
             Allow::Any => Origins::Any,

@@ -139,11 +139,11 @@ fn build_router(
 /// The router to mount at a path of the user's choosing; health endpoints only when asked for
 /// (a bad path is logged and skipped: mounting cannot fail).
 fn mounted(server: &Server, path: &str) -> Router {
-    let opts = server.inner.extension::<HttpOptions>().unwrap_or_default();
-    let health = health::paths(&opts.health, false, &taken(path)).unwrap_or_else(|e| {
-        tracing::warn!(error = %e, "health endpoints not served");
-        None
-    });
+    let health = health::paths(&server.inner.http.options.health, false, &taken(path))
+        .unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "health endpoints not served");
+            None
+        });
     build_router(server, path, true, health.as_ref(), Cancellation::new()).0
 }
 
@@ -241,8 +241,7 @@ impl Server {
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         options::check_serving(&self.inner, gated(&self.inner))?;
-        let opts = self.inner.extension::<HttpOptions>().unwrap_or_default();
-        let health = health::paths(&opts.health, true, &taken("/mcp"))?;
+        let health = health::paths(&self.inner.http.options.health, true, &taken("/mcp"))?;
         let (router, http) = build_router(
             self,
             "/mcp",

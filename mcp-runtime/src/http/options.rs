@@ -1,22 +1,17 @@
-//! [`HttpOptions`]: the settings of the Streamable HTTP transport.
+//! [`HttpOptions`]'s setters (the type is declared in `settings/http`), the builder's HTTP settings
+//! ([`ServerBuilder::http`], [`ServerBuilder::allow_unprotected`]) and what serving checks first.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::http::event_store::EventStore;
 use crate::server::{ServerBuilder, ServerInner};
+pub use crate::settings::http::HttpOptions;
+pub(crate) use crate::settings::http::{Allow, Health};
 
-/// Which hosts or origins are allowed.
-#[derive(Clone, Debug, Default)]
-pub(crate) enum Allow {
-    /// Hosts: `MCP_ALLOWED_HOSTS` when set, else loopback names when bound to loopback (always
-    /// for a mounted router), else IP addresses and loopback names.
-    /// Origins: the request's own host, and loopback origins when bound to loopback.
-    #[default]
-    Auto,
-    Any,
-    List(Arc<[String]>),
-}
+/// The default paths of the health endpoints.
+pub(crate) const LIVENESS: &str = "/healthz";
+pub(crate) const READINESS: &str = "/readyz";
 
 impl Allow {
     /// An allow-list, compared case-insensitively.
@@ -30,97 +25,6 @@ impl Allow {
     }
 }
 
-/// Settings of the Streamable HTTP transport, given to
-/// [`ServerBuilder::http`](crate::ServerBuilder::http).
-///
-/// ```
-/// use mcp_runtime::http::HttpOptions;
-/// use std::time::Duration;
-///
-/// let options = HttpOptions::new()
-///     .allowed_hosts(["mcp.example.com"])
-///     .allowed_origins(["https://app.example.com"])
-///     .keep_alive(Duration::from_secs(20));
-/// # let _ = options;
-/// ```
-#[derive(Clone)]
-#[non_exhaustive]
-pub struct HttpOptions {
-    pub(crate) hosts: Allow,
-    pub(crate) origins: Allow,
-    pub(crate) sessions: bool,
-    pub(crate) json_response: bool,
-    pub(crate) stream_after: Duration,
-    pub(crate) keep_alive: Duration,
-    pub(crate) retry: Duration,
-    pub(crate) max_sessions: usize,
-    pub(crate) session_idle: Duration,
-    pub(crate) event_store: Option<Arc<dyn EventStore>>,
-    pub(crate) max_connections: usize,
-    pub(crate) header_read_timeout: Duration,
-    pub(crate) body_read_timeout: Duration,
-    pub(crate) idle_timeout: Duration,
-    pub(crate) health: Health,
-}
-
-/// Where the health endpoints are served.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Health {
-    /// `/healthz` and `/readyz` on the standalone server, none on a mounted router.
-    #[default]
-    Auto,
-    Off,
-    /// These paths (liveness, readiness), standalone and mounted.
-    Paths(String, String),
-}
-
-/// The default paths of the health endpoints.
-pub(crate) const LIVENESS: &str = "/healthz";
-pub(crate) const READINESS: &str = "/readyz";
-
-impl std::fmt::Debug for HttpOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HttpOptions")
-            .field("hosts", &self.hosts)
-            .field("origins", &self.origins)
-            .field("sessions", &self.sessions)
-            .field("json_response", &self.json_response)
-            .field("stream_after", &self.stream_after)
-            .field("keep_alive", &self.keep_alive)
-            .field("retry", &self.retry)
-            .field("max_sessions", &self.max_sessions)
-            .field("session_idle", &self.session_idle)
-            .field("max_connections", &self.max_connections)
-            .field("header_read_timeout", &self.header_read_timeout)
-            .field("body_read_timeout", &self.body_read_timeout)
-            .field("idle_timeout", &self.idle_timeout)
-            .field("health", &self.health)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Default for HttpOptions {
-    fn default() -> Self {
-        Self {
-            hosts: Allow::Auto,
-            origins: Allow::Auto,
-            sessions: true,
-            json_response: false,
-            stream_after: Duration::from_millis(500),
-            keep_alive: Duration::from_secs(15),
-            retry: Duration::from_secs(1),
-            max_sessions: 10_000,
-            session_idle: Duration::from_secs(10 * 60),
-            event_store: None,
-            max_connections: 512,
-            header_read_timeout: Duration::from_secs(10),
-            body_read_timeout: Duration::from_secs(30),
-            idle_timeout: Duration::from_secs(60),
-            health: Health::Auto,
-        }
-    }
-}
-
 impl HttpOptions {
     /// The defaults: loopback-only `Host` on loopback binds, same-host `Origin`, sessions on,
     /// SSE when a reply is not ready at once, the connection limits and timeouts below.
@@ -131,13 +35,13 @@ impl HttpOptions {
     /// Accepts only these `Host` names (with or without port; compared case-insensitively);
     /// any other `Host` gets 403, whatever the bind address (health endpoints excepted).
     ///
-    /// Without a list (here or in `MCP_ALLOWED_HOSTS`, comma-separated, `*` for any host), a
-    /// server bound to loopback accepts loopback names (`localhost`, `127.0.0.1`, `[::1]`), and
+    /// Without a list, a server bound to loopback accepts loopback names (`localhost`, `127.0.0.1`, `[::1]`), and
     /// a server bound to any other address (`0.0.0.0`, `::`, a public IP) accepts only IP
     /// addresses and loopback names: a DNS-rebinding page's requests carry its own host
     /// name, which is refused. A server reached under a name (behind a reverse proxy that
-    /// keeps the client's `Host`, say) must list that name. A list given here wins over the
-    /// environment variable.
+    /// keeps the client's `Host`, say) must list that name. On the command line
+    /// (`ServerBuilder::run`), `MCP_ALLOWED_HOSTS` (comma-separated, `*` for any host) gives the
+    /// list when none is given here; the library itself reads no environment variable.
     ///
     /// ```
     /// # use mcp_runtime::http::HttpOptions;
@@ -392,10 +296,6 @@ impl HttpOptions {
     }
 }
 
-/// Whether the builder said scoped items may be served without authorization.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Unprotected(bool);
-
 impl ServerBuilder {
     /// Settings of the Streamable HTTP transport (allowed hosts and origins, sessions, SSE).
     ///
@@ -408,8 +308,9 @@ impl ServerBuilder {
     /// # let _ = builder;
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn http(self, options: HttpOptions) -> Self {
-        self.extension(options)
+    pub fn http(mut self, options: HttpOptions) -> Self {
+        self.http.options = options;
+        self
     }
 
     /// Says the server is meant to serve HTTP without authorization although its items declare
@@ -417,7 +318,8 @@ impl ServerBuilder {
     /// [`ServerBuilder::auth`](crate::ServerBuilder::auth) (or `MCP_AUTH_ISSUER` /
     /// `MCP_AUTH_AUDIENCE` on the command line, feature `auth`), serving HTTP fails (the command
     /// line's `http` exits with code 6), because every client could call the scoped items.
-    /// `MCP_ALLOW_UNPROTECTED=1` says the same from the environment. A server behind a gateway
+    /// On the command line (`ServerBuilder::run`), `MCP_ALLOW_UNPROTECTED=1` says the same; the
+    /// library itself reads no environment variable. A server behind a gateway
     /// that checks tokens itself is such a case. stdio is always served: it carries no tokens,
     /// and the process that spawned the server is its only client.
     ///
@@ -428,81 +330,24 @@ impl ServerBuilder {
     /// # let _ = builder;
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn allow_unprotected(self, yes: bool) -> Self {
-        self.extension(Unprotected(yes))
-    }
-}
-
-/// The environment variable naming the `Host` values a server accepts.
-pub(crate) const ALLOWED_HOSTS_ENV: &str = "MCP_ALLOWED_HOSTS";
-/// The environment variable that says scoped items may be served without authorization.
-pub(crate) const ALLOW_UNPROTECTED_ENV: &str = "MCP_ALLOW_UNPROTECTED";
-
-/// `MCP_ALLOWED_HOSTS`: `None` when unset or blank, `*` for any host, else the comma-separated
-/// host names (with or without port); an error names an entry that is not a host.
-pub(crate) fn hosts_from_env() -> Result<Option<Allow>, String> {
-    let Ok(value) = std::env::var(ALLOWED_HOSTS_ENV) else {
-        return Ok(None);
-    };
-    parse_hosts(&value)
-}
-
-fn parse_hosts(value: &str) -> Result<Option<Allow>, String> {
-    let entries: Vec<&str> = value
-        .split(',')
-        .map(str::trim)
-        .filter(|e| !e.is_empty())
-        .collect();
-    if entries.is_empty() {
-        return Ok(None);
-    }
-    if entries == ["*"] {
-        return Ok(Some(Allow::Any));
-    }
-    for e in &entries {
-        let host_char = |c: char| c.is_ascii_alphanumeric() || "-.:[]_".contains(c);
-        if !e.chars().all(host_char) || e.starts_with(':') {
-            return Err(format!(
-                "{ALLOWED_HOSTS_ENV}: {:?} is not a host: give the names clients reach this server by, \
-                 with or without port, comma-separated (mcp.example.com,mcp.example.com:8443), or * for any host",
-                e.chars().take(80).collect::<String>()
-            ));
-        }
-    }
-    Ok(Some(Allow::list(entries)))
-}
-
-/// The `Host` rule of an endpoint's options: the options' own list, else `MCP_ALLOWED_HOSTS`,
-/// else `Auto`. A malformed variable (the serving entry points refuse to start on it) allows
-/// no host at all.
-pub(crate) fn hosts(given: &Allow) -> Allow {
-    if !matches!(given, Allow::Auto) {
-        return given.clone();
-    }
-    match hosts_from_env() {
-        Ok(Some(allow)) => allow,
-        Ok(None) => Allow::Auto,
-        Err(e) => {
-            tracing::error!(error = %e, "no Host is allowed");
-            Allow::List(Arc::from(Vec::new()))
-        }
+    pub fn allow_unprotected(mut self, yes: bool) -> Self {
+        self.http.unprotected = yes;
+        self
     }
 }
 
 /// Whether a server bound to a public address would accept only IP-address `Host` values (no
-/// list given anywhere): the command line says so when it starts.
+/// list given): the command line says so when it starts.
 #[cfg(feature = "cli")]
 pub(crate) fn hosts_unlisted(server: &ServerInner) -> bool {
-    let opts = server.extension::<HttpOptions>().unwrap_or_default();
-    matches!(hosts(&opts.hosts), Allow::Auto)
+    matches!(server.http.options.hosts, Allow::Auto)
 }
 
-/// What serving HTTP checks first: `MCP_ALLOWED_HOSTS` is well formed, and items that declare
-/// scopes are not served to everyone by mistake (see [`ServerBuilder::allow_unprotected`]).
+/// What serving HTTP checks first: items that declare scopes are not served to everyone by
+/// mistake (see [`ServerBuilder::allow_unprotected`]).
 ///
 /// `gated`: whether the server's endpoint is protected by authorization (`http::gated`).
 pub(crate) fn check_serving(server: &ServerInner, gated: bool) -> Result<(), crate::error::Error> {
-    hosts_from_env().map_err(crate::error::Error::Config)?;
     match unprotected_scopes(server, gated) {
         Some(why) => Err(crate::error::Error::Config(why)),
         None => Ok(()),
@@ -515,7 +360,7 @@ pub(crate) fn unprotected_scopes(server: &ServerInner, gated: bool) -> Option<St
     if gated {
         return None;
     }
-    if server.extension::<Unprotected>().is_some_and(|u| u.0) || env_allows_unprotected() {
+    if server.http.unprotected {
         return None;
     }
     let live = server.live();
@@ -548,47 +393,6 @@ pub(crate) fn unprotected_scopes(server: &ServerInner, gated: bool) -> Option<St
     Some(format!(
         "{first}{more} declare(s) scopes, but no authorization is configured: every client could use them. \
          To serve HTTP, {configure}, or say the server is meant to run unprotected \
-         (ServerBuilder::allow_unprotected(true), or {ALLOW_UNPROTECTED_ENV}=1)"
+         (ServerBuilder::allow_unprotected(true), or MCP_ALLOW_UNPROTECTED=1)"
     ))
-}
-
-/// `MCP_ALLOW_UNPROTECTED` is `1` or `true`.
-fn env_allows_unprotected() -> bool {
-    std::env::var(ALLOW_UNPROTECTED_ENV)
-        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn listed(value: &str) -> Vec<String> {
-        match parse_hosts(value) {
-            Ok(Some(Allow::List(list))) => list.to_vec(),
-            other => panic!("{value}: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn allowed_hosts_from_the_environment() {
-        assert_eq!(
-            listed(" MCP.example.com , mcp.example.com:8443,,[::1]:80"),
-            ["mcp.example.com", "mcp.example.com:8443", "[::1]:80"]
-        );
-        assert!(matches!(parse_hosts("*"), Ok(Some(Allow::Any))));
-        assert!(matches!(parse_hosts(" * , "), Ok(Some(Allow::Any))));
-        assert!(matches!(parse_hosts(""), Ok(None)));
-        assert!(matches!(parse_hosts(" , "), Ok(None)));
-        for bad in [
-            "https://mcp.example.com",
-            "a.example,*",
-            "user@host",
-            "a b",
-            ":8000",
-        ] {
-            let e = parse_hosts(bad).unwrap_err();
-            assert!(e.starts_with("MCP_ALLOWED_HOSTS: \""), "{bad}: {e}");
-            assert!(e.contains("is not a host"), "{bad}: {e}");
-        }
-    }
 }

@@ -249,17 +249,18 @@ fn install(builder: ServerBuilder, options: &RedisOptions) -> ServerBuilder {
     let scale = ScaleOut::new(Arc::clone(&redis.node), sessions, bus)
         .with_timeout(options.timeout)
         .with_revalidate(options.revalidate);
+    let mut builder = builder.scale_out(scale).shared_task_store(tasks);
+    builder.http.events = Some(events);
     builder
-        .scale_out(scale)
-        .extension(events)
-        .shared_task_store(tasks)
 }
 
 impl ServerBuilder {
     /// Makes this server one replica of several sharing Redis at `url`: the one call of
-    /// scale-out (see `docs/scale-out.md`). The replica's name comes from `MCP_NODE_ID` (random
-    /// when unset), the key prefix from `MCP_REDIS_NAMESPACE` (`mcp`); every replica needs the
-    /// same [`request_state_keys`](Self::request_state_keys). A malformed URL fails `build`.
+    /// scale-out (see `docs/scale-out.md`). The replica's name is random and the key prefix
+    /// `mcp` ([`redis_with`](Self::redis_with) names them; the library reads no environment
+    /// variable, while the command line's `MCP_REDIS_URL` comes with `MCP_NODE_ID` and
+    /// `MCP_REDIS_NAMESPACE`, see [`RedisOptions::from_env`]); every replica needs the same
+    /// [`request_state_keys`](Self::request_state_keys). A malformed URL fails `build`.
     ///
     /// ```
     /// # use mcp_runtime::prelude::*;
@@ -273,7 +274,7 @@ impl ServerBuilder {
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub fn redis(self, url: &str) -> Self {
-        install(self, &RedisOptions::new(url).named_from_env())
+        install(self, &RedisOptions::new(url))
     }
 
     /// [`redis`](Self::redis) with every setting explicit.

@@ -14,7 +14,7 @@ use crate::notify::Hub;
 use crate::registry::{PromptRecord, ResourceRecord, ToolRecord};
 use crate::schema::SchemaProfile;
 use crate::server::options::{ServerOptions, ValidationErrors};
-use crate::server::{Extensions, Live, Records, Server, ServerInner};
+use crate::server::{Live, Records, Server, ServerInner};
 
 /// The name and version of *your* crate, for `serverInfo`.
 ///
@@ -65,7 +65,10 @@ pub struct ServerBuilder {
     state: StateMap,
     options: ServerOptions,
     state_key: Option<StateKey>,
-    extensions: Extensions,
+    /// The HTTP endpoint's settings (`ServerBuilder::http`, `allow_unprotected`, `auth`, a
+    /// scale-out backend's event store), set by the files of `http` that own them.
+    #[cfg(feature = "http")]
+    pub(crate) http: crate::settings::Http,
     /// [`tasks`](Self::tasks), if called.
     task_options: Option<crate::tasks::TaskOptions>,
     /// The shared task store a scale-out backend installed (used unless the options name one).
@@ -103,7 +106,8 @@ impl ServerBuilder {
             state: StateMap::new(),
             options: ServerOptions::default(),
             state_key: None,
-            extensions: Extensions::new(),
+            #[cfg(feature = "http")]
+            http: crate::settings::Http::default(),
             task_options: None,
             shared_task_store: None,
             fair_shares: crate::principal::FairShares::default(),
@@ -132,17 +136,6 @@ impl ServerBuilder {
     pub(crate) fn set_fair_shares(mut self, shares: crate::principal::FairShares) -> Self {
         self.fair_shares = shares;
         self
-    }
-
-    /// Settings of the HTTP layer, by type (see [`ServerInner::extension`]).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
-        self.extensions.insert(TypeId::of::<T>(), Arc::new(value));
-        self
-    }
-    #[cfg(all(feature = "auth", feature = "cli"))] // whether settings of type `T` were given
-    pub(crate) fn has_extension<T: Any + Send + Sync>(&self) -> bool {
-        self.extensions.contains_key(&TypeId::of::<T>())
     }
 
     /// Adds a tool record (`my_fn::TOOL`).
@@ -571,7 +564,8 @@ impl ServerBuilder {
                 server_info_meta,
                 hub,
                 state_key: self.state_key.unwrap_or_else(StateKey::random),
-                extensions: self.extensions,
+                #[cfg(feature = "http")]
+                http: self.http,
                 tasks: Arc::new(crate::tasks::TaskManager::new(task_options)),
                 fair_shares: self.fair_shares,
                 client_requests,

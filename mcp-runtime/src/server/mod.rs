@@ -7,8 +7,6 @@ mod mount;
 pub(crate) mod options;
 pub(crate) mod shutdown;
 
-use std::any::{Any, TypeId};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 use mcp_core::{Implementation, Meta, ProtocolVersion, ServerCapabilities};
@@ -24,11 +22,6 @@ use crate::registry::{
 use crate::sync::{lock, read, write};
 pub use builder::ServerBuilder;
 use options::ServerOptions;
-
-/// Settings of the HTTP layer, by type: `http` sits above `server`, so the settings it owns
-/// (`HttpOptions`, `Authorization`, `Unprotected`, a scale-out backend's event store) are
-/// kept here without naming them.
-pub(crate) type Extensions = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
 
 /// What the `serve_*` entry points return: one future boxed in the runtime, so that a server's
 /// crate does not compile the serving state machines (and their drop glue) again.
@@ -151,8 +144,10 @@ pub(crate) struct ServerInner {
     pub(crate) server_info_meta: Meta,
     pub(crate) hub: Arc<Hub>,
     pub(crate) state_key: StateKey,
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) extensions: Extensions,
+    /// The HTTP endpoint's settings: their types are declared in `settings`, below `server`,
+    /// and read by `http`, above it.
+    #[cfg(feature = "http")]
+    pub(crate) http: crate::settings::Http,
     /// Tasks: every server has a manager (with the default options and an in-memory store
     /// unless told otherwise); `tasks/*` answer -32601 where no tool may run as a task.
     pub(crate) tasks: Arc<crate::tasks::TaskManager>,
@@ -189,13 +184,6 @@ impl ServerInner {
             };
             scale.announce(crate::scale::BusMessage::ListChanged { kind: kind.into() });
         }
-    }
-
-    /// The HTTP layer's settings of type `T` given to the builder, if any.
-    #[cfg(feature = "http")]
-    pub(crate) fn extension<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
-        let value = self.extensions.get(&TypeId::of::<T>())?;
-        Arc::clone(value).downcast::<T>().ok()
     }
 }
 

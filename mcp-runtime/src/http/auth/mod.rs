@@ -59,7 +59,7 @@
 //!
 //! # Without code changes
 //!
-//! A server binary that runs [`Server::run`](crate::Server::run) and has no
+//! A server binary that runs [`ServerBuilder::run`](crate::ServerBuilder::run) and has no
 //! [`ServerBuilder::auth`](crate::ServerBuilder::auth) reads `MCP_AUTH_ISSUER` and
 //! `MCP_AUTH_AUDIENCE` when its `http` command starts: with both set, it serves as
 //! [`Authorization::jwt`]`(issuer, audience)`; `MCP_AUTH_ALLOW_JWT_TYP=1` also accepts access
@@ -179,7 +179,7 @@ pub(crate) fn check_env(server: &Server) -> Result<bool, String> {
 
 /// The settings of a server's endpoint, if it is protected.
 fn settings(server: &ServerInner) -> Option<Arc<Authorization>> {
-    server.extension::<Authorization>()
+    server.http.auth.clone()
 }
 
 /// Puts the gate in front of the endpoint's routes, and serves the metadata when the routes sit

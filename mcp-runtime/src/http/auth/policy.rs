@@ -1,60 +1,16 @@
 //! [`Authorization`]: how a server's HTTP endpoint is protected, built once and shared.
 
 use std::collections::{BTreeSet, HashMap};
-use std::fmt;
 use std::sync::Arc;
 
 use crate::caller::Sight;
 use crate::http::auth::jwt::JwtVerifier;
 use crate::http::auth::verifier::TokenVerifier;
 use crate::server::ServerBuilder;
+pub use crate::settings::auth::Authorization;
 
 /// Most scopes a hierarchy walk visits (hierarchies are small; this bounds a cyclic one).
 const MAX_WALK: usize = 1024;
-
-/// The OAuth 2.1 resource-server settings of a server's HTTP endpoint (feature `auth`).
-///
-/// Give it to the builder with [`ServerBuilder::auth`]. Every request to the MCP endpoint (both
-/// eras, and the legacy HTTP+SSE transport) must then carry `Authorization: Bearer <token>`;
-/// the token is verified, the scopes the request needs are checked, and the caller reaches
-/// handlers as [`Auth`](crate::auth::Auth). The protected resource metadata (RFC 9728) is served
-/// at `/.well-known/oauth-protected-resource` followed by the resource URI's path, and at
-/// `/.well-known/oauth-protected-resource`.
-///
-/// ```
-/// use mcp_runtime::auth::Authorization;
-/// use mcp_runtime::prelude::*;
-///
-/// let auth = Authorization::jwt("https://auth.example.com", "https://notes.example.com/mcp")
-///     .require_scopes(["notes"])                          // every request needs it
-///     .imply("notes:admin", ["notes:read", "notes:write"]) // a broader scope implies narrower ones
-///     .hide_unpermitted_items(true);                      // lists show what the caller may use
-/// let builder = Server::builder(server_info!()).auth(auth);
-/// # let _ = builder;
-/// ```
-#[derive(Clone)]
-#[must_use]
-pub struct Authorization {
-    pub(crate) verifier: Arc<dyn TokenVerifier>,
-    pub(crate) resource: String,
-    pub(crate) servers: Vec<String>,
-    pub(crate) scopes_supported: Option<Vec<String>>,
-    pub(crate) required: Vec<String>,
-    pub(crate) implies: HashMap<String, Vec<String>>,
-    pub(crate) hide: bool,
-    pub(crate) resource_name: Option<String>,
-}
-
-impl fmt::Debug for Authorization {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Authorization")
-            .field("resource", &self.resource)
-            .field("authorization_servers", &self.servers)
-            .field("required", &self.required)
-            .field("hide", &self.hide)
-            .finish_non_exhaustive()
-    }
-}
 
 impl Authorization {
     /// Tokens checked by `verifier`, for the resource `resource` (this server's canonical URI,
@@ -316,13 +272,14 @@ impl ServerBuilder {
     /// # let _ = server;
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
-    pub fn auth(self, auth: Authorization) -> Self {
-        self.extension(auth)
+    pub fn auth(mut self, auth: Authorization) -> Self {
+        self.http.auth = Some(Arc::new(auth));
+        self
     }
 
     /// Whether [`auth`](Self::auth) was given.
     #[cfg(feature = "cli")]
     pub(crate) fn has_auth(&self) -> bool {
-        self.has_extension::<Authorization>()
+        self.http.auth.is_some()
     }
 }
