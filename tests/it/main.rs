@@ -6,6 +6,7 @@
 //! example server they spawn, in `examples/gift-server/tests/stdio.rs`.
 
 mod apps;
+mod all_problems;
 mod arguments;
 mod bounds;
 mod cli;

@@ -221,9 +221,11 @@ impl Catalog {
             #[cfg(feature = "http")]
             let mirrored = mirror::header_params(&descriptor.input_schema);
             let bounds = match record.input_schema {
-                InputSchema::Generated(_) => {
-                    crate::validation::Bounds::of_schema(&descriptor.input_schema)
-                }
+                // The schema as schemars makes it (with the `format` of integers, which says
+                // which bounds are the type's own), not as the profile serves it.
+                InputSchema::Generated(generate) => crate::validation::Bounds::of_schema(
+                    generate(&mut schemars::SchemaGenerator::default()).as_value(),
+                ),
                 InputSchema::Raw(_) => None,
             };
             tool_entries.push(ToolEntry {
