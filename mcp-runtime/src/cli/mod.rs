@@ -68,3 +68,5 @@ pub use exit::{CliError, CommandOutput, Failure};
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub use run::Cli;
+#[cfg(feature = "testing")]
+pub(crate) use inspect::listings;
