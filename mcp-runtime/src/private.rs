@@ -49,9 +49,9 @@ pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, Hand
     };
     match parsed {
         Some(v) if problems.is_empty() => Ok(v),
-        _ => Err(HandlerError::InvalidArguments(
-            crate::validation::render(&problems),
-        )),
+        _ => Err(HandlerError::InvalidArguments(crate::validation::render(
+            &problems,
+        ))),
     }
 }
 

@@ -75,14 +75,15 @@ fn middle<'a>(old: &[&'a str], new: &[&'a str]) -> Vec<Op<'a>> {
             ops.push(Op::Same(new[j]));
             i += 1;
             j += 1;
-        } else if j < new.len()
-            && (i == old.len() || lcs[i * width + j + 1] >= lcs[(i + 1) * width + j])
+        } else if i < old.len()
+            && (j == new.len() || lcs[(i + 1) * width + j] >= lcs[i * width + j + 1])
         {
-            ops.push(Op::Added(new[j]));
-            j += 1;
-        } else {
+            // Removed before added, where either would do.
             ops.push(Op::Removed(old[i]));
             i += 1;
+        } else {
+            ops.push(Op::Added(new[j]));
+            j += 1;
         }
     }
     ops

@@ -13,8 +13,7 @@ pub const UPDATE_VARIABLE: &str = "MCP_UPDATE_SNAPSHOTS";
 /// Whether [`UPDATE_VARIABLE`] asks for updates (set, and not `0`, `false` or empty): the one
 /// place it is read.
 fn update_requested() -> bool {
-    std::env::var_os(UPDATE_VARIABLE)
-        .is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+    std::env::var_os(UPDATE_VARIABLE).is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
 
 /// A snapshot file: compared with the text of now, and written instead when updating

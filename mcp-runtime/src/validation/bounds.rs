@@ -66,7 +66,8 @@ impl Bounds {
     pub(super) fn problems(&self, text: &str) -> Vec<Problem> {
         let Some(given) = serde_json::from_str::<&serde_json::value::RawValue>(text)
             .ok()
-            .and_then(members) else {
+            .and_then(members)
+        else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -77,9 +78,8 @@ impl Bounds {
             let message = match serde_json::from_str::<Value>(raw.get()) {
                 Ok(Value::Number(n)) => n.as_f64().and_then(|v| bound.range(v)),
                 Ok(Value::String(s)) => bound.pattern.as_ref().and_then(|(source, re)| {
-                    (!re.is_match(&s)).then(|| {
-                        format!("{:?} does not match the pattern {source:?}", shown(&s))
-                    })
+                    (!re.is_match(&s))
+                        .then(|| format!("{:?} does not match the pattern {source:?}", shown(&s)))
                 }),
                 _ => None,
             };

@@ -204,9 +204,7 @@ pub(super) async fn call_tool(
             let handle = crate::background::spawn(async move {
                 let entry = &run.live.catalog.tools[run.index];
                 let (args, handler_ctx) = (run.arguments.clone(), ctx.clone());
-                let work = invoke(run.limits(), None, move || {
-                    entry.call(handler_ctx, args)
-                });
+                let work = invoke(run.limits(), None, move || entry.call(handler_ctx, args));
                 run.finish(&r, ctx, Box::pin(work)).await;
             });
             running.set_abort(handle.abort_handle());
