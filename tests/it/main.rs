@@ -5,8 +5,8 @@
 //! One module per area of the protocol; the spawned-binary (stdio) tests live next to the
 //! example server they spawn, in `examples/gift-server/tests/stdio.rs`.
 
-mod apps;
 mod all_problems;
+mod apps;
 mod arguments;
 mod bounds;
 mod cli;
