@@ -113,12 +113,13 @@ impl Session {
     ///
     /// ```rust,standalone_crate
     /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::protocol::ProtocolVersion;
     ///
     /// #[mcp_runtime::main(flavor = "current_thread")]
     /// async fn main() {
     ///     let server = Server::builder(server_info!()).build().unwrap();
     ///     let session = mcp_runtime::testing::connect(&server).await.unwrap();
-    ///     assert!(session.client().list_tools().await.unwrap().is_empty());
+    ///     assert_eq!(session.client().protocol_version(), ProtocolVersion::LATEST_HANDSHAKE);
     /// }
     /// ```
     pub fn client(&self) -> &Client {

@@ -31,8 +31,8 @@ use crate::Server;
 /// #[mcp_runtime::main(flavor = "current_thread")]
 /// async fn main() {
 ///     let server = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
+///     // The handshake (the server's own version and capabilities left out), then a call.
 ///     let transcript = Transcript::parse(r#"
-/// # The handshake: the server's own version and capabilities left out.
 /// {"send": {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}}
 /// {"expect": {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25"}}, "ignore": ["/result/capabilities", "/result/serverInfo", "/result/instructions"]}
 /// {"send": {"jsonrpc": "2.0", "method": "notifications/initialized"}}
@@ -171,8 +171,8 @@ impl Transcript {
 ///     let server = Server::builder(server_info!()).build().unwrap();
 ///     let path = std::env::temp_dir().join(format!("ping-{}.jsonl", std::process::id()));
 ///     std::fs::write(&path, concat!(
-///         r#"{"send": {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"}}}}}"#, "\n",
-///         r#"{"expect": {"jsonrpc": "2.0", "id": 1, "result": {}}, "ignore": ["/result/_meta", "/result/resultType"]}"#, "\n",
+///         r#"{"send": {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}}"#, "\n",
+///         r#"{"expect": {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25"}}, "ignore": ["/result/capabilities", "/result/serverInfo", "/result/instructions"]}"#, "\n",
 ///     )).unwrap();
 ///     mcp_runtime::testing::assert_transcript(&server, &path).await;
 ///     std::fs::remove_file(&path).unwrap();
