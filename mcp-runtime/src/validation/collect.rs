@@ -21,6 +21,9 @@ pub(super) fn serde_problems<T: DeserializeOwned>(text: &str) -> Vec<Problem> {
     let mut doc = text.to_owned();
     let mut found: Vec<Problem> = Vec::new();
     let mut mended: Vec<(String, usize)> = Vec::new();
+    // The value mended by the previous pass: where serde buffers (a flattened struct, an
+    // internally tagged enum) it names the buffered parent when it refuses the mended value.
+    let mut last: Option<Vec<Segment>> = None;
     for _ in 0..PASSES {
         let de = &mut serde_json::Deserializer::from_str(&doc);
         let err = match serde_path_to_error::deserialize::<_, T>(de) {
@@ -38,6 +41,13 @@ pub(super) fn serde_problems<T: DeserializeOwned>(text: &str) -> Vec<Problem> {
         if let Some(field) = &missing {
             target.push(Segment::Map { key: field.clone() });
         }
+        if missing.is_none()
+            && let Some(last) = last.take()
+            && within(&path_text(&last), &path_text(&target))
+        {
+            // The mended value refused again, named by its buffered parent: mend it again.
+            target = last;
+        }
         let key = path_text(&target);
         let below_mended = mended.iter().any(|(m, _)| within(&key, m));
         if !below_mended {
@@ -50,6 +60,11 @@ pub(super) fn serde_problems<T: DeserializeOwned>(text: &str) -> Vec<Problem> {
             Some((_, count)) if *count >= MENDS_PER_PATH => break,
             Some((_, count)) => *count += 1,
             None => mended.push((key, 1)),
+        }
+        if raw.starts_with("unknown variant `") && target.len() > 1 {
+            // Below the top level, a variant may be the tag of the object around it: what the
+            // variant put in its place needs is no problem of the caller's.
+            mended.push((path_text(&target[..target.len() - 1]), MENDS_PER_PATH));
         }
         // serde_json refuses a value of the wrong kind for an enum as a syntax error: a string
         // is the kind it reads, and the next pass names the variants.
@@ -67,6 +82,7 @@ pub(super) fn serde_problems<T: DeserializeOwned>(text: &str) -> Vec<Problem> {
             Some(next) => doc = next,
             None => break,
         }
+        last = Some(target);
     }
     found
 }
