@@ -48,7 +48,7 @@ pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, Hand
         Err(_) => (None, crate::validation::problems::<T>(text, false)),
     };
     match parsed {
-        Some(v) if problems.is_empty() => Ok(v),
+        Some(v) if problems.list.is_empty() => Ok(v),
         _ => Err(HandlerError::InvalidArguments(crate::validation::render(
             &problems,
         ))),

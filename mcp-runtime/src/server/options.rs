@@ -22,7 +22,10 @@ use crate::schema::SchemaProfile;
 /// parameters. What a wrong value causes below it is one problem (a string where an object
 /// goes is not also missing each of the object's properties). The bounds `#[arg(min, max,
 /// pattern)]` set are checked with the rest; unknown properties (where they are refused) are
-/// told before anything else, as one problem naming them all.
+/// told before anything else, as one problem naming them all. The search is bounded (the
+/// arguments are read again at most 48 times); when it stops before the end (at that bound, or
+/// at a value of a shape it cannot stand in for, such as a tuple of the wrong length), the
+/// count says `at least 3 problems:`.
 ///
 /// ```
 /// use mcp_runtime::ValidationErrors;

@@ -16,8 +16,9 @@ const PASSES: usize = 48;
 const MENDS_PER_PATH: usize = 4;
 
 /// The problems serde finds in `text` for `T`, in the order found (at least one when `T` does
-/// not deserialise from `text`).
-pub(super) fn serde_problems<T: DeserializeOwned>(text: &str) -> Vec<Problem> {
+/// not deserialise from `text`), and whether the search went to the end (`false` when it
+/// stopped at its bound or at a value it could not mend).
+pub(super) fn serde_problems<T: DeserializeOwned>(text: &str) -> (Vec<Problem>, bool) {
     let mut doc = text.to_owned();
     let mut found: Vec<Problem> = Vec::new();
     let mut mended: Vec<(String, usize)> = Vec::new();
@@ -27,7 +28,7 @@ pub(super) fn serde_problems<T: DeserializeOwned>(text: &str) -> Vec<Problem> {
     for _ in 0..PASSES {
         let de = &mut serde_json::Deserializer::from_str(&doc);
         let err = match serde_path_to_error::deserialize::<_, T>(de) {
-            Ok(_) => break,
+            Ok(_) => return (found, true),
             Err(err) => err,
         };
         let mut target: Vec<Segment> = err.path().iter().cloned().collect();
@@ -84,7 +85,7 @@ pub(super) fn serde_problems<T: DeserializeOwned>(text: &str) -> Vec<Problem> {
         }
         last = Some(target);
     }
-    found
+    (found, false)
 }
 
 /// Whether the path `key` is `at` or below it.
@@ -231,6 +232,27 @@ mod tests {
 
     fn all(text: &str) -> String {
         render(&problems::<Args>(text, false))
+    }
+
+    #[test]
+    fn a_search_that_stops_early_says_so() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Pairs {
+            a: u8,
+            pair: (u8, u8),
+            b: u8,
+        }
+        // A tuple of the wrong length cannot be mended: what comes after it is not known.
+        assert_eq!(
+            render(&problems::<Pairs>(
+                r#"{"a": "x", "pair": [1], "b": "y"}"#,
+                false
+            )),
+            "at least 2 problems:\n\
+             - property 'a': expected a non-negative integer, got string \"x\"\n\
+             - property 'pair': invalid length 1, expected a tuple of size 2"
+        );
     }
 
     #[test]

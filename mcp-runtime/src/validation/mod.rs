@@ -33,12 +33,20 @@ pub(crate) struct Problem {
     pub(crate) message: String,
 }
 
+/// The problems of a call's arguments, and whether they are all of them (a search that stopped
+/// at its bound, or at a value it could not mend, knows only those before).
+#[derive(Debug)]
+pub(crate) struct Problems {
+    pub(crate) list: Vec<Problem>,
+    pub(crate) complete: bool,
+}
+
 /// Every problem of `text` for `T` and for the bounds of the running call's input schema, in
 /// the order of the properties in `text` (missing properties last, in the parameters' order);
 /// empty when `text` is fine.
-pub(crate) fn problems<T: DeserializeOwned>(text: &str, parsed: bool) -> Vec<Problem> {
-    let mut found = if parsed {
-        Vec::new()
+pub(crate) fn problems<T: DeserializeOwned>(text: &str, parsed: bool) -> Problems {
+    let (mut found, complete) = if parsed {
+        (Vec::new(), true)
     } else {
         collect::serde_problems::<T>(text)
     };
@@ -53,17 +61,22 @@ pub(crate) fn problems<T: DeserializeOwned>(text: &str, parsed: bool) -> Vec<Pro
     if found.len() > 1 {
         collect::in_document_order(text, &mut found);
     }
-    found
+    Problems {
+        list: found,
+        complete,
+    }
 }
 
-/// The message listing `problems`: one as it is; more as `3 problems:` and one line each, at
-/// most [`LISTED`], then `- and N more`.
-pub(crate) fn render(problems: &[Problem]) -> String {
-    match problems {
+/// The message listing `problems`: one as it is; more as `3 problems:` (`at least 3
+/// problems:` when the search stopped early) and one line each, at most [`LISTED`], then
+/// `- and N more`.
+pub(crate) fn render(problems: &Problems) -> String {
+    match problems.list.as_slice() {
         [] => "invalid arguments".to_owned(),
         [one] => one.message.clone(),
         many => {
-            let mut out = format!("{} problems:", many.len());
+            let at_least = if problems.complete { "" } else { "at least " };
+            let mut out = format!("{at_least}{} problems:", many.len());
             for p in many.iter().take(LISTED) {
                 out.push_str("\n- ");
                 out.push_str(&p.message.replace('\n', "\\n"));
