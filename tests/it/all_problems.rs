@@ -54,10 +54,24 @@ async fn survey(
     format!("{a}{b}{c}{d}{e}{f}{g}{h}{i}{j}{k}{l}")
 }
 
+/// Writes a letter.
+#[prompt(server = "it-problems")]
+async fn letter(
+    /// To whom
+    to: String,
+    /// From whom
+    from: String,
+    /// How many lines
+    lines: Option<u8>,
+) -> String {
+    format!("{to} {from} {lines:?}")
+}
+
 fn server() -> Server {
     Server::builder(server_info!())
         .tool(draft::TOOL)
         .tool(survey::TOOL)
+        .prompt(letter::PROMPT)
         .build()
         .unwrap()
 }
@@ -159,4 +173,37 @@ async fn valid_arguments_still_reach_the_tool() {
         .call_tool("draft", json!({"text": "milk", "keep": 280}))
         .await;
     assert_eq!(only_text(&result(&r, json!(2))), "milk Some(280)");
+}
+
+#[tokio::test]
+async fn a_prompt_tells_every_missing_argument() {
+    for (n, (arguments, expected)) in [
+        (json!({}), "2 problems:\n- missing required argument 'to'\n- missing required argument 'from'"),
+        (json!({"from": "Ann"}), "missing required argument 'to'"),
+        // The other arguments are the prompt's to read: there may be more.
+        (
+            json!({"lines": "x"}),
+            "at least 2 problems:\n- missing required argument 'to'\n- missing required argument 'from'",
+        ),
+        (
+            json!({"to": "Bo", "from": "Ann", "lines": "x"}),
+            "argument 'lines': cannot read \"x\" as a non-negative integer",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for era in ["2025-11-25", "stateless"] {
+            let mut client = server().connect_in_memory();
+            let params = json!({"name": "letter", "arguments": arguments});
+            let r = if era == "stateless" {
+                client.stateless("prompts/get", params).await
+            } else {
+                client.initialize(era).await;
+                client.request("prompts/get", params).await
+            };
+            let id = json!(if era == "stateless" { 1 } else { 2 });
+            assert_eq!(error_message(&r, -32602, id), expected, "{n} {era}");
+        }
+    }
 }

@@ -27,6 +27,9 @@ use crate::schema::SchemaProfile;
 /// at a value of a shape it cannot stand in for, such as a tuple of the wrong length), the
 /// count says `at least 3 problems:`.
 ///
+/// `prompts/get` (always -32602) tells every missing required argument at once the same way;
+/// a given argument that does not parse is told alone, once none is missing.
+///
 /// ```
 /// use mcp_runtime::ValidationErrors;
 /// assert_eq!(ValidationErrors::default(), ValidationErrors::ByRevision);
