@@ -133,6 +133,11 @@
 //!   it compiles no server code and no HTTP server stack.
 //! - `client-oauth`: the client's OAuth 2.1 (`client::oauth`, `ClientBuilder::oauth`), with
 //!   `client`; it needs no server feature.
+//! - `testing`: helpers for a server's own tests (`testing`, with `client`; for
+//!   `[dev-dependencies]`): the real client connected in-process with typed calls
+//!   (`testing::connect`), a snapshot of the lists in both eras (`testing::assert_lists_snapshot`,
+//!   written when `MCP_UPDATE_SNAPSHOTS=1`), recorded request/response transcripts replayed
+//!   (`testing::assert_transcript`).
 //!
 //! A stdio-only server needs `default-features = false, features = ["macros"]`: no HTTP stack,
 //! no `tracing-subscriber`; it serves with [`Server::serve_stdio`].
@@ -161,7 +166,9 @@
 //!
 //! [`Server::connect_in_memory`] gives a [`TestClient`](transport::memory::TestClient) that
 //! speaks raw JSON to the server, so tests can assert exact wire contents; with the `client`
-//! feature, `Server::connect_client` connects the typed `client::Client` the same way.
+//! feature, `Server::connect_client` connects the typed `client::Client` the same way. The
+//! `testing` feature adds helpers on top: typed calls (`testing::connect`), a snapshot of the
+//! lists and recorded transcripts (see the guide's "Tests").
 //!
 //! # Several servers in one binary, and linking
 //!
@@ -206,6 +213,9 @@ mod server;
 mod settings;
 mod sync;
 pub mod tasks;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 pub mod transport;
 mod typed;
 mod validation;
@@ -290,7 +300,8 @@ struct ClientDoctests;
 #[doc = include_str!("../../docs/client-auth.md")]
 struct ClientAuthDoctests;
 
-// So does every snippet of the guide (outside the package: only this repository tests it).
-#[cfg(doctest)]
+// So does every snippet of the guide (outside the package: only this repository tests it);
+// its "Tests" section uses the `testing` helpers.
+#[cfg(all(doctest, feature = "testing"))]
 #[doc = include_str!("../../docs/guide.md")]
 struct GuideDoctests;

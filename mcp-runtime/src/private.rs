@@ -43,11 +43,15 @@ pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, Hand
             crate::validation::not_an_object(text),
         ));
     }
-    match serde_json::from_str::<T>(text) {
-        Ok(v) => Ok(v),
-        Err(_) => Err(HandlerError::InvalidArguments(
-            crate::validation::describe::<T>(text),
-        )),
+    let (parsed, problems) = match serde_json::from_str::<T>(text) {
+        Ok(v) => (Some(v), crate::validation::problems::<T>(text, true)),
+        Err(_) => (None, crate::validation::problems::<T>(text, false)),
+    };
+    match parsed {
+        Some(v) if problems.list.is_empty() => Ok(v),
+        _ => Err(HandlerError::InvalidArguments(crate::validation::render(
+            &problems,
+        ))),
     }
 }
 

@@ -5,6 +5,7 @@
 //! One module per area of the protocol; the spawned-binary (stdio) tests live next to the
 //! example server they spawn, in `examples/gift-server/tests/stdio.rs`.
 
+mod all_problems;
 mod apps;
 mod arguments;
 mod bounds;

@@ -149,7 +149,7 @@ pub(super) const LISTED: [ProtocolVersion; 2] =
     [ProtocolVersion::LATEST_HANDSHAKE, ProtocolVersion::LATEST];
 
 /// `list --json`: the lists of [`LISTED`] revisions, keyed by revision.
-pub(super) fn listings(server: &Server) -> String {
+pub(crate) fn listings(server: &Server) -> String {
     let all: Map<String, Value> = LISTED
         .iter()
         .map(|v| (v.as_str().to_owned(), server.listing_at(*v)))

@@ -65,6 +65,8 @@ mod log;
 mod run;
 
 pub use exit::{CliError, CommandOutput, Failure};
+#[cfg(feature = "testing")]
+pub(crate) use inspect::listings;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub use run::Cli;

@@ -75,6 +75,20 @@ pub(crate) struct ToolEntry {
     /// The properties a call may give, when others are refused; `None` when any property is
     /// accepted.
     pub(crate) known_properties: Option<KnownProperties>,
+    /// The bounds of a generated input schema, checked with the parse (see `validation`).
+    pub(crate) bounds: Option<Arc<crate::validation::Bounds>>,
+}
+
+impl ToolEntry {
+    /// The tool's call, its arguments checked against its bounds too.
+    pub(crate) fn call(
+        &self,
+        ctx: crate::handler::context::Context,
+        arguments: Option<Box<serde_json::value::RawValue>>,
+    ) -> crate::future::BoxFuture<'static, Result<mcp_core::CallToolResult, crate::HandlerError>>
+    {
+        crate::validation::with_bounds(self.bounds.as_ref(), (self.record.call)(ctx, arguments))
+    }
 }
 
 /// A fixed-URI resource ready to serve.
@@ -206,7 +220,16 @@ impl Catalog {
             )?;
             #[cfg(feature = "http")]
             let mirrored = mirror::header_params(&descriptor.input_schema);
+            let bounds = match record.input_schema {
+                // The schema as schemars makes it (with the `format` of integers, which says
+                // which bounds are the type's own), not as the profile serves it.
+                InputSchema::Generated(generate) => crate::validation::Bounds::of_schema(
+                    generate(&mut schemars::SchemaGenerator::default()).as_value(),
+                ),
+                InputSchema::Raw(_) => None,
+            };
             tool_entries.push(ToolEntry {
+                bounds,
                 limit: limit(record.max_concurrency),
                 record,
                 descriptor,

@@ -6,6 +6,30 @@ use crate::schema::SchemaProfile;
 
 /// How argument validation failures of tools are reported.
 ///
+/// Either way the message is the same, and it tells every problem of the arguments, not only
+/// the first: one problem as it is (`invalid arguments for tool 'draft': property 'keep': must
+/// be at most 280, got 500`); more as a count and one line each, at most ten, then how many
+/// more there are:
+///
+/// ```text
+/// invalid arguments for tool 'draft': 2 problems:
+/// - property 'text': expected a string, got integer 5
+/// - property 'keep': must be at most 280, got 500
+/// ```
+///
+/// The problems come in the order of the properties in the arguments (the document's order,
+/// as the client wrote it), problems of missing required properties last, in the order of the
+/// parameters. What a wrong value causes below it is one problem (a string where an object
+/// goes is not also missing each of the object's properties). The bounds `#[arg(min, max,
+/// pattern)]` set are checked with the rest; unknown properties (where they are refused) are
+/// told before anything else, as one problem naming them all. The search is bounded (the
+/// arguments are read again at most 48 times); when it stops before the end (at that bound, or
+/// at a value of a shape it cannot stand in for, such as a tuple of the wrong length), the
+/// count says `at least 3 problems:`.
+///
+/// `prompts/get` (always -32602) tells every missing required argument at once the same way;
+/// a given argument that does not parse is told alone, once none is missing.
+///
 /// ```
 /// use mcp_runtime::ValidationErrors;
 /// assert_eq!(ValidationErrors::default(), ValidationErrors::ByRevision);

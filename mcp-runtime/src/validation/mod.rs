@@ -2,9 +2,13 @@
 //!
 //! The fast path deserialises arguments once, straight into the generated struct. Only when that
 //! fails does this module run a second, path-tracking pass to say exactly what is wrong and where,
-//! in words rather than serde's "line 1 column 2". Unknown properties are found before the call,
-//! from the keys of the arguments object alone.
+//! in words rather than serde's "line 1 column 2", and then goes on past the first problem
+//! (`collect`) so that the message lists every problem, at most [`LISTED`] of them. The bounds of
+//! the input schema (`#[arg(min, max, pattern)]`) are checked alongside (`bounds`). Unknown
+//! properties are found before the call, from the keys of the arguments object alone.
 
+mod bounds;
+mod collect;
 mod json;
 mod unknown;
 
@@ -12,19 +16,95 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_path_to_error::Segment;
 
+pub(crate) use bounds::{Bounds, with_bounds};
 pub(crate) use json::shown;
 use json::{members, raw_at, unexpected_of, unique_descendant};
 pub(crate) use unknown::unknown_properties;
 
-/// Describes why `text` does not deserialise into `T`.
+/// How many problems one message lists at most; the rest are counted ("and 2 more").
+pub(crate) const LISTED: usize = 10;
+
+/// One problem of a call's arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Problem {
+    /// The top-level property it is in (`None` for the arguments as a whole).
+    pub(crate) property: Option<String>,
+    /// The message, naming the path (`property 'budget': expected a number, got string "ten"`).
+    pub(crate) message: String,
+}
+
+/// The problems of a call's arguments, and whether they are all of them (a search that stopped
+/// at its bound, or at a value it could not mend, knows only those before).
+#[derive(Debug)]
+pub(crate) struct Problems {
+    pub(crate) list: Vec<Problem>,
+    pub(crate) complete: bool,
+}
+
+/// Every problem of `text` for `T` and for the bounds of the running call's input schema, in
+/// the order of the properties in `text` (missing properties last, in the parameters' order);
+/// empty when `text` is fine.
+pub(crate) fn problems<T: DeserializeOwned>(text: &str, parsed: bool) -> Problems {
+    let (mut found, complete) = if parsed {
+        (Vec::new(), true)
+    } else {
+        collect::serde_problems::<T>(text)
+    };
+    let refused: Vec<Option<String>> = found.iter().map(|p| p.property.clone()).collect();
+    bounds::current(|b| {
+        found.extend(
+            b.problems(text)
+                .into_iter()
+                .filter(|p| p.property.is_none() || !refused.contains(&p.property)),
+        );
+    });
+    if found.len() > 1 {
+        collect::in_document_order(text, &mut found);
+    }
+    Problems {
+        list: found,
+        complete,
+    }
+}
+
+/// The message listing `problems`: one as it is; more as `3 problems:` (`at least 3
+/// problems:` when the search stopped early) and one line each, at most [`LISTED`], then
+/// `- and N more`.
+pub(crate) fn render(problems: &Problems) -> String {
+    match problems.list.as_slice() {
+        [] => "invalid arguments".to_owned(),
+        [one] => one.message.clone(),
+        many => {
+            let at_least = if problems.complete { "" } else { "at least " };
+            let mut out = format!("{at_least}{} problems:", many.len());
+            for p in many.iter().take(LISTED) {
+                out.push_str("\n- ");
+                out.push_str(&p.message.replace('\n', "\\n"));
+            }
+            if many.len() > LISTED {
+                out.push_str(&format!("\n- and {} more", many.len() - LISTED));
+            }
+            out
+        }
+    }
+}
+
+/// Describes why `text` does not deserialise into `T` (the first problem).
+#[cfg(test)]
 pub(crate) fn describe<T: DeserializeOwned>(text: &str) -> String {
     let de = &mut serde_json::Deserializer::from_str(text);
-    let err = match serde_path_to_error::deserialize::<_, T>(de) {
-        Ok(_) => return "invalid arguments".to_owned(),
-        Err(err) => err,
-    };
-    let segments: Vec<Segment> = err.path().iter().cloned().collect();
-    let inner = err.into_inner();
+    match serde_path_to_error::deserialize::<_, T>(de) {
+        Ok(_) => "invalid arguments".to_owned(),
+        Err(err) => {
+            let segments: Vec<Segment> = err.path().iter().cloned().collect();
+            describe_error(text, &segments, &err.into_inner())
+        }
+    }
+}
+
+/// Describes serde's error `inner` at `segments` of `text`.
+fn describe_error(text: &str, segments: &[Segment], inner: &serde_json::Error) -> String {
+    let segments = segments.to_vec();
     let msg = strip_position(&inner.to_string());
     let node = raw_at(text, &segments);
     if msg == "number out of range" {

@@ -60,6 +60,7 @@ pub(super) async fn get(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let record = &entry.record;
     call.authorize(record.scopes)?;
     let args = arguments(p.arguments);
+    missing_arguments(record.arguments, &args)?;
     let v = call.scope.version;
     let id = call.id;
     let limits = Limits {
@@ -83,6 +84,31 @@ pub(super) async fn get(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
     Payload::framed(id, &result)
+}
+
+/// Every required argument missing, told at once (the generated reads stop at the first
+/// problem); "at least" when other arguments were given, which only the prompt's reads check.
+fn missing_arguments(
+    declared: &[crate::registry::PromptArgRecord],
+    args: &PromptArguments,
+) -> Result<(), ErrorObject> {
+    use crate::validation::{Problem, Problems, render};
+    let list: Vec<Problem> = declared
+        .iter()
+        .filter(|a| a.required && !args.0.contains_key(a.name))
+        .map(|a| Problem {
+            property: Some(a.name.to_owned()),
+            message: format!("missing required argument '{}'", a.name),
+        })
+        .collect();
+    if list.is_empty() {
+        return Ok(());
+    }
+    let complete = args.0.is_empty();
+    Err(ErrorObject::invalid_params(render(&Problems {
+        list,
+        complete,
+    })))
 }
 
 /// A prompt's arguments as strings (other JSON values are taken as their text, `null` as absent).

@@ -204,9 +204,7 @@ pub(super) async fn call_tool(
             let handle = crate::background::spawn(async move {
                 let entry = &run.live.catalog.tools[run.index];
                 let (args, handler_ctx) = (run.arguments.clone(), ctx.clone());
-                let work = invoke(run.limits(), None, move || {
-                    (entry.record.call)(handler_ctx, args)
-                });
+                let work = invoke(run.limits(), None, move || entry.call(handler_ctx, args));
                 run.finish(&r, ctx, Box::pin(work)).await;
             });
             running.set_abort(handle.abort_handle());
@@ -238,7 +236,7 @@ pub(super) async fn call_tool(
                 let entry = &run.live.catalog.tools[run.index];
                 let (args, handler_ctx) = (run.arguments.clone(), ctx.clone());
                 let work = invoke(run.limits(), port.round.as_deref(), move || {
-                    (entry.record.call)(handler_ctx, args)
+                    entry.call(handler_ctx, args)
                 });
                 let mut work: Pin<Box<dyn Future<Output = _> + Send + '_>> = Box::pin(work);
                 let first = std::future::poll_fn(|cx| Poll::Ready(work.as_mut().poll(cx))).await;

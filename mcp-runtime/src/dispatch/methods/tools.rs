@@ -95,7 +95,7 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
             match call
                 .run(
                     limits,
-                    |ctx| (entry.record.call)(ctx, arguments),
+                    |ctx| entry.call(ctx, arguments),
                     |r| r.as_ref().map_or(true, |r| r.is_error == Some(true)),
                 )
                 .await
