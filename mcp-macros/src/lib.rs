@@ -158,7 +158,9 @@
 //! # let _ = build;
 //! ```
 
+mod case;
 mod ctxt;
+mod data_attr;
 mod docs;
 mod expand;
 mod fallback;
@@ -537,4 +539,71 @@ pub fn widget(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn main(attr: TokenStream, item: TokenStream) -> TokenStream {
     main_attr::expand(attr.into(), item.into()).into()
+}
+
+/// Makes a struct or an enum of your own a tool argument and a structured result, in one line:
+/// it derives `Serialize`, `Deserialize` and `JsonSchema` through the crates `mcp-runtime`
+/// re-exports (`mcp_runtime::serde`, `mcp_runtime::schemars`) and tells each derive where its
+/// crate is (`#[serde(crate = ..)]`, `#[schemars(crate = ..)]`), so the server's `Cargo.toml`
+/// needs neither crate.
+///
+/// The type keeps its own attributes: `#[serde(rename_all = "camelCase")]`,
+/// `#[schemars(title = "..")]`, doc comments (the schema's descriptions) and derives of your
+/// own (`Debug`, `Clone`, which it does not add: it adds what the protocol needs, nothing
+/// else). `#[mcp_runtime::data(input)]` derives only `Deserialize` (and `JsonSchema`), for
+/// argument types; `#[mcp_runtime::data(output)]` only `Serialize`, for results, e.g. of types
+/// holding a field that cannot be deserialised. A crate that depends on serde and schemars 1.x
+/// itself may derive them as usual instead.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Where to look.
+/// #[mcp_runtime::data]
+/// #[serde(rename_all = "camelCase")]
+/// struct Area {
+///     /// City name
+///     city_name: String,
+///     /// Radius in km
+///     radius: Option<f64>,
+/// }
+///
+/// /// Finds cafés in an area.
+/// #[tool]
+/// async fn cafes(area: Area) -> Json<Area> {
+///     Json(area)
+/// }
+///
+/// let server = Server::builder(server_info!()).tool(cafes::TOOL).build().unwrap();
+/// assert!(server.listing().contains("\"cityName\""));
+/// ```
+#[proc_macro_attribute]
+pub fn data(attr: TokenStream, item: TokenStream) -> TokenStream {
+    data_attr::expand(attr.into(), item.into()).into()
+}
+
+/// Runs an `async fn` test on a Tokio runtime: `#[tokio::test]` through the Tokio that
+/// `mcp-runtime` re-exports, so tests need no `tokio` line in `Cargo.toml` either.
+///
+/// Arguments are those of `#[tokio::test]` (`flavor = "multi_thread"`, `start_paused = true`,
+/// …), except `crate`, which this attribute sets.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Says hello.
+/// #[tool]
+/// async fn hello() -> &'static str {
+///     "hello"
+/// }
+///
+/// #[mcp_runtime::test]
+/// async fn hello_says_hello() {
+///     assert_eq!(hello().await, "hello");
+/// }
+/// # fn main() {}
+/// ```
+#[proc_macro_attribute]
+pub fn test(attr: TokenStream, item: TokenStream) -> TokenStream {
+    main_attr::test(attr.into(), item.into()).into()
 }

@@ -183,6 +183,7 @@ mod caller;
 pub mod cli;
 pub mod completion;
 mod connection;
+mod data;
 mod dispatch;
 mod error;
 mod future;
@@ -235,14 +236,20 @@ pub use mcp_client as client;
 pub use mcp_core as protocol;
 // The crates a server's own code needs, so that `mcp-runtime` is its only dependency (see
 // "One dependency" above).
+pub use data::{StructuredValue, ToolArgument};
+/// `#[mcp_runtime::data]`, written with its path: a bare `#[data]` would say little where it
+/// stands, so it is not in the [`prelude`].
+#[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
+pub use mcp_macros::data;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::widget;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-pub use mcp_macros::{main, prompt, resource, tool, typed_tool};
+pub use mcp_macros::{main, prompt, resource, test, tool, typed_tool};
 pub use notify::ListChanged;
-pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
+pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json, Structured};
 pub use schema::SchemaProfile;
 #[doc(no_inline)]
 pub use schemars;
@@ -267,7 +274,7 @@ pub mod prelude {
     pub use crate::widget;
     pub use crate::{
         CompletionRequest, Context, Elicitation, InteractionError, Json, PromptError,
-        ResourceError, Server, State, ToolError, server_info,
+        ResourceError, Server, State, Structured, ToolError, server_info,
     };
     #[cfg(feature = "macros")]
     #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]

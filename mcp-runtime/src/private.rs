@@ -16,6 +16,7 @@ pub use crate::apps::{
     ToolUi, Visibility, Widget, contents as widget_contents,
 };
 pub use crate::completion::{CompletionHook, CompletionRequest};
+pub use crate::data::ToolArgument as ToolParam;
 pub use crate::error::HandlerError;
 pub use crate::future::BoxFuture;
 pub use crate::handler::context::{Context, FromContext, StateNeeds};
@@ -32,6 +33,25 @@ use serde::de::DeserializeOwned;
 /// The root schema of an argument struct.
 pub fn schema_for<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     generator.root_schema_for::<T>()
+}
+
+/// The parse and schema functions of a tool's argument struct.
+pub struct ArgumentFns<A> {
+    /// [`parse_args`] of the struct.
+    pub parse: fn(Option<&RawValue>) -> Result<A, HandlerError>,
+    /// [`schema_for`] of the struct.
+    pub schema: fn(&mut SchemaGenerator) -> Schema,
+}
+
+/// The one place the traits of a tool's argument struct are asked. Its fields' types are its
+/// generic parameters, each bounded by [`ToolParam`] in the derived impls, so that a type that
+/// is not an argument is reported here, once, by `ToolParam`'s message, and not inside the
+/// derives.
+pub const fn arguments<A: DeserializeOwned + JsonSchema>() -> ArgumentFns<A> {
+    ArgumentFns {
+        parse: parse_args::<A>,
+        schema: schema_for::<A>,
+    }
 }
 
 /// Deserialises `arguments` straight into the generated struct; absent arguments count as `{}`.
@@ -268,15 +288,6 @@ pub fn optional_prompt_arg<T: FromStr>(
         .map(|raw| parse_str("argument", name, raw))
         .transpose()
 }
-
-/// Tool parameters: deserialisable and describable.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter",
-    label = "unsupported parameter type",
-    note = "tool parameters are owned types implementing `serde::Deserialize` and `schemars::JsonSchema`, e.g. `String`, `f64`, `Vec<T>`, `Option<T>`, or your own type with `#[derive(Deserialize, JsonSchema)]`"
-)]
-pub trait ToolParam {}
-impl<T: DeserializeOwned + JsonSchema> ToolParam for T {}
 
 /// Prompt arguments and URI variables: parsed from a string.
 #[diagnostic::on_unimplemented(

@@ -1,73 +1,15 @@
 //! Turning what handlers return into protocol results (the `IntoResponse` of this crate).
 
-use std::any::TypeId;
-use std::collections::HashMap;
-use std::sync::{OnceLock, RwLock};
-
 use base64::Engine as _;
 use mcp_core::{CallToolResult, ContentBlock, GetPromptResult, PromptMessage, ResourceContents};
-use schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde::Serialize;
+use schemars::{Schema, SchemaGenerator};
 
 use crate::error::{HandlerError, IntoHandlerError};
-use crate::sync::{read, write};
 
-/// Structured output: `structuredContent`, an `outputSchema` derived from `T`, and the same JSON as
-/// a text block for clients that read only text.
-///
-/// A `T` whose schema is not an object (a list, a number) is wrapped as `{"result": …}`, since
-/// revisions before 2026-07-28 require object-shaped structured content.
-///
-/// ```standalone_crate
-/// use mcp_runtime::prelude::*;
-///
-/// #[derive(serde::Serialize, schemars::JsonSchema)]
-/// struct Sum { total: i64 }
-///
-/// /// Adds two numbers.
-/// #[tool]
-/// async fn add(a: i64, b: i64) -> Json<Sum> {
-///     Json(Sum { total: a + b })
-/// }
-/// # fn main() {}
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Json<T>(pub T);
+mod json;
 
-/// The decisions of [`wraps`], by type.
-fn wrap_cache() -> &'static RwLock<HashMap<TypeId, bool>> {
-    static CACHE: OnceLock<RwLock<HashMap<TypeId, bool>>> = OnceLock::new();
-    CACHE.get_or_init(Default::default)
-}
-
-/// Whether `T`'s structured value must be wrapped in `{"result": …}`: whether its schema, as a
-/// generator with the default settings makes it, is not an object. Computed once per type.
-pub(crate) fn wraps<T: JsonSchema + 'static>() -> bool {
-    let id = TypeId::of::<T>();
-    if let Some(hit) = read(wrap_cache()).get(&id) {
-        return *hit;
-    }
-    let schema = T::json_schema(&mut SchemaGenerator::default());
-    let wrap = !crate::schema::is_object_schema(&schema);
-    remember_wraps::<T>(wrap);
-    wrap
-}
-
-fn remember_wraps<T: 'static>(wrap: bool) {
-    write(wrap_cache()).insert(TypeId::of::<T>(), wrap);
-}
-
-/// Whether a root schema made by `generator` decides [`wraps`] by itself: its settings make the
-/// same top level as the default settings (it inlines nothing, transforms nothing), so its
-/// root's `type` is the one `wraps` would see. Then `T`'s schema is generated once.
-fn decides_wraps(generator: &SchemaGenerator) -> bool {
-    let settings = generator.settings();
-    let default = schemars::generate::SchemaSettings::default();
-    !settings.inline_subschemas
-        && settings.transforms.is_empty()
-        && settings.contract == default.contract
-        && settings.untagged_enum_variant_titles == default.untagged_enum_variant_titles
-}
+pub(crate) use json::wraps;
+pub use json::{Json, Structured};
 
 /// What a `#[tool]` function may return.
 #[diagnostic::on_unimplemented(
@@ -121,29 +63,6 @@ impl IntoToolResult for Vec<ContentBlock> {
     }
 }
 
-impl<T: Serialize + JsonSchema + 'static> IntoToolResult for Json<T> {
-    fn into_tool_result(self) -> Result<CallToolResult, HandlerError> {
-        let mut value = serde_json::to_value(&self.0).map_err(HandlerError::internal)?;
-        if wraps::<T>() {
-            value = serde_json::json!({ "result": value });
-        }
-        let text = value.to_string();
-        Ok(CallToolResult::structured(value, text))
-    }
-
-    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
-        let schema = generator.root_schema_for::<T>();
-        if decides_wraps(generator) {
-            remember_wraps::<T>(!crate::schema::is_object_schema(&schema));
-        }
-        Some(if wraps::<T>() {
-            crate::schema::wrap_result(schema)
-        } else {
-            schema
-        })
-    }
-}
-
 impl<T: IntoToolResult, E: IntoHandlerError> IntoToolResult for Result<T, E> {
     fn into_tool_result(self) -> Result<CallToolResult, HandlerError> {
         match self {
@@ -152,7 +71,7 @@ impl<T: IntoToolResult, E: IntoHandlerError> IntoToolResult for Result<T, E> {
                 HandlerError::Tool(err) => {
                     let mut result = CallToolResult::error_text(err.message());
                     if let Some(s) = err.structured() {
-                        result.structured_content = Some(s.clone());
+                        result = result.with_structured_content(s.clone());
                     }
                     Ok(result)
                 }
@@ -181,7 +100,7 @@ pub trait IntoResourceContents {
     ) -> Result<Vec<ResourceContents>, HandlerError>;
 }
 
-fn text_contents(uri: &str, mime: &str, text: String) -> ResourceContents {
+pub(crate) fn text_contents(uri: &str, mime: &str, text: String) -> ResourceContents {
     ResourceContents::text(uri, text).with_mime_type(mime)
 }
 
@@ -214,21 +133,6 @@ impl IntoResourceContents for Vec<u8> {
         let blob = base64::engine::general_purpose::STANDARD.encode(self);
         Ok(vec![ResourceContents::blob(uri, blob).with_mime_type(
             mime.unwrap_or("application/octet-stream"),
-        )])
-    }
-}
-
-impl<T: Serialize> IntoResourceContents for Json<T> {
-    fn into_resource_contents(
-        self,
-        uri: &str,
-        mime: Option<&'static str>,
-    ) -> Result<Vec<ResourceContents>, HandlerError> {
-        let text = serde_json::to_string(&self.0).map_err(HandlerError::internal)?;
-        Ok(vec![text_contents(
-            uri,
-            mime.unwrap_or("application/json"),
-            text,
         )])
     }
 }
@@ -307,79 +211,5 @@ impl<T: IntoPromptResult, E: IntoHandlerError> IntoPromptResult for Result<T, E>
             Ok(v) => v.into_prompt_result(),
             Err(e) => Err(e.into_handler_error()),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::schema::SchemaProfile;
-
-    #[derive(Serialize, JsonSchema)]
-    struct Sum {
-        total: i64,
-    }
-
-    /// A newtype around an object: with the default settings its schema is a `$ref` (so its
-    /// value is wrapped), inlined it is an object.
-    #[derive(Serialize, JsonSchema)]
-    struct Wrapped(Sum);
-
-    #[derive(Serialize, JsonSchema)]
-    struct Strict {
-        n: u8,
-    }
-
-    #[derive(Serialize, JsonSchema)]
-    struct Listed(Vec<u8>);
-
-    fn output<T: IntoToolResult>(profile: SchemaProfile) -> serde_json::Value {
-        T::output_schema(&mut profile.generator())
-            .unwrap()
-            .to_value()
-    }
-
-    #[test]
-    fn the_wrap_rule_is_the_default_settings_whatever_the_profile() {
-        // Portable: the root is inlined, the decision still the default settings'.
-        let schema = output::<Json<Wrapped>>(SchemaProfile::Portable);
-        assert_eq!(
-            schema["properties"]["result"]["properties"]["total"]["type"],
-            "integer"
-        );
-        assert!(wraps::<Wrapped>());
-        let schema = output::<Json<Sum>>(SchemaProfile::Portable);
-        assert_eq!(schema["properties"]["total"]["type"], "integer");
-        assert!(!wraps::<Sum>());
-        // Strict: the root decides by itself, and agrees with the default settings.
-        let schema = output::<Json<Strict>>(SchemaProfile::Strict2020_12);
-        assert_eq!(schema["properties"]["n"]["type"], "integer");
-        assert_eq!(
-            wrap_cache().read().unwrap().get(&TypeId::of::<Strict>()),
-            Some(&false)
-        );
-        let schema = output::<Json<Listed>>(SchemaProfile::Strict2020_12);
-        assert_eq!(schema["properties"]["result"]["type"], "array");
-        assert_eq!(
-            wrap_cache().read().unwrap().get(&TypeId::of::<Listed>()),
-            Some(&true)
-        );
-        for (decided, probe) in [
-            (
-                wraps::<Strict>(),
-                Strict::json_schema(&mut SchemaGenerator::default()),
-            ),
-            (
-                wraps::<Listed>(),
-                Listed::json_schema(&mut SchemaGenerator::default()),
-            ),
-        ] {
-            assert_eq!(decided, !crate::schema::is_object_schema(&probe));
-        }
-        let value = Json(Listed(vec![1])).into_tool_result().unwrap();
-        assert_eq!(
-            value.structured_content,
-            Some(serde_json::json!({"result": [1]}))
-        );
     }
 }
