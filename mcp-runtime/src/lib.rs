@@ -221,7 +221,7 @@ pub use error::{
 };
 pub use future::BoxFuture;
 pub use handler::ask::{Elicitation, InteractionError};
-pub use handler::context::{Cancellation, Context, FromContext, State, StateNeeds};
+pub use handler::context::{Cancellation, Context, FromContext, State, StateNeeds, StateValue};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]

@@ -16,60 +16,17 @@ pub use crate::apps::{
     ToolUi, Visibility, Widget, contents as widget_contents,
 };
 pub use crate::completion::{CompletionHook, CompletionRequest};
-pub use crate::data::ToolArgument as ToolParam;
+pub use crate::data::parse_args;
 pub use crate::error::HandlerError;
 pub use crate::future::BoxFuture;
 pub use crate::handler::context::{Context, FromContext, StateNeeds};
+pub use crate::registry::ToolArgumentFns;
 pub use crate::registry::{
     CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord, PromptArguments,
     PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
 };
 pub use crate::result::{IntoPromptResult, IntoResourceContents, IntoToolResult};
 pub use crate::typed::ToolArguments;
-
-use schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde::de::DeserializeOwned;
-
-/// The root schema of an argument struct.
-pub fn schema_for<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    generator.root_schema_for::<T>()
-}
-
-/// The parse and schema functions of a tool's argument struct.
-pub struct ArgumentFns<A> {
-    /// [`parse_args`] of the struct.
-    pub parse: fn(Option<&RawValue>) -> Result<A, HandlerError>,
-    /// [`schema_for`] of the struct.
-    pub schema: fn(&mut SchemaGenerator) -> Schema,
-}
-
-/// The one place the traits of a tool's argument struct are asked. Its fields' types are its
-/// generic parameters, each bounded by [`ToolParam`] in the derived impls, so that a type that
-/// is not an argument is reported here, once, by `ToolParam`'s message, and not inside the
-/// derives.
-pub const fn arguments<A: DeserializeOwned + JsonSchema>() -> ArgumentFns<A> {
-    ArgumentFns {
-        parse: parse_args::<A>,
-        schema: schema_for::<A>,
-    }
-}
-
-/// Deserialises `arguments` straight into the generated struct; absent arguments count as `{}`.
-pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, HandlerError> {
-    let text = raw.map_or("{}", RawValue::get);
-    // Derived structs would also accept a positional array; MCP arguments are an object.
-    if !text.trim_start().starts_with('{') {
-        return Err(HandlerError::InvalidArguments(
-            crate::validation::not_an_object(text),
-        ));
-    }
-    match serde_json::from_str::<T>(text) {
-        Ok(v) => Ok(v),
-        Err(_) => Err(HandlerError::InvalidArguments(
-            crate::validation::describe::<T>(text),
-        )),
-    }
-}
 
 /// A completion hook of a checked shape, ready to run or to declare its state needs.
 ///
@@ -298,8 +255,6 @@ pub fn optional_prompt_arg<T: FromStr>(
 pub trait FromStrParam {}
 impl<T: FromStr> FromStrParam for T {}
 
-/// Compile-time check: a tool parameter type.
-pub fn assert_tool_param<T: ToolParam>() {}
 /// Compile-time check: an injected parameter type.
 pub fn assert_from_context<T: FromContext>() {}
 /// Compile-time check: a tool return type.

@@ -1,6 +1,6 @@
 //! `#[tool]`: the hidden argument struct, its checks and the call.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
@@ -126,10 +126,10 @@ struct Arguments {
 
 /// The arguments struct with its derives, the checks after parsing, and `InputSchema::Generated`.
 ///
-/// The struct's fields have generic types (`__A0`, ...), bounded by `ToolParam` in the derived
+/// The struct's fields have generic types (`__A0`, ...), bounded by `ToolArgument` in the derived
 /// impls, and one const instantiates it with the parameters' types through
-/// `__private::arguments`: a type that is not an argument is reported there once, by
-/// `ToolParam`'s message, instead of inside every derived function. (A parameter with a
+/// `ToolArgumentFns::of`: a type that is not an argument is reported there once, by
+/// `ToolArgument`'s message, instead of inside every derived function. (A parameter with a
 /// `default` keeps its own type: the default's function returns it.)
 fn generated_arguments(def: &ToolDef) -> Arguments {
     let p = private();
@@ -235,7 +235,7 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
     } else {
         let bound = generics
             .iter()
-            .map(|g| format!("{g}: ::mcp_runtime::__private::ToolParam"))
+            .map(|g| format!("{g}: ::mcp_runtime::ToolArgument"))
             .collect::<Vec<_>>()
             .join(", ");
         (
@@ -247,13 +247,14 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
         )
     };
     // Errors about the argument types land on the parameter list.
-    let at = Span::call_site().located_at(item.func.sig.paren_token.span.join());
+    let at = item.func.sig.paren_token.span.join();
+    let named_at = syn::Ident::new(&args_ident.to_string(), at);
     let instance = if given.is_empty() {
-        quote_spanned!(at=> #args_ident)
+        quote_spanned!(at=> #named_at)
     } else {
-        quote_spanned!(at=> #args_ident<#(#given),*>)
+        quote_spanned!(at=> #named_at<#(#given),*>)
     };
-    let funnel = quote_spanned!(at=> #p::arguments::<#instance>());
+    let funnel = quote_spanned!(at=> ::mcp_runtime::__private::ToolArgumentFns::<#instance>::of());
     let items = quote! {
         #[allow(non_camel_case_types, dead_code)]
         #[derive(#p::serde::Deserialize, #p::schemars::JsonSchema)]
@@ -264,7 +265,7 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
             #(#fields)*
         }
 
-        const __MCP_ARGUMENTS: #p::ArgumentFns<#instance> = #funnel;
+        const __MCP_ARGUMENTS: #p::ToolArgumentFns<#instance> = #funnel;
 
         #(#defaults)*
         #(#statics)*

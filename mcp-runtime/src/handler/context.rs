@@ -3,6 +3,7 @@
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
+use std::marker::PhantomData;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
@@ -411,7 +412,7 @@ impl StateNeeds {
     }
 
     /// Declares that `T` must be given to the builder with `.state(value)`.
-    pub fn add<T: Send + Sync + 'static>(&mut self) {
+    pub fn add<T: 'static>(&mut self) {
         let id = TypeId::of::<T>();
         if !self.types.iter().any(|(t, _)| *t == id) {
             self.types.push((id, std::any::type_name::<T>()));
@@ -466,12 +467,40 @@ impl StateNeeds {
 ///
 /// assert_eq!(greet(State::new(Greeting("Hi")), "Ada"), "Hi, Ada!");
 /// ```
-pub struct State<T>(Arc<T>);
+///
+/// A `State<T>` takes any `T` in a handler's signature, so that a `T` that cannot be shared
+/// (not `Send + Sync`) is reported once, where it is given to the builder
+/// ([`StateValue`]), not at every handler.
+pub struct State<T> {
+    /// Always a `T`: it is made from one (the builder's map is keyed by `TypeId`).
+    value: Arc<dyn Any + Send + Sync>,
+    _type: PhantomData<fn() -> T>,
+}
 
-impl<T> State<T> {
+/// What [`ServerBuilder::state`](crate::ServerBuilder::state) takes: a value every request may
+/// share, across threads (`Send + Sync + 'static`).
+///
+/// ```
+/// use std::sync::Mutex;
+///
+/// fn shared<T: mcp_runtime::StateValue>() {}
+/// shared::<Mutex<Vec<String>>>(); // a `RefCell` or an `Rc` would not do
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the server's state: every request shares it, across threads",
+    label = "not `Send + Sync + 'static`",
+    note = "state must be `Send + Sync + 'static`: use a `Mutex` or an `RwLock` (`std::sync`) instead of a `RefCell` or a `Cell`, an `Arc` instead of an `Rc`, and owned data instead of references"
+)]
+pub trait StateValue: Send + Sync + 'static {}
+
+// Reported as `StateValue` itself, once.
+#[diagnostic::do_not_recommend]
+impl<T: Send + Sync + 'static> StateValue for T {}
+
+impl<T: StateValue> State<T> {
     /// A state holding `value` (for calling a handler directly, in tests).
     pub fn new(value: T) -> Self {
-        Self(Arc::new(value))
+        Self::from(Arc::new(value))
     }
 
     /// The shared value.
@@ -481,49 +510,65 @@ impl<T> State<T> {
     /// assert_eq!(*state.into_inner(), 5);
     /// ```
     pub fn into_inner(self) -> Arc<T> {
-        self.0
+        match self.value.downcast::<T>() {
+            Ok(value) => value,
+            Err(_) => unreachable!("a `State<T>` holds a `T`"),
+        }
     }
 }
 
-impl<T> From<Arc<T>> for State<T> {
+impl<T: StateValue> From<Arc<T>> for State<T> {
     fn from(value: Arc<T>) -> Self {
-        Self(value)
+        Self {
+            value,
+            _type: PhantomData,
+        }
     }
 }
 
 impl<T> Clone for State<T> {
     fn clone(&self) -> Self {
-        Self(Arc::clone(&self.0))
+        Self {
+            value: Arc::clone(&self.value),
+            _type: PhantomData,
+        }
     }
 }
 
-impl<T: fmt::Debug> fmt::Debug for State<T> {
+impl<T: fmt::Debug + 'static> fmt::Debug for State<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("State").field(&self.0).finish()
+        f.debug_tuple("State").field(&**self).finish()
     }
 }
 
-impl<T> Deref for State<T> {
+impl<T: 'static> Deref for State<T> {
     type Target = T;
     fn deref(&self) -> &T {
-        &self.0
+        match (*self.value).downcast_ref::<T>() {
+            Some(value) => value,
+            None => unreachable!("a `State<T>` holds a `T`"),
+        }
     }
 }
 
-impl<T> AsRef<T> for State<T> {
+impl<T: 'static> AsRef<T> for State<T> {
     fn as_ref(&self) -> &T {
-        &self.0
+        self
     }
 }
 
-impl<T: Send + Sync + 'static> FromContext for State<T> {
+impl<T: 'static> FromContext for State<T> {
     fn from_context(ctx: &Context) -> Result<Self, HandlerError> {
-        ctx.state::<T>().map(State).ok_or_else(|| {
-            HandlerError::internal(format!(
+        match ctx.inner.state.get(&TypeId::of::<T>()) {
+            Some(value) => Ok(State {
+                value: Arc::clone(value),
+                _type: PhantomData,
+            }),
+            None => Err(HandlerError::internal(format!(
                 "no state of type `{}`: give it to the server builder with `.state(value)`",
                 std::any::type_name::<T>()
-            ))
-        })
+            ))),
+        }
     }
 
     fn state_needs(needs: &mut StateNeeds) {

@@ -189,8 +189,9 @@ impl ServerBuilder {
         self
     }
 
-    /// Application state, injected into handlers as `State<T>`.
-    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+    /// Application state, injected into handlers as `State<T>`: a [`StateValue`](crate::StateValue)
+    /// (`Send + Sync + 'static`, since every request shares it).
+    pub fn state<T: crate::StateValue>(mut self, value: T) -> Self {
         self.state.insert(
             TypeId::of::<T>(),
             Arc::new(value) as Arc<dyn Any + Send + Sync>,
