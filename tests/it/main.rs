@@ -22,6 +22,7 @@ mod hostile;
 mod limits;
 mod live;
 mod messages;
+mod names;
 mod module_cycles;
 mod notes;
 mod notifications;
