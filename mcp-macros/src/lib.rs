@@ -248,6 +248,8 @@ use crate::parse::Kind;
 ///   gets `_meta.ui.resourceUri`; a name that is not such a const is a compile error at the name.
 /// - `visibility = "app"` (or `"model"`, or `["model", "app"]`, the default): who may call a
 ///   widget-linked tool, the model, the widget, or both (`_meta.ui.visibility`). Only with `ui`.
+/// - `rename_all = "camelCase"` (any serde casing, `"kebab-case"`, `"SCREAMING_SNAKE_CASE"`, …):
+///   the arguments' names on the wire and in the schema; an `#[arg(rename = "..")]` wins.
 ///
 /// The description is what a model chooses tools by: a tool without one compiles with a warning
 /// on its name.
@@ -411,7 +413,8 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// # Arguments of `#[prompt(..)]`
 ///
-/// `name`, `title`, `description`, `icon`, `meta` and `server`, as for [`macro@tool`], and:
+/// `name`, `title`, `description`, `icon`, `meta`, `server` and `rename_all`, as for
+/// [`macro@tool`], and:
 ///
 /// - `timeout_ms = 5000`: per-get timeout in milliseconds (at least 1). A get still running then
 ///   is abandoned and answered with a JSON-RPC error (`-32603`, `prompt 'NAME' timed out after N
