@@ -36,19 +36,16 @@
 //! `cargo add mcp-runtime` is all a server's `Cargo.toml` needs. The crates its own code uses
 //! are re-exported: [`serde`], [`serde_json`], [`schemars`] (1.x) and [`tokio`] (with the
 //! runtime, `macros`, `sync` and `time`; add `tokio` yourself for more of its features), and
-//! [`#[mcp_runtime::main]`](macro@main) is `#[tokio::main]` through the re-export. Types of
-//! your own that are arguments or structured results derive through the re-exports, each told
-//! where its crate is:
+//! [`#[mcp_runtime::main]`](macro@main) is `#[tokio::main]` through the re-export
+//! ([`#[mcp_runtime::test]`](macro@test) is `#[tokio::test]`). Types of your own that are
+//! arguments or structured results take one attribute, [`#[mcp_runtime::data]`](macro@data):
+//! the serde and schemars derives through the re-exports, each told where its crate is.
 //!
 //! ```standalone_crate
 //! use mcp_runtime::prelude::*;
-//! use mcp_runtime::schemars::JsonSchema;
-//! use mcp_runtime::serde::Deserialize;
 //!
 //! /// Where to look.
-//! #[derive(Deserialize, JsonSchema)]
-//! #[serde(crate = "mcp_runtime::serde")]
-//! #[schemars(crate = "mcp_runtime::schemars")]
+//! #[mcp_runtime::data]
 //! struct Area {
 //!     /// City name
 //!     city: String,
@@ -66,9 +63,9 @@
 //! assert!(server.listing().contains("\"city\""));
 //! ```
 //!
-//! A crate that depends on `serde` (with `derive`) and `schemars` 1.x itself needs no
-//! `crate = …` attribute. The code the macros generate names only `::mcp_runtime` paths, so
-//! tools whose parameters are standard types need neither.
+//! A crate that depends on `serde` (with `derive`) and `schemars` 1.x itself may derive them
+//! as usual. The code the macros generate names only `::mcp_runtime` paths, so tools whose
+//! parameters are standard types need neither.
 //!
 //! # Parameters
 //!
@@ -83,7 +80,8 @@
 //!
 //! # Results
 //!
-//! Tools return `String`, [`Json<T>`] (structured content with an output schema), content
+//! Tools return `String`, [`Json<T>`] (structured content with an output schema; a text block of
+//! your choosing with [`Json::text`] and its siblings, a [`Structured<T>`]), content
 //! blocks, `()` or `Result<_, E>`: a [`ToolError`], a `String` or a `&'static str` is shown to
 //! the model as an `isError` result; any other error (`std::error::Error`, [`BoxError`],
 //! `anyhow::Error`, and any panic) is masked with a correlation id and logged on stderr. `?`

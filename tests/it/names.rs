@@ -44,7 +44,11 @@ async fn find(
 
 impl Area {
     fn area_label(&self) -> String {
-        format!("{} {}", self.city_name, self.zip_code.as_deref().unwrap_or("-"))
+        format!(
+            "{} {}",
+            self.city_name,
+            self.zip_code.as_deref().unwrap_or("-")
+        )
     }
 }
 
@@ -130,7 +134,10 @@ async fn rename_all_names_the_properties_and_rename_wins() {
     // The Rust names are not the property names.
     let r = result(
         &client
-            .call_tool("find", json!({"search_area": {"cityName": "x"}, "maxResults": 1}))
+            .call_tool(
+                "find",
+                json!({"search_area": {"cityName": "x"}, "maxResults": 1}),
+            )
             .await,
         json!(4),
     );
@@ -151,7 +158,10 @@ async fn rename_all_names_prompt_arguments() {
     );
     let got = result(
         &client
-            .request("prompts/get", json!({"name": "greet", "arguments": {"first-name": "Ada", "Last": "L"}}))
+            .request(
+                "prompts/get",
+                json!({"name": "greet", "arguments": {"first-name": "Ada", "Last": "L"}}),
+            )
             .await,
         json!(3),
     );
@@ -187,7 +197,11 @@ async fn call_bytes(name: &str, arguments: &str) -> String {
 #[tokio::test]
 async fn structured_content_and_its_text_keep_the_declared_order() {
     assert_eq!(
-        call_bytes("find", r#"{"searchArea":{"cityName":"Lyon"},"maxResults":2}"#).await,
+        call_bytes(
+            "find",
+            r#"{"searchArea":{"cityName":"Lyon"},"maxResults":2}"#
+        )
+        .await,
         r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"total_count\":2,\"area_name\":\"Lyon -\",\"best\":null}"}],"structuredContent":{"total_count":2,"area_name":"Lyon -","best":null}}}"#
     );
     assert_eq!(
