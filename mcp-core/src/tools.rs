@@ -306,7 +306,7 @@ impl PartialEq for CallToolRequestParams {
 ///
 /// `structuredContent` is kept as JSON text ([`RawValue`]): a server serialises its value once,
 /// members in the order it wrote them, and the text is sent as it is. Give it a
-/// [`Value`](serde_json::Value) ([`structured`](Self::structured)) or the text itself
+/// [`Value`] ([`structured`](Self::structured)) or the text itself
 /// ([`structured_raw`](Self::structured_raw)); read it with
 /// [`structured_value`](Self::structured_value), or deserialise `structured_content`'s text into
 /// a type of your own.
