@@ -15,7 +15,7 @@ pub use json::{Json, Structured};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a supported tool return type",
     label = "unsupported return type",
-    note = "a tool may return `String`, `&'static str`, `Json<T>` (T: Serialize + JsonSchema), a `ContentBlock`, `Vec<ContentBlock>`, `CallToolResult`, `()`, or `Result<T, E>` of these, with `E` a `ToolError`, a `String`, or any `std::error::Error + Send + Sync`"
+    note = "a tool may return `String`, `&'static str`, `Json<T>` or `Structured<T>` (T: a type with `#[mcp_runtime::data]`, or any `Serialize + JsonSchema`), a `ContentBlock`, `Vec<ContentBlock>`, `CallToolResult`, `()`, or `Result<T, E>` of these, with `E` a `ToolError`, a `String`, or any `std::error::Error + Send + Sync`"
 )]
 pub trait IntoToolResult {
     /// Converts the value.
