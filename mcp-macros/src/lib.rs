@@ -180,10 +180,8 @@ use crate::parse::Kind;
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
-/// use schemars::JsonSchema;
-/// use serde::Deserialize;
 ///
-/// #[derive(Deserialize, JsonSchema)]
+/// #[mcp_runtime::data(input)]
 /// #[serde(rename_all = "lowercase")]
 /// enum Unit {
 ///     Celsius,
