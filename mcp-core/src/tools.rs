@@ -389,8 +389,8 @@ impl CallToolResult {
     /// Sets `structured_content` from a [`Value`] (its objects' members come out sorted, as a
     /// `Value` keeps them; [`with_structured_raw`](Self::with_structured_raw) keeps an order).
     #[must_use]
-    pub fn with_structured_content(mut self, value: Value) -> Self {
-        self.structured_content = Some(raw_of(&value));
+    pub fn with_structured_content(mut self, value: impl Into<Value>) -> Self {
+        self.structured_content = Some(raw_of(&value.into()));
         self
     }
 
