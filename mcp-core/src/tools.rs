@@ -304,28 +304,43 @@ impl PartialEq for CallToolRequestParams {
 
 /// The result of `tools/call`.
 ///
+/// `structuredContent` is kept as JSON text ([`RawValue`]): a server serialises its value once,
+/// members in the order it wrote them, and the text is sent as it is. Give it a
+/// [`Value`] ([`structured`](Self::structured)) or the text itself
+/// ([`structured_raw`](Self::structured_raw)); read it with
+/// [`structured_value`](Self::structured_value), or deserialise `structured_content`'s text into
+/// a type of your own.
+///
 /// ```
 /// use mcp_runtime_core::{CallToolResult, ForVersion, ProtocolVersion};
 /// use serde_json::json;
 ///
 /// let ok = CallToolResult::structured(json!({"sum": 3}), "{\"sum\":3}");
 /// assert_eq!(ok.content[0].as_text(), Some("{\"sum\":3}"));
+/// assert_eq!(ok.structured_value(), Some(json!({"sum": 3})));
 /// let old = ok.into_version(ProtocolVersion::V2025_03_26);
-/// assert_eq!(old.structured_content, None);
+/// assert!(old.structured_content.is_none());
+///
+/// let raw = serde_json::value::RawValue::from_string(r#"{"zeta":1,"alpha":2}"#.into()).unwrap();
+/// let ordered = CallToolResult::structured_raw(raw, "zeta 1, alpha 2");
+/// assert_eq!(
+///     serde_json::to_string(&ordered).unwrap(),
+///     r#"{"content":[{"type":"text","text":"zeta 1, alpha 2"}],"structuredContent":{"zeta":1,"alpha":2}}"#
+/// );
 ///
 /// let err = CallToolResult::error_text("`a` must be a number");
 /// assert_eq!(err.is_error, Some(true));
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CallToolResult {
     /// Unstructured content.
     #[serde(default)]
     pub content: Vec<ContentBlock>,
-    /// Structured content matching the tool's `outputSchema` (2025-06-18+).
+    /// Structured content matching the tool's `outputSchema` (2025-06-18+), as JSON text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub structured_content: Option<Value>,
+    pub structured_content: Option<Box<RawValue>>,
     /// Whether the call failed (a tool execution error the model can act on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_error: Option<bool>,
@@ -365,10 +380,60 @@ impl CallToolResult {
         Self::text(text_mirror).with_structured_content(value)
     }
 
+    /// A successful structured result from its JSON text (written once, in the order the
+    /// server chose), with a text mirror for older clients.
+    pub fn structured_raw(value: Box<RawValue>, text_mirror: impl Into<String>) -> Self {
+        Self::text(text_mirror).with_structured_raw(value)
+    }
+
+    /// Sets `structured_content` from a [`Value`] (its objects' members come out sorted, as a
+    /// `Value` keeps them; [`with_structured_raw`](Self::with_structured_raw) keeps an order).
+    #[must_use]
+    pub fn with_structured_content(mut self, value: impl Into<Value>) -> Self {
+        self.structured_content = Some(raw_of(&value.into()));
+        self
+    }
+
+    /// Sets `structured_content` to this JSON text.
+    #[must_use]
+    pub fn with_structured_raw(mut self, value: Box<RawValue>) -> Self {
+        self.structured_content = Some(value);
+        self
+    }
+
+    /// `structured_content` read into a [`Value`], if there is one.
+    pub fn structured_value(&self) -> Option<Value> {
+        self.structured_content
+            .as_ref()
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
+    }
+
     with_options! {
-        with_structured_content => structured_content: Value,
         with_is_error => is_error: bool,
         with_meta => meta: Meta,
+    }
+}
+
+/// A `Value` as JSON text. Writing a `Value` cannot fail (its keys are strings); `null` stands
+/// in should it ever.
+fn raw_of(value: &Value) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| RawValue::NULL.to_owned())
+}
+
+/// Whether JSON text is an object (its first character after white space is `{`).
+fn is_object_text(raw: &RawValue) -> bool {
+    raw.get().trim_start().starts_with('{')
+}
+
+impl PartialEq for CallToolResult {
+    /// `structuredContent` compares as text.
+    fn eq(&self, other: &Self) -> bool {
+        self.content == other.content
+            && self.structured_content.as_ref().map(|r| r.get())
+                == other.structured_content.as_ref().map(|r| r.get())
+            && self.is_error == other.is_error
+            && self.result_type == other.result_type
+            && self.meta == other.meta
     }
 }
 
@@ -381,8 +446,8 @@ impl ForVersion for CallToolResult {
             || (!v.is_stateless()
                 && !self
                     .structured_content
-                    .as_ref()
-                    .is_none_or(Value::is_object))
+                    .as_deref()
+                    .is_none_or(is_object_text))
         {
             self.structured_content = None;
         }

@@ -158,7 +158,9 @@
 //! # let _ = build;
 //! ```
 
+mod case;
 mod ctxt;
+mod data_attr;
 mod docs;
 mod expand;
 mod fallback;
@@ -178,10 +180,8 @@ use crate::parse::Kind;
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
-/// use schemars::JsonSchema;
-/// use serde::Deserialize;
 ///
-/// #[derive(Deserialize, JsonSchema)]
+/// #[mcp_runtime::data(input)]
 /// #[serde(rename_all = "lowercase")]
 /// enum Unit {
 ///     Celsius,
@@ -246,6 +246,8 @@ use crate::parse::Kind;
 ///   gets `_meta.ui.resourceUri`; a name that is not such a const is a compile error at the name.
 /// - `visibility = "app"` (or `"model"`, or `["model", "app"]`, the default): who may call a
 ///   widget-linked tool, the model, the widget, or both (`_meta.ui.visibility`). Only with `ui`.
+/// - `rename_all = "camelCase"` (any serde casing, `"kebab-case"`, `"SCREAMING_SNAKE_CASE"`, …):
+///   the arguments' names on the wire and in the schema; an `#[arg(rename = "..")]` wins.
 ///
 /// The description is what a model chooses tools by: a tool without one compiles with a warning
 /// on its name.
@@ -409,7 +411,8 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// # Arguments of `#[prompt(..)]`
 ///
-/// `name`, `title`, `description`, `icon`, `meta` and `server`, as for [`macro@tool`], and:
+/// `name`, `title`, `description`, `icon`, `meta`, `server` and `rename_all`, as for
+/// [`macro@tool`], and:
 ///
 /// - `timeout_ms = 5000`: per-get timeout in milliseconds (at least 1). A get still running then
 ///   is abandoned and answered with a JSON-RPC error (`-32603`, `prompt 'NAME' timed out after N
@@ -537,4 +540,54 @@ pub fn widget(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn main(attr: TokenStream, item: TokenStream) -> TokenStream {
     main_attr::expand(attr.into(), item.into()).into()
+}
+
+/// Makes a struct or an enum of your own a tool argument and a structured result in one line:
+/// derives `Serialize`, `Deserialize` and `JsonSchema` through `mcp-runtime`'s re-exports
+/// (`mcp_runtime::serde`, `mcp_runtime::schemars`), telling each derive where its crate is, so
+/// the server's `Cargo.toml` needs neither crate.
+///
+/// The type keeps its own attributes (`#[serde(rename_all = "camelCase")]`, doc comments: the
+/// schema's descriptions) and derives (`Debug`, `Clone`: not added, only what the protocol
+/// needs is). `data(input)` derives only `Deserialize` (and `JsonSchema`), `data(output)` only
+/// `Serialize`. A crate that depends on serde and schemars 1.x itself may derive them instead.
+///
+/// ```
+/// use mcp_runtime::prelude::*;
+///
+/// /// Where to look.
+/// #[mcp_runtime::data]
+/// #[serde(rename_all = "camelCase")]
+/// struct Area {
+///     /// City name
+///     city_name: String,
+/// }
+///
+/// /// Finds cafés in an area.
+/// #[tool]
+/// async fn cafes(area: Area) -> Json<Area> {
+///     Json(area)
+/// }
+///
+/// let server = Server::builder(server_info!()).tool(cafes::TOOL).build().unwrap();
+/// assert!(server.listing().contains("\"cityName\""));
+/// ```
+#[proc_macro_attribute]
+pub fn data(attr: TokenStream, item: TokenStream) -> TokenStream {
+    data_attr::expand(attr.into(), item.into()).into()
+}
+
+/// Runs an `async fn` test on a Tokio runtime: `#[tokio::test]` through the re-exported Tokio,
+/// its arguments (`flavor = "multi_thread"`, `start_paused = true`, …) forwarded, `crate` set.
+///
+/// ```
+/// #[mcp_runtime::test]
+/// async fn answers() {
+///     assert_eq!(async { 42 }.await, 42);
+/// }
+/// # fn main() {}
+/// ```
+#[proc_macro_attribute]
+pub fn test(attr: TokenStream, item: TokenStream) -> TokenStream {
+    main_attr::test(attr.into(), item.into()).into()
 }

@@ -1,4 +1,5 @@
-//! `#[mcp_runtime::main]`: `#[tokio::main]` through the Tokio that `mcp-runtime` re-exports.
+//! `#[mcp_runtime::main]` and `#[mcp_runtime::test]`: `#[tokio::main]` and `#[tokio::test]`
+//! through the Tokio that `mcp-runtime` re-exports.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -14,6 +15,19 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     quote! {
         #[::mcp_runtime::tokio::main(#args)]
+        #item
+    }
+}
+
+/// `#[mcp_runtime::test]`: `#[tokio::test]` through the re-export, its arguments forwarded.
+pub(crate) fn test(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let args = if attr.is_empty() {
+        quote!(crate = "::mcp_runtime::tokio")
+    } else {
+        quote!(#attr, crate = "::mcp_runtime::tokio")
+    };
+    quote! {
+        #[::mcp_runtime::tokio::test(#args)]
         #item
     }
 }

@@ -8,6 +8,7 @@ use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::{Expr, FnArg, Ident, ItemFn, LitBool, LitInt, LitStr, Pat, ReturnType, Type};
 
+use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 use crate::docs;
 use crate::parse::{
@@ -32,6 +33,8 @@ pub(crate) struct ItemDef {
     pub(crate) server: Option<LitStr>,
     /// `scopes = [..]`: the OAuth scopes a caller needs (checked with the `auth` feature).
     pub(crate) scopes: Vec<LitStr>,
+    /// `rename_all = ".."` as given (tools and prompts); already applied to the parameters.
+    pub(crate) rename_all: Option<LitStr>,
     /// Every parameter with a plain identifier pattern, in order.
     pub(crate) params: Vec<Param>,
 }
@@ -166,6 +169,8 @@ pub(crate) struct Param {
     /// Every `#[arg]` key as given, in order (duplicates included), for validation.
     pub(crate) keys: Vec<(ArgKey, Span)>,
     pub(crate) rename: Option<LitStr>,
+    /// The name `rename_all` gives, when the item has one.
+    pub(crate) cased: Option<String>,
     pub(crate) title: Option<LitStr>,
     pub(crate) default: Option<Expr>,
     pub(crate) min: Option<Number>,
@@ -178,12 +183,19 @@ pub(crate) struct Param {
 }
 
 impl Param {
-    /// The name clients use: `rename`, else the identifier (without `r#`).
+    /// The name clients use: `rename`, else the item's `rename_all` applied to the identifier,
+    /// else the identifier (without `r#`).
     pub(crate) fn public_name(&self) -> String {
-        match &self.rename {
-            Some(rename) => rename.value(),
-            None => self.ident.unraw().to_string(),
+        match (&self.rename, &self.cased) {
+            (Some(rename), _) => rename.value(),
+            (None, Some(cased)) => cased.clone(),
+            (None, None) => self.ident.unraw().to_string(),
         }
+    }
+
+    /// The name serde must be told (`#[serde(rename = ..)]`), when it is not the field's.
+    pub(crate) fn serde_rename(&self) -> Option<String> {
+        (self.rename.is_some() || self.cased.is_some()).then(|| self.public_name())
     }
 
     /// `T` when the type is `Option<T>`.
@@ -220,6 +232,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
         meta: None,
         server: None,
         scopes: Vec::new(),
+        rename_all: None,
         params,
     };
     let mut read_only = None;
@@ -270,10 +283,13 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::MaxConcurrency, ItemValue::Int(i)) => max_concurrency = Some(i),
             (ItemKey::Ui, ItemValue::Path(path)) => ui = Some(path),
             (ItemKey::Visibility, ItemValue::Strs(list, span)) => visibility = Some((list, span)),
+            (ItemKey::RenameAll, ItemValue::Str(s)) => item.rename_all = Some(s),
             // The parser gives every key the value shape it expects.
             (key, _) => cx.error_at(arg.span, format!("unexpected value for `{}`", key.as_str())),
         }
     }
+
+    apply_rename_all(cx, &mut item);
 
     match kind {
         Kind::Tool => Def::Tool(ToolDef {
@@ -340,6 +356,7 @@ fn params(cx: &Ctxt, func: &ItemFn) -> Vec<Param> {
             keys: attrs.args.iter().map(|a| (a.key, a.span)).collect(),
             ty,
             rename: None,
+            cased: None,
             title: None,
             default: None,
             min: None,
@@ -380,6 +397,34 @@ fn params(cx: &Ctxt, func: &ItemFn) -> Vec<Param> {
         out.push(param);
     }
     out
+}
+
+/// `rename_all = ".."`: each argument's name in that casing (a `rename` still wins, in
+/// [`Param::public_name`]). An unknown casing is reported at its value and renames nothing.
+fn apply_rename_all(cx: &Ctxt, item: &mut ItemDef) {
+    let Some(written) = &item.rename_all else {
+        return;
+    };
+    let Some(rule) = RenameRule::from_name(&written.value()) else {
+        let expected = RenameRule::ALL
+            .iter()
+            .map(|(name, _)| format!("`\"{name}\"`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        cx.error_spanned_by(
+            written,
+            format!(
+                "unknown `rename_all` casing {:?}, expected one of {expected}",
+                written.value()
+            ),
+        );
+        return;
+    };
+    for param in &mut item.params {
+        if param.role == Role::Argument && param.flatten.is_none() {
+            param.cased = Some(rule.apply(&param.ident.unraw().to_string()));
+        }
+    }
 }
 
 /// Removes `#[arg]`, `#[ctx]` and doc comments from the parameters of `func`: rustc rejects doc

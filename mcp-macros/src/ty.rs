@@ -251,9 +251,9 @@ pub(crate) fn tool_arg_problem(ty: &Type) -> Option<String> {
             elem => format!("use `{}`", display(elem)),
         },
         Type::Slice(slice) => format!("use `Vec<{}>`", display(&slice.elem)),
-        Type::ImplTrait(_) | Type::TraitObject(_) => "use a concrete type such as `String` or your own `#[derive(Deserialize, JsonSchema)]` type".to_owned(),
+        Type::ImplTrait(_) | Type::TraitObject(_) => "use a concrete type such as `String` or a type of your own with `#[mcp_runtime::data]`".to_owned(),
         Type::BareFn(_) | Type::Ptr(_) | Type::Never(_) | Type::Infer(_) => {
-            "use an owned type such as `String`, `u32`, `Vec<T>` or your own `#[derive(Deserialize, JsonSchema)]` type".to_owned()
+            "use an owned type such as `String`, `u32`, `Vec<T>` or a type of your own with `#[mcp_runtime::data]`".to_owned()
         }
         _ if borrows(ty) => "use an owned type such as `String` instead of a borrowed one".to_owned(),
         _ => return None,

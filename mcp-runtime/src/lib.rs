@@ -36,19 +36,16 @@
 //! `cargo add mcp-runtime` is all a server's `Cargo.toml` needs. The crates its own code uses
 //! are re-exported: [`serde`], [`serde_json`], [`schemars`] (1.x) and [`tokio`] (with the
 //! runtime, `macros`, `sync` and `time`; add `tokio` yourself for more of its features), and
-//! [`#[mcp_runtime::main]`](macro@main) is `#[tokio::main]` through the re-export. Types of
-//! your own that are arguments or structured results derive through the re-exports, each told
-//! where its crate is:
+//! [`#[mcp_runtime::main]`](macro@main) is `#[tokio::main]` through the re-export
+//! ([`#[mcp_runtime::test]`](macro@test) is `#[tokio::test]`). Types of your own that are
+//! arguments or structured results take one attribute, [`#[mcp_runtime::data]`](macro@data):
+//! the serde and schemars derives through the re-exports, each told where its crate is.
 //!
 //! ```standalone_crate
 //! use mcp_runtime::prelude::*;
-//! use mcp_runtime::schemars::JsonSchema;
-//! use mcp_runtime::serde::Deserialize;
 //!
 //! /// Where to look.
-//! #[derive(Deserialize, JsonSchema)]
-//! #[serde(crate = "mcp_runtime::serde")]
-//! #[schemars(crate = "mcp_runtime::schemars")]
+//! #[mcp_runtime::data]
 //! struct Area {
 //!     /// City name
 //!     city: String,
@@ -66,9 +63,9 @@
 //! assert!(server.listing().contains("\"city\""));
 //! ```
 //!
-//! A crate that depends on `serde` (with `derive`) and `schemars` 1.x itself needs no
-//! `crate = …` attribute. The code the macros generate names only `::mcp_runtime` paths, so
-//! tools whose parameters are standard types need neither.
+//! A crate that depends on `serde` (with `derive`) and `schemars` 1.x itself may derive them
+//! as usual. The code the macros generate names only `::mcp_runtime` paths, so tools whose
+//! parameters are standard types need neither.
 //!
 //! # Parameters
 //!
@@ -83,7 +80,8 @@
 //!
 //! # Results
 //!
-//! Tools return `String`, [`Json<T>`] (structured content with an output schema), content
+//! Tools return `String`, [`Json<T>`] (structured content with an output schema; a text block of
+//! your choosing with [`Json::text`] and its siblings, a [`Structured<T>`]), content
 //! blocks, `()` or `Result<_, E>`: a [`ToolError`], a `String` or a `&'static str` is shown to
 //! the model as an `isError` result; any other error (`std::error::Error`, [`BoxError`],
 //! `anyhow::Error`, and any panic) is masked with a correlation id and logged on stderr. `?`
@@ -190,6 +188,7 @@ mod caller;
 pub mod cli;
 pub mod completion;
 mod connection;
+mod data;
 mod dispatch;
 mod error;
 mod future;
@@ -231,7 +230,7 @@ pub use error::{
 };
 pub use future::BoxFuture;
 pub use handler::ask::{Elicitation, InteractionError};
-pub use handler::context::{Cancellation, Context, FromContext, State, StateNeeds};
+pub use handler::context::{Cancellation, Context, FromContext, State, StateNeeds, StateValue};
 pub use handler::requests::{Elicit, ElicitUrl, Roots, Sample};
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
@@ -246,14 +245,20 @@ pub use mcp_client as client;
 pub use mcp_core as protocol;
 // The crates a server's own code needs, so that `mcp-runtime` is its only dependency (see
 // "One dependency" above).
+pub use data::{StructuredValue, ToolArgument};
+/// `#[mcp_runtime::data]`, written with its path: a bare `#[data]` would say little where it
+/// stands, so it is not in the [`prelude`].
+#[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
+pub use mcp_macros::data;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::widget;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-pub use mcp_macros::{main, prompt, resource, tool, typed_tool};
+pub use mcp_macros::{main, prompt, resource, test, tool, typed_tool};
 pub use notify::ListChanged;
-pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json};
+pub use result::{IntoPromptResult, IntoResourceContents, IntoToolResult, Json, Structured};
 pub use schema::SchemaProfile;
 #[doc(no_inline)]
 pub use schemars;
@@ -278,7 +283,7 @@ pub mod prelude {
     pub use crate::widget;
     pub use crate::{
         CompletionRequest, Context, Elicitation, InteractionError, Json, PromptError,
-        ResourceError, Server, State, ToolError, server_info,
+        ResourceError, Server, State, Structured, ToolError, server_info,
     };
     #[cfg(feature = "macros")]
     #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]

@@ -16,44 +16,17 @@ pub use crate::apps::{
     ToolUi, Visibility, Widget, contents as widget_contents,
 };
 pub use crate::completion::{CompletionHook, CompletionRequest};
+pub use crate::data::parse_args;
 pub use crate::error::HandlerError;
 pub use crate::future::BoxFuture;
 pub use crate::handler::context::{Context, FromContext, StateNeeds};
+pub use crate::registry::ToolArgumentFns;
 pub use crate::registry::{
     CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord, PromptArguments,
     PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
 };
 pub use crate::result::{IntoPromptResult, IntoResourceContents, IntoToolResult};
 pub use crate::typed::ToolArguments;
-
-use schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde::de::DeserializeOwned;
-
-/// The root schema of an argument struct.
-pub fn schema_for<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    generator.root_schema_for::<T>()
-}
-
-/// Deserialises `arguments` straight into the generated struct; absent arguments count as `{}`.
-pub fn parse_args<T: DeserializeOwned>(raw: Option<&RawValue>) -> Result<T, HandlerError> {
-    let text = raw.map_or("{}", RawValue::get);
-    // Derived structs would also accept a positional array; MCP arguments are an object.
-    if !text.trim_start().starts_with('{') {
-        return Err(HandlerError::InvalidArguments(
-            crate::validation::not_an_object(text),
-        ));
-    }
-    let (parsed, problems) = match serde_json::from_str::<T>(text) {
-        Ok(v) => (Some(v), crate::validation::problems::<T>(text, true)),
-        Err(_) => (None, crate::validation::problems::<T>(text, false)),
-    };
-    match parsed {
-        Some(v) if problems.list.is_empty() => Ok(v),
-        _ => Err(HandlerError::InvalidArguments(crate::validation::render(
-            &problems,
-        ))),
-    }
-}
 
 /// A completion hook of a checked shape, ready to run or to declare its state needs.
 ///
@@ -218,6 +191,51 @@ pub fn check_pattern<S: AsText>(
     }
 }
 
+/// The generated checks of one call's arguments (`#[arg(min, max, pattern)]`), run after the
+/// parse: every check runs, and the call is refused with all the problems found, not the first.
+#[derive(Debug, Default)]
+pub struct Checks {
+    first: Option<HandlerError>,
+    more: bool,
+}
+
+impl Checks {
+    /// No problem yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes one check's outcome.
+    pub fn add(&mut self, outcome: Result<(), HandlerError>) {
+        if let Err(e) = outcome {
+            match (&self.first, &e) {
+                (None, _) => self.first = Some(e),
+                // A server bug outranks the caller's mistakes.
+                (Some(HandlerError::InvalidArguments(_)), HandlerError::InvalidArguments(_)) => {
+                    self.more = true
+                }
+                (Some(HandlerError::InvalidArguments(_)), _) => self.first = Some(e),
+                _ => {}
+            }
+        }
+    }
+
+    /// `Ok` when every check passed; else the problem, or every problem of the arguments'
+    /// `text` with the running call's bounds when more than one check failed.
+    pub fn finish(self, arguments: Option<&RawValue>) -> Result<(), HandlerError> {
+        match self.first {
+            None => Ok(()),
+            Some(HandlerError::InvalidArguments(one)) if self.more => {
+                let text = arguments.map_or("{}", RawValue::get);
+                Err(HandlerError::InvalidArguments(
+                    crate::validation::bound_problems(text).unwrap_or(one),
+                ))
+            }
+            Some(e) => Err(e),
+        }
+    }
+}
+
 fn parse_str<T: FromStr>(what: &str, name: &str, raw: &str) -> Result<T, HandlerError> {
     raw.parse::<T>().map_err(|_| {
         HandlerError::InvalidArguments(format!(
@@ -273,15 +291,6 @@ pub fn optional_prompt_arg<T: FromStr>(
         .transpose()
 }
 
-/// Tool parameters: deserialisable and describable.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter",
-    label = "unsupported parameter type",
-    note = "tool parameters are owned types implementing `serde::Deserialize` and `schemars::JsonSchema`, e.g. `String`, `f64`, `Vec<T>`, `Option<T>`, or your own type with `#[derive(Deserialize, JsonSchema)]`"
-)]
-pub trait ToolParam {}
-impl<T: DeserializeOwned + JsonSchema> ToolParam for T {}
-
 /// Prompt arguments and URI variables: parsed from a string.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be parsed from a string",
@@ -291,8 +300,6 @@ impl<T: DeserializeOwned + JsonSchema> ToolParam for T {}
 pub trait FromStrParam {}
 impl<T: FromStr> FromStrParam for T {}
 
-/// Compile-time check: a tool parameter type.
-pub fn assert_tool_param<T: ToolParam>() {}
 /// Compile-time check: an injected parameter type.
 pub fn assert_from_context<T: FromContext>() {}
 /// Compile-time check: a tool return type.

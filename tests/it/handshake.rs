@@ -160,7 +160,6 @@ async fn output_schema_and_structured_content_only_from_2025_06_18() {
                 add["outputSchema"],
                 json!({
                     "type": "object",
-                    "title": "Sum",
                     "description": "The sum of two integers.",
                     "properties": {"total": {"type": "integer", "description": "a + b"}},
                     "required": ["total"]

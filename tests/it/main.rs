@@ -24,6 +24,7 @@ mod limits;
 mod live;
 mod messages;
 mod module_cycles;
+mod names;
 mod notes;
 mod notifications;
 mod pagination;

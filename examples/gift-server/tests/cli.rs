@@ -125,9 +125,10 @@ fn list_prints_portable_schemas_with_descriptions() {
 fn call_prints_the_text_content_once() {
     let stdout = ok(&["call", "suggest_gifts", BIRTHDAY_50]);
     // The text content, laid out for reading; no `structuredContent` copy, no escaped mirror.
+    // Members in the order `Gift` declares them.
     assert!(
         stdout.starts_with(
-            "{\n  \"gifts\": [\n    {\n      \"category\": \"food\",\n      \"id\": 24,\n"
+            "{\n  \"gifts\": [\n    {\n      \"id\": 24,\n      \"name\": \"Chocolate tasting box\",\n      \"category\": \"food\",\n"
         ),
         "{stdout}"
     );

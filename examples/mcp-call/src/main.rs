@@ -233,9 +233,9 @@ async fn act(client: &Client, args: &Args) -> Result<ExitCode, Failure> {
             } else {
                 result.content.iter().for_each(print_block);
                 if result.content.is_empty()
-                    && let Some(s) = &result.structured_content
+                    && let Some(s) = result.structured_value()
                 {
-                    print_json(s);
+                    print_json(&s);
                 }
             }
             if result.is_error == Some(true) {

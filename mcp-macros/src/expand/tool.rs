@@ -125,6 +125,12 @@ struct Arguments {
 }
 
 /// The arguments struct with its derives, the checks after parsing, and `InputSchema::Generated`.
+///
+/// The struct's fields have generic types (`__A0`, ...), bounded by `ToolArgument` in the derived
+/// impls, and one const instantiates it with the parameters' types through
+/// `ToolArgumentFns::of`: a type that is not an argument is reported there once, by
+/// `ToolArgument`'s message, instead of inside every derived function. (A parameter with a
+/// `default` keeps its own type: the default's function returns it.)
 fn generated_arguments(def: &ToolDef) -> Arguments {
     let p = private();
     let item = &def.item;
@@ -133,19 +139,29 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
     let mut defaults = Vec::new();
     let mut statics = Vec::new();
     let mut checks = Vec::new();
-    let mut param_checks = Vec::new();
     let mut unpack = Vec::new();
+    let mut generics = Vec::new();
+    let mut given = Vec::new();
     for param in item.arguments() {
         let ident = &param.ident;
         let ty = &param.ty;
         let path = param.public_name();
         let mut attrs = Vec::new();
+        let mut field_ty = |has_default: bool| {
+            if has_default {
+                return quote!(#ty);
+            }
+            let generic = format_ident!("__A{}", generics.len());
+            generics.push(generic.clone());
+            given.push(ty.clone());
+            quote!(#generic)
+        };
         if param.flatten.is_some() {
+            let field_ty = field_ty(false);
             fields.push(quote! {
                 #[serde(flatten)]
-                #ident: #ty,
+                #ident: #field_ty,
             });
-            param_checks.push(quote_spanned!(ty.span()=> #p::assert_tool_param::<#ty>();));
             let local = local(param);
             unpack.push(quote!(let #local = __mcp_a.#ident;));
             continue;
@@ -153,13 +169,15 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
         if let Some(doc) = &param.doc {
             attrs.push(quote!(#[doc = #doc]));
         }
-        if let Some(rename) = &param.rename {
+        if let Some(rename) = param.serde_rename() {
             attrs.push(quote!(#[serde(rename = #rename)]));
         }
+        let mut has_default = false;
         if let Some((name, default)) = default_fn(item, param) {
             let name = name.to_string();
             attrs.push(quote!(#[serde(default = #name)]));
             defaults.push(default);
+            has_default = true;
         }
         if let Some(title) = &param.title {
             attrs.push(quote!(#[schemars(title = #title)]));
@@ -190,7 +208,7 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
                 .or(param.max.as_ref())
                 .map_or_else(|| ident.span(), |n| n.span);
             checks
-                .push(quote_spanned!(span=> #p::check_range(&__mcp_a.#ident, #path, #min, #max)?;));
+                .push(quote_spanned!(span=> __mcp_checks.add(#p::check_range(&__mcp_a.#ident, #path, #min, #max));));
         }
         if let Some(pattern) = &param.pattern {
             attrs.push(quote!(#[schemars(regex(pattern = #pattern))]));
@@ -199,43 +217,75 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
                 #[allow(non_upper_case_globals)]
                 static #name: #p::LazyPattern = #p::LazyPattern::new(#pattern);
             });
-            checks.push(quote_spanned!(pattern.span()=> #p::check_pattern(&__mcp_a.#ident, #path, &#name)?;));
+            checks.push(quote_spanned!(pattern.span()=> __mcp_checks.add(#p::check_pattern(&__mcp_a.#ident, #path, &#name));));
         }
         if let Some(header) = &param.header {
             attrs.push(quote!(#[schemars(extend("x-mcp-header" = #header))]));
         }
+        let field_ty = field_ty(has_default);
         fields.push(quote! {
             #(#attrs)*
-            #ident: #ty,
+            #ident: #field_ty,
         });
-        param_checks.push(quote_spanned!(ty.span()=> #p::assert_tool_param::<#ty>();));
         let local = local(param);
         unpack.push(quote!(let #local = __mcp_a.#ident;));
     }
-    // The spanned checks come first: when a type is wrong, the first error is ours.
+    let (declared, bounds) = if generics.is_empty() {
+        (TokenStream::new(), TokenStream::new())
+    } else {
+        let bound = generics
+            .iter()
+            .map(|g| format!("{g}: ::mcp_runtime::ToolArgument"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        (
+            quote!(<#(#generics),*>),
+            quote! {
+                #[serde(bound = #bound)]
+                #[schemars(bound = #bound)]
+            },
+        )
+    };
+    // Errors about the argument types land on the parameter list.
+    let at = item.func.sig.paren_token.span.join();
+    let named_at = syn::Ident::new(&args_ident.to_string(), at);
+    let instance = if given.is_empty() {
+        quote_spanned!(at=> #named_at)
+    } else {
+        quote_spanned!(at=> #named_at<#(#given),*>)
+    };
+    let funnel = quote_spanned!(at=> ::mcp_runtime::__private::ToolArgumentFns::<#instance>::of());
     let items = quote! {
-        #[allow(dead_code)]
-        fn __mcp_check_arguments() {
-            #(#param_checks)*
-        }
-
         #[allow(non_camel_case_types, dead_code)]
         #[derive(#p::serde::Deserialize, #p::schemars::JsonSchema)]
         #[serde(crate = "::mcp_runtime::__private::serde")]
         #[schemars(crate = "::mcp_runtime::__private::schemars")]
-        struct #args_ident {
+        #bounds
+        struct #args_ident #declared {
             #(#fields)*
         }
+
+        const __MCP_ARGUMENTS: #p::ToolArgumentFns<#instance> = #funnel;
 
         #(#defaults)*
         #(#statics)*
     };
+    // Every check runs, so that one refusal lists every bound the arguments break.
+    let checks = if checks.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            let mut __mcp_checks = #p::Checks::new();
+            #(#checks)*
+            __mcp_checks.finish(__mcp_args)?;
+        }
+    };
     let read = quote! {
-        let __mcp_a: #args_ident = #p::parse_args(__mcp_args)?;
-        #(#checks)*
+        let __mcp_a = (__MCP_ARGUMENTS.parse)(__mcp_args)?;
+        #checks
         #(#unpack)*
     };
-    let schema = quote!(#p::InputSchema::Generated(#p::schema_for::<#args_ident>));
+    let schema = quote!(#p::InputSchema::Generated(__MCP_ARGUMENTS.schema));
     Arguments {
         items,
         read,

@@ -109,7 +109,7 @@ fn arguments_struct(func: &ItemFn, def: &crate::model::ToolDef) -> TokenStream {
         if param.flatten.is_some() {
             serde.push(quote!(flatten));
         }
-        if let Some(rename) = &param.rename {
+        if let Some(rename) = param.serde_rename() {
             serde.push(quote!(rename = #rename));
         }
         if param.option_inner().is_some() {

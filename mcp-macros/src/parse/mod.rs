@@ -52,6 +52,7 @@ impl Kind {
                 Task,
                 Ui,
                 Visibility,
+                RenameAll,
             ],
             Kind::Resource => &[
                 Uri,
@@ -76,6 +77,7 @@ impl Kind {
                 TimeoutMs,
                 MaxConcurrency,
                 Scopes,
+                RenameAll,
             ],
         }
     }
@@ -138,6 +140,7 @@ keys! {
         Task => task,
         Ui => ui,
         Visibility => visibility,
+        RenameAll => rename_all,
     }
 }
 
@@ -356,6 +359,12 @@ impl ItemArg {
                 key.as_str(),
                 "a string literal",
                 "\"optional\"",
+            )?),
+            ItemKey::RenameAll => ItemValue::Str(assigned(
+                input,
+                key.as_str(),
+                "a string literal",
+                "\"camelCase\"",
             )?),
             ItemKey::Ui => {
                 eq(input, "ui")?;

@@ -173,7 +173,7 @@ fn flatten(cx: &Ctxt, param: &Param) {
         cx.error_spanned_by(
             ty,
             format!(
-                "`#[arg(flatten)]` spreads the fields of a struct as top-level properties, and `{}` has none; use a `#[derive(Deserialize, JsonSchema)]` struct, or remove `flatten`",
+                "`#[arg(flatten)]` spreads the fields of a struct as top-level properties, and `{}` has none; use a struct with `#[mcp_runtime::data]`, or remove `flatten`",
                 ty::display(ty)
             ),
         );

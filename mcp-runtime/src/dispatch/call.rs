@@ -414,8 +414,7 @@ mod tests {
     fn the_complete_tail_is_what_serialising_the_marked_result_writes() {
         let identity = r#"{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}"#;
         let id = RequestId::Number(3);
-        let mut structured = CallToolResult::text("4");
-        structured.structured_content = Some(serde_json::json!({"sum": 4}));
+        let structured = CallToolResult::structured(serde_json::json!({"sum": 4}), "4");
         let no_content = CallToolResult::new(Vec::new());
         for result in [
             CallToolResult::text("a \"quoted\" text"),

@@ -241,10 +241,9 @@ impl Context {
 
     /// Reads application state given to the builder with `.state(value)`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
-        self.inner
-            .state
-            .get(&TypeId::of::<T>())
-            .and_then(|v| Arc::clone(v).downcast::<T>().ok())
+        State::<T>::from_context(self)
+            .ok()
+            .map(State::into_inner)
     }
 }
 
@@ -411,7 +410,7 @@ impl StateNeeds {
     }
 
     /// Declares that `T` must be given to the builder with `.state(value)`.
-    pub fn add<T: Send + Sync + 'static>(&mut self) {
+    pub fn add<T: 'static>(&mut self) {
         let id = TypeId::of::<T>();
         if !self.types.iter().any(|(t, _)| *t == id) {
             self.types.push((id, std::any::type_name::<T>()));
@@ -466,12 +465,62 @@ impl StateNeeds {
 ///
 /// assert_eq!(greet(State::new(Greeting("Hi")), "Ada"), "Hi, Ada!");
 /// ```
-pub struct State<T>(Arc<T>);
+///
+/// A `State<T>` takes any `T` in a handler's signature, so that a `T` that cannot be shared
+/// (not `Send + Sync`) is reported once, where it is given to the builder
+/// ([`StateValue`]), not at every handler.
+pub struct State<T> {
+    value: Arc<dyn Shared<T>>,
+}
 
-impl<T> State<T> {
+/// A shared `T` seen through a trait object, so that a `State<T>` is `Send + Sync` whatever `T`
+/// a signature names; the one implementation is for a [`StateValue`], so nothing else is ever
+/// held.
+trait Shared<T>: Send + Sync {
+    fn shared(&self) -> &T;
+    fn shared_arc(self: Arc<Self>) -> Arc<T>;
+}
+
+impl<T: StateValue> Shared<T> for T {
+    fn shared(&self) -> &T {
+        self
+    }
+
+    fn shared_arc(self: Arc<Self>) -> Arc<T> {
+        self
+    }
+}
+
+/// `value` as the builder's state map keeps it: the `Arc<dyn Shared<T>>` a `State<T>` clones.
+pub(crate) fn held<T: StateValue>(value: T) -> Arc<dyn Any + Send + Sync> {
+    let shared: Arc<dyn Shared<T>> = Arc::new(value);
+    Arc::new(shared)
+}
+
+/// What [`ServerBuilder::state`](crate::ServerBuilder::state) takes: a value every request may
+/// share, across threads (`Send + Sync + 'static`).
+///
+/// ```
+/// use std::sync::Mutex;
+///
+/// fn shared<T: mcp_runtime::StateValue>() {}
+/// shared::<Mutex<Vec<String>>>(); // a `RefCell` or an `Rc` would not do
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the server's state: every request shares it, across threads",
+    label = "not `Send + Sync + 'static`",
+    note = "state must be `Send + Sync + 'static`: use a `Mutex` or an `RwLock` (`std::sync`) instead of a `RefCell` or a `Cell`, an `Arc` instead of an `Rc`, and owned data instead of references"
+)]
+pub trait StateValue: Send + Sync + 'static {}
+
+// Reported as `StateValue` itself, once.
+#[diagnostic::do_not_recommend]
+impl<T: Send + Sync + 'static> StateValue for T {}
+
+impl<T: StateValue> State<T> {
     /// A state holding `value` (for calling a handler directly, in tests).
     pub fn new(value: T) -> Self {
-        Self(Arc::new(value))
+        Self::from(Arc::new(value))
     }
 
     /// The shared value.
@@ -481,49 +530,55 @@ impl<T> State<T> {
     /// assert_eq!(*state.into_inner(), 5);
     /// ```
     pub fn into_inner(self) -> Arc<T> {
-        self.0
+        <dyn Shared<T> as Shared<T>>::shared_arc(self.value)
     }
 }
 
-impl<T> From<Arc<T>> for State<T> {
+impl<T: StateValue> From<Arc<T>> for State<T> {
     fn from(value: Arc<T>) -> Self {
-        Self(value)
+        Self { value }
     }
 }
 
 impl<T> Clone for State<T> {
     fn clone(&self) -> Self {
-        Self(Arc::clone(&self.0))
+        Self {
+            value: Arc::clone(&self.value),
+        }
     }
 }
 
 impl<T: fmt::Debug> fmt::Debug for State<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("State").field(&self.0).finish()
+        f.debug_tuple("State").field(&**self).finish()
     }
 }
 
 impl<T> Deref for State<T> {
     type Target = T;
     fn deref(&self) -> &T {
-        &self.0
+        <dyn Shared<T> as Shared<T>>::shared(&*self.value)
     }
 }
 
 impl<T> AsRef<T> for State<T> {
     fn as_ref(&self) -> &T {
-        &self.0
+        self
     }
 }
 
-impl<T: Send + Sync + 'static> FromContext for State<T> {
+impl<T: 'static> FromContext for State<T> {
     fn from_context(ctx: &Context) -> Result<Self, HandlerError> {
-        ctx.state::<T>().map(State).ok_or_else(|| {
-            HandlerError::internal(format!(
+        let held = ctx.inner.state.get(&TypeId::of::<T>());
+        match held.and_then(|h| h.downcast_ref::<Arc<dyn Shared<T>>>()) {
+            Some(value) => Ok(State {
+                value: Arc::clone(value),
+            }),
+            None => Err(HandlerError::internal(format!(
                 "no state of type `{}`: give it to the server builder with `.state(value)`",
                 std::any::type_name::<T>()
-            ))
-        })
+            ))),
+        }
     }
 
     fn state_needs(needs: &mut StateNeeds) {

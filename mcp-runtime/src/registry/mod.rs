@@ -30,6 +30,7 @@ pub use record::{
     StateNeedsFn, ToolCallFn, ToolHints, ToolRecord,
 };
 
+pub use crate::data::ToolArgumentFns;
 use crate::error::Error;
 use crate::handler::context::StateMap;
 

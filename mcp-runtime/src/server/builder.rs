@@ -1,6 +1,6 @@
 //! [`ServerBuilder`]: items, state, instructions and limits, checked and built into a [`Server`].
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -182,12 +182,11 @@ impl ServerBuilder {
         self
     }
 
-    /// Application state, injected into handlers as `State<T>`.
-    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
-        self.state.insert(
-            TypeId::of::<T>(),
-            Arc::new(value) as Arc<dyn Any + Send + Sync>,
-        );
+    /// Application state, injected into handlers as `State<T>`: a [`StateValue`](crate::StateValue)
+    /// (`Send + Sync + 'static`, since every request shares it).
+    pub fn state<T: crate::StateValue>(mut self, value: T) -> Self {
+        self.state
+            .insert(TypeId::of::<T>(), crate::handler::context::held(value));
         self
     }
 

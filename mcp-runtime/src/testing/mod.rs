@@ -159,7 +159,7 @@ impl Session {
                 text: text_of(&result.content),
             });
         };
-        serde_json::from_value(structured).map_err(|source| CallError::Decode {
+        serde_json::from_str(structured.get()).map_err(|source| CallError::Decode {
             tool: name.to_owned(),
             source,
         })

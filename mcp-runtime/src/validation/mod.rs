@@ -44,12 +44,8 @@ pub(crate) struct Problems {
 /// Every problem of `text` for `T` and for the bounds of the running call's input schema, in
 /// the order of the properties in `text` (missing properties last, in the parameters' order);
 /// empty when `text` is fine.
-pub(crate) fn problems<T: DeserializeOwned>(text: &str, parsed: bool) -> Problems {
-    let (mut found, complete) = if parsed {
-        (Vec::new(), true)
-    } else {
-        collect::serde_problems::<T>(text)
-    };
+pub(crate) fn problems<T: DeserializeOwned>(text: &str) -> Problems {
+    let (mut found, complete) = collect::serde_problems::<T>(text);
     let refused: Vec<Option<String>> = found.iter().map(|p| p.property.clone()).collect();
     bounds::current(|b| {
         found.extend(
@@ -65,6 +61,23 @@ pub(crate) fn problems<T: DeserializeOwned>(text: &str, parsed: bool) -> Problem
         list: found,
         complete,
     }
+}
+
+/// The message listing the bound problems of `text` (an object that parsed), in the order of
+/// its properties; `None` when the running call has no bounds or `text` breaks none of them.
+pub(crate) fn bound_problems(text: &str) -> Option<String> {
+    let mut found = Vec::new();
+    bounds::current(|b| found = b.problems(text));
+    if found.is_empty() {
+        return None;
+    }
+    if found.len() > 1 {
+        collect::in_document_order(text, &mut found);
+    }
+    Some(render(&Problems {
+        list: found,
+        complete: true,
+    }))
 }
 
 /// The message listing `problems`: one as it is; more as `3 problems:` (`at least 3
