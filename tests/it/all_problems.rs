@@ -135,6 +135,27 @@ async fn two_problems_are_both_told_in_the_order_of_the_arguments() {
 }
 
 #[tokio::test]
+async fn bounds_alone_are_all_told_in_the_order_of_the_arguments() {
+    // The arguments parse; two generated bound checks fail: both are told, as written.
+    let arguments = r#"{"b": 0, "a": 9, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1,
+        "i": 1, "j": 1, "k": "x", "l": true}"#;
+    for era in ERAS {
+        assert_eq!(
+            message(era, "survey", arguments).await,
+            "invalid arguments for tool 'survey': 2 problems:\n\
+             - property 'b': must be between 1 and 5, got 0\n\
+             - property 'a': must be between 1 and 5, got 9",
+            "{era}"
+        );
+        assert_eq!(
+            message(era, "survey", &arguments.replace(r#""b": 0"#, r#""b": 2"#)).await,
+            "invalid arguments for tool 'survey': property 'a': must be between 1 and 5, got 9",
+            "{era}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn twelve_problems_are_ten_told_and_two_counted() {
     let arguments = r#"{
         "l": "yes", "a": 9, "b": 0, "c": -1, "d": "x", "e": 300, "f": 1.5, "g": null,

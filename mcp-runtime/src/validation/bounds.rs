@@ -126,6 +126,23 @@ fn implied(format: Option<&Value>) -> (Option<f64>, Option<f64>) {
     }
 }
 
+/// The message listing the bound problems of `text` (an object that parsed), in the order of
+/// its properties; `None` when the running call has no bounds or `text` breaks none of them.
+pub(crate) fn bound_problems(text: &str) -> Option<String> {
+    let mut found = Vec::new();
+    current(|b| found = b.problems(text));
+    if found.is_empty() {
+        return None;
+    }
+    if found.len() > 1 {
+        super::collect::in_document_order(text, &mut found);
+    }
+    Some(super::render(&super::Problems {
+        list: found,
+        complete: true,
+    }))
+}
+
 /// Runs `call` with `bounds` readable by the parse of its arguments.
 pub(crate) fn with_bounds<T: Send + 'static>(
     bounds: Option<&Arc<Bounds>>,

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_path_to_error::Segment;
 
-pub(crate) use bounds::{Bounds, with_bounds};
+pub(crate) use bounds::{Bounds, bound_problems, with_bounds};
 pub(crate) use json::shown;
 use json::{members, raw_at, unexpected_of, unique_descendant};
 pub(crate) use unknown::unknown_properties;
@@ -61,23 +61,6 @@ pub(crate) fn problems<T: DeserializeOwned>(text: &str) -> Problems {
         list: found,
         complete,
     }
-}
-
-/// The message listing the bound problems of `text` (an object that parsed), in the order of
-/// its properties; `None` when the running call has no bounds or `text` breaks none of them.
-pub(crate) fn bound_problems(text: &str) -> Option<String> {
-    let mut found = Vec::new();
-    bounds::current(|b| found = b.problems(text));
-    if found.is_empty() {
-        return None;
-    }
-    if found.len() > 1 {
-        collect::in_document_order(text, &mut found);
-    }
-    Some(render(&Problems {
-        list: found,
-        complete: true,
-    }))
 }
 
 /// The message listing `problems`: one as it is; more as `3 problems:` (`at least 3
