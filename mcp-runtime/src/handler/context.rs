@@ -241,9 +241,7 @@ impl Context {
 
     /// Reads application state given to the builder with `.state(value)`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
-        State::<T>::from_context(self)
-            .ok()
-            .map(State::into_inner)
+        State::<T>::from_context(self).ok().map(State::into_inner)
     }
 }
 

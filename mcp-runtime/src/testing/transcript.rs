@@ -10,7 +10,8 @@ use crate::Server;
 
 /// A recorded exchange with a server, one JSON object a line:
 ///
-/// - `{"send": MESSAGE}`: sends MESSAGE (a request, a notification or an answer) as it is;
+/// - `{"send": MESSAGE}`: sends MESSAGE (a request, a notification or an answer) as it is
+///   written, its members in their order;
 /// - `{"expect": MESSAGE}`: the next message the server sends must equal MESSAGE;
 ///   `"ignore": ["/result/serverInfo/version", …]` (JSON Pointers) leaves out values that
 ///   change from run to run, in both the expected and the received message.
@@ -49,12 +50,24 @@ pub struct Transcript {
 
 #[derive(Debug, Clone)]
 enum Step {
-    Send(Value),
+    /// The message's text as the line has it (members in their order).
+    Send(String),
     Expect {
         line: usize,
         message: Value,
         ignore: Vec<String>,
     },
+}
+
+/// The text of the `send` member of the entry `raw`, as written: a message is sent as the line
+/// has it, its members in their order (a `Value` would sort them).
+fn send_text(raw: &str, line: usize) -> Result<String, TranscriptError> {
+    let members: std::collections::HashMap<String, Box<serde_json::value::RawValue>> =
+        serde_json::from_str(raw).map_err(|source| TranscriptError::Json { line, source })?;
+    members
+        .get("send")
+        .map(|m| m.get().to_owned())
+        .ok_or(TranscriptError::Entry { line })
 }
 
 impl Transcript {
@@ -91,7 +104,7 @@ impl Transcript {
                 Some(_) => return Err(TranscriptError::Entry { line }),
             };
             let step = match (entry.remove("send"), entry.remove("expect")) {
-                (Some(message), None) if ignore.is_empty() => Step::Send(message),
+                (Some(_), None) if ignore.is_empty() => Step::Send(send_text(raw, line)?),
                 (None, Some(message)) => Step::Expect {
                     line,
                     message,
@@ -133,7 +146,7 @@ impl Transcript {
         let mut client = server.connect_in_memory();
         for step in &self.steps {
             match step {
-                Step::Send(message) => client.send(message).await,
+                Step::Send(message) => client.send_raw(message).await,
                 Step::Expect {
                     line,
                     message,

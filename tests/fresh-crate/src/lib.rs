@@ -1,18 +1,18 @@
 //! A notes server: tools with an enum, a list with a default, an optional number with a
-//! maximum, a nested struct and structured output; shared state; a resource, a resource
-//! template and a multi-message prompt. Its only dependency is `mcp-runtime`.
+//! maximum, a nested struct and structured output (one with a text block of its own, one with
+//! camelCase argument names); shared state; a resource, a resource template and a
+//! multi-message prompt. Its only dependency is `mcp-runtime`, and each type of its own is
+//! declared with one line, `#[mcp_runtime::data]`.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use mcp_runtime::prelude::*;
-use mcp_runtime::schemars::JsonSchema;
-use mcp_runtime::serde::{Deserialize, Serialize};
 
 /// How urgent a note is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(crate = "mcp_runtime::serde", rename_all = "lowercase")]
-#[schemars(crate = "mcp_runtime::schemars")]
+#[mcp_runtime::data]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
 pub enum Priority {
     /// Whenever.
     Low,
@@ -23,9 +23,9 @@ pub enum Priority {
 }
 
 /// When a note is due.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(crate = "mcp_runtime::serde")]
-#[schemars(crate = "mcp_runtime::schemars")]
+#[mcp_runtime::data]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
 pub struct Due {
     /// Day, as `YYYY-MM-DD`.
     pub date: String,
@@ -34,9 +34,8 @@ pub struct Due {
 }
 
 /// One note.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(crate = "mcp_runtime::serde")]
-#[schemars(crate = "mcp_runtime::schemars")]
+#[mcp_runtime::data]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
     /// Its id, used in `notes://note/{id}`.
     pub id: u32,
@@ -64,9 +63,8 @@ impl Store {
 }
 
 /// Notes found.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(crate = "mcp_runtime::serde")]
-#[schemars(crate = "mcp_runtime::schemars")]
+#[mcp_runtime::data]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Found {
     /// The notes, by id.
     pub notes: Vec<Note>,
@@ -124,6 +122,53 @@ async fn list_notes(
     let total = notes.len();
     notes.truncate(limit.map_or(usize::MAX, |l| l as usize));
     Json(Found { notes, total })
+}
+
+/// What `tag_notes` did.
+#[mcp_runtime::data]
+#[derive(Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Tagged {
+    /// The notes that got the tag.
+    pub tagged_ids: Vec<u32>,
+    /// The ids asked for that name no note.
+    pub unknown_ids: Vec<u32>,
+}
+
+/// Adds a tag to notes. Its arguments are camelCase on the wire (`noteIds`, `newTag`), and its
+/// text block is a sentence rather than the JSON of the result.
+#[tool(rename_all = "camelCase")]
+async fn tag_notes(
+    store: State<Store>,
+    /// The notes to tag
+    note_ids: Vec<u32>,
+    /// The tag to add
+    new_tag: String,
+) -> Structured<Tagged> {
+    let (tagged_ids, unknown_ids) = store.with(|notes| {
+        note_ids
+            .iter()
+            .partition::<Vec<u32>, _>(|id| match notes.get_mut(id) {
+                Some(note) => {
+                    if !note.tags.contains(&new_tag) {
+                        note.tags.push(new_tag.clone());
+                    }
+                    true
+                }
+                None => false,
+            })
+    });
+    Json(Tagged {
+        tagged_ids,
+        unknown_ids,
+    })
+    .text_with(|t| {
+        format!(
+            "tagged {} note(s) '{new_tag}'; {} unknown",
+            t.tagged_ids.len(),
+            t.unknown_ids.len()
+        )
+    })
 }
 
 /// Deletes a note.

@@ -3,7 +3,9 @@
 
 use mcp_runtime::cli::Cli;
 use mcp_runtime::serde_json::{Value, json};
+use mcp_runtime::testing::{self, CallError};
 use mcp_runtime::transport::memory::TestClient;
+use notes_server::{Found, Note, Tagged};
 
 async fn client() -> TestClient {
     let server = notes_server::server().build().unwrap();
@@ -17,13 +19,16 @@ async fn call(client: &mut TestClient, name: &str, arguments: Value) -> Value {
     response["result"].clone()
 }
 
-#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+#[mcp_runtime::test]
 async fn the_schemas_say_what_the_types_say() {
     let mut client = client().await;
     let list = client.request("tools/list", Value::Null).await;
     let tools = list["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["add_note", "delete_note", "list_notes"]);
+    assert_eq!(
+        names,
+        ["add_note", "delete_note", "list_notes", "tag_notes"]
+    );
     let add = &tools[0]["inputSchema"];
     assert_eq!(add["required"], json!(["text", "priority"]));
     assert_eq!(
@@ -42,7 +47,7 @@ async fn the_schemas_say_what_the_types_say() {
     assert_eq!(list_notes["required"], Value::Null);
 }
 
-#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+#[mcp_runtime::test]
 async fn notes_are_added_listed_read_and_deleted() {
     let mut client = client().await;
     let first = call(
@@ -58,7 +63,7 @@ async fn notes_are_added_listed_read_and_deleted() {
     let second = call(
         &mut client,
         "add_note",
-        json!({"text": "file taxes", "priority": "high", "tags": ["admin"], "due": {"date": "2025-04-30", "remind_minutes": 60}}),
+        json!({"text": "file taxes", "priority": "high", "tags": ["admin"], "due": {"date": "2025-04-30", "remindMinutes": 60}}),
     )
     .await;
     assert_eq!(second["structuredContent"]["id"], 2);
@@ -108,7 +113,7 @@ async fn notes_are_added_listed_read_and_deleted() {
     assert_eq!(gone["error"]["code"], -32002);
 }
 
-#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+#[mcp_runtime::test]
 async fn the_prompt_has_three_messages_and_completes_its_style() {
     let mut client = client().await;
     call(
@@ -143,7 +148,7 @@ async fn the_prompt_has_three_messages_and_completes_its_style() {
     );
 }
 
-#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+#[mcp_runtime::test]
 async fn note_ids_complete_from_the_store_and_each_reads() {
     let mut client = client().await;
     let complete = json!({"ref": {"type": "ref/resource", "uri": "notes://note/{id}"},
@@ -173,7 +178,7 @@ async fn note_ids_complete_from_the_store_and_each_reads() {
     }
 }
 
-#[mcp_runtime::tokio::test(crate = "mcp_runtime::tokio")]
+#[mcp_runtime::test]
 async fn the_command_line_calls_a_tool() {
     let server = notes_server::server().build().unwrap();
     let cli = Cli::new(&server).name("notes-server");
@@ -187,7 +192,7 @@ async fn the_command_line_calls_a_tool() {
     assert_eq!(out.code(), 0, "{}", out.stderr);
     assert_eq!(
         out.stdout,
-        "{\n  \"due\": null,\n  \"id\": 1,\n  \"priority\": \"high\",\n  \"tags\": [\n    \"inbox\"\n  ],\n  \"text\": \"call mum\"\n}\n"
+        "{\n  \"id\": 1,\n  \"text\": \"call mum\",\n  \"priority\": \"high\",\n  \"tags\": [\n    \"inbox\"\n  ],\n  \"due\": null\n}\n"
     );
     let out = cli.execute(["read", "notes://note/1"]).await;
     assert_eq!((out.code(), out.stdout.as_str()), (0, "call mum\n"));
@@ -221,4 +226,72 @@ fn the_binary_runs_its_command_line() {
         String::from_utf8(out.stderr).unwrap(),
         "notes-server: tool 'delete_note' reported an error: there is no note 7\n"
     );
+}
+
+#[mcp_runtime::test]
+async fn typed_calls_with_camel_case_names_and_a_chosen_text() {
+    let server = notes_server::server().build().unwrap();
+    let session = testing::connect(&server).await.unwrap();
+    for text in ["buy milk", "file taxes"] {
+        let note: Note = session
+            .call("add_note", json!({"text": text, "priority": "low"}))
+            .await
+            .unwrap();
+        assert_eq!(note.text, text);
+    }
+    let arguments = json!({"noteIds": [2, 9], "newTag": "today"});
+    let tagged: Tagged = session.call("tag_notes", &arguments).await.unwrap();
+    assert_eq!(
+        tagged,
+        Tagged {
+            tagged_ids: vec![2],
+            unknown_ids: vec![9]
+        }
+    );
+    let text = session.call_text("tag_notes", &arguments).await.unwrap();
+    assert_eq!(text, "tagged 1 note(s) 'today'; 1 unknown");
+    let found: Found = session
+        .call("list_notes", json!({"tag": "today"}))
+        .await
+        .unwrap();
+    assert_eq!((found.total, found.notes[0].id), (1, 2));
+    // The snake_case name is not the wire name.
+    let err = session
+        .call::<Tagged>("tag_notes", json!({"note_ids": [1], "newTag": "x"}))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, CallError::Tool { .. }), "{err}");
+}
+
+/// The text block of a `Json<T>` result is its compact JSON, members in the struct's order.
+#[mcp_runtime::test]
+async fn the_text_block_keeps_the_declared_order() {
+    let server = notes_server::server().build().unwrap();
+    let session = testing::connect(&server).await.unwrap();
+    let text = session
+        .call_text(
+            "add_note",
+            json!({"text": "buy milk", "priority": "low", "due": {"date": "2026-12-24", "remindMinutes": 5}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text,
+        r#"{"id":1,"text":"buy milk","priority":"low","tags":["inbox"],"due":{"date":"2026-12-24","remindMinutes":5}}"#
+    );
+}
+
+/// `tests/snapshots/lists.json` is what `notes-server list --json` prints; a change to a tool,
+/// resource or prompt fails here until the file is updated (`MCP_UPDATE_SNAPSHOTS=1`).
+#[test]
+fn the_lists_match_their_snapshot() {
+    let server = notes_server::server().build().unwrap();
+    testing::assert_lists_snapshot(&server, "tests/snapshots/lists.json");
+}
+
+/// A recorded session: the handshake, a note added, and a tool refused.
+#[mcp_runtime::test]
+async fn the_recorded_transcript_replays() {
+    let server = notes_server::server().build().unwrap();
+    testing::assert_transcript(&server, "tests/transcripts/add-and-refuse.jsonl").await;
 }
