@@ -257,9 +257,10 @@ fn generated_arguments(def: &ToolDef) -> Arguments {
     let funnel = quote_spanned!(at=> ::mcp_runtime::__private::ToolArgumentFns::<#instance>::of());
     let items = quote! {
         #[allow(non_camel_case_types, dead_code)]
-        #[derive(#p::serde::Deserialize, #p::schemars::JsonSchema)]
-        #[serde(crate = "::mcp_runtime::__private::serde")]
-        #[schemars(crate = "::mcp_runtime::__private::schemars")]
+        // Derived through the public re-exports, so that a diagnostic names these paths.
+        #[derive(::mcp_runtime::serde::Deserialize, ::mcp_runtime::schemars::JsonSchema)]
+        #[serde(crate = "::mcp_runtime::serde")]
+        #[schemars(crate = "::mcp_runtime::schemars")]
         #bounds
         struct #args_ident #declared {
             #(#fields)*

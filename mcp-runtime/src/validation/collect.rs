@@ -231,7 +231,7 @@ mod tests {
     }
 
     fn all(text: &str) -> String {
-        render(&problems::<Args>(text, false))
+        render(&problems::<Args>(text))
     }
 
     #[test]
@@ -245,10 +245,7 @@ mod tests {
         }
         // A tuple of the wrong length cannot be mended: what comes after it is not known.
         assert_eq!(
-            render(&problems::<Pairs>(
-                r#"{"a": "x", "pair": [1], "b": "y"}"#,
-                false
-            )),
+            render(&problems::<Pairs>(r#"{"a": "x", "pair": [1], "b": "y"}"#)),
             "at least 2 problems:\n\
              - property 'a': expected a non-negative integer, got string \"x\"\n\
              - property 'pair': invalid length 1, expected a tuple of size 2"
@@ -313,7 +310,7 @@ mod tests {
             l: u8,
         }
         let text = r#"{"l":"x","k":"x","j":"x","i":"x","h":"x","g":"x","f":"x","e":"x","d":"x","c":"x","b":"x","a":"x"}"#;
-        let listed = render(&problems::<Many>(text, false));
+        let listed = render(&problems::<Many>(text));
         let lines: Vec<&str> = listed.lines().collect();
         assert_eq!(lines.len(), 12, "{listed}");
         assert_eq!(lines[0], "12 problems:");
@@ -322,7 +319,7 @@ mod tests {
             "- property 'l': expected a non-negative integer, got string \"x\""
         );
         assert_eq!(lines[11], "- and 2 more");
-        let missing = render(&problems::<Many>("{}", false));
+        let missing = render(&problems::<Many>("{}"));
         assert!(missing.starts_with("12 problems:\n- missing required property 'a'\n"));
     }
 }
