@@ -165,7 +165,7 @@ fn a_changed_list_fails_with_the_lines_that_differ() {
              if the change is meant, run the tests with MCP_UPDATE_SNAPSHOTS=1 to update the file",
             path.display(),
             hunk(13),
-            hunk(76)
+            hunk(75)
         )
     );
 }
