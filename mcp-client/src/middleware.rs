@@ -82,7 +82,11 @@ pub struct Request<'a> {
 
 impl<'a> Request<'a> {
     /// Request `name` with `params`, sent in `version`.
-    pub(crate) fn new(name: &'a str, params: &'a Map<String, Value>, version: ProtocolVersion) -> Self {
+    pub(crate) fn new(
+        name: &'a str,
+        params: &'a Map<String, Value>,
+        version: ProtocolVersion,
+    ) -> Self {
         Self {
             method: Method::parse(name),
             name,
@@ -371,7 +375,9 @@ pub(crate) struct Layers(Vec<Arc<dyn Layer>>);
 
 impl std::fmt::Debug for Layers {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Layers").field("len", &self.0.len()).finish()
+        f.debug_struct("Layers")
+            .field("len", &self.0.len())
+            .finish()
     }
 }
 

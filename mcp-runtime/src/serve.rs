@@ -8,11 +8,11 @@ use tokio::sync::mpsc;
 
 use crate::connection::{Connection, erased};
 use crate::error::Error;
+use crate::middleware::TransportKind;
 use crate::outbound::Outbound;
 use crate::server::{Server, ServerBuilder};
 use crate::transport::memory::{self, TestClient};
 use crate::transport::stdio;
-use crate::middleware::TransportKind;
 use crate::transport::{Inbound, Inbox, Outbox, Transport};
 
 impl Server {

@@ -43,12 +43,14 @@ impl Connection {
         scope: Scope,
     ) -> Option<Reply> {
         let outcome = {
+            // `initialize` is served before a revision is agreed: it negotiates one.
+            let version = (route != Route::Initialize).then_some(scope.version);
             let request = Request::new(
                 Kind::Request,
                 route,
                 Some(&id),
                 params,
-                Some(scope.version),
+                version,
                 self.transport,
             );
             let id = &id;

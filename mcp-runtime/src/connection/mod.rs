@@ -352,7 +352,9 @@ impl Connection {
                 Err(err) => return Some(Reply::error(Some(id), err)),
             };
             if layered && !runs_handler(route) {
-                return self.answer_layered(route, id, req.params, &req.method, scope).await;
+                return self
+                    .answer_layered(route, id, req.params, &req.method, scope)
+                    .await;
             }
             if route == Route::Unknown {
                 let err = ErrorObject::method_not_found(&req.method);

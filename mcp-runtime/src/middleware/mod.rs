@@ -218,7 +218,9 @@ pub(crate) struct Layers(Vec<Arc<dyn Layer>>);
 
 impl std::fmt::Debug for Layers {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Layers").field("len", &self.0.len()).finish()
+        f.debug_struct("Layers")
+            .field("len", &self.0.len())
+            .finish()
     }
 }
 
@@ -236,7 +238,11 @@ impl Layers {
 
     /// Runs `request` through the layers to `endpoint`; a panic anywhere in the chain (the
     /// method's own are caught inside it) is a masked internal error.
-    pub(crate) async fn run<'a>(&'a self, request: &'a Request<'a>, endpoint: Endpoint<'a>) -> Outcome {
+    pub(crate) async fn run<'a>(
+        &'a self,
+        request: &'a Request<'a>,
+        endpoint: Endpoint<'a>,
+    ) -> Outcome {
         let next = Next {
             rest: &self.0,
             request,

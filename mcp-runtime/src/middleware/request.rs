@@ -176,8 +176,8 @@ impl<'a> Request<'a> {
         self.params
     }
 
-    /// The protocol revision the request is served in (`None` for a notification outside a
-    /// session).
+    /// The protocol revision the request is served in: `None` for `initialize` (it negotiates
+    /// one) and for a notification outside a session.
     ///
     /// ```
     /// # use mcp_runtime::middleware::Request;
@@ -356,6 +356,10 @@ mod tests {
             None,
             TransportKind::Stdio,
         );
-        assert_eq!(r.target(), None, "a duplicate member is refused, as the method does");
+        assert_eq!(
+            r.target(),
+            None,
+            "a duplicate member is refused, as the method does"
+        );
     }
 }
