@@ -225,7 +225,7 @@ impl<'a> Request<'a> {
     ///
     /// ```
     /// # use mcp_runtime::middleware::Request;
-    /// fn who(request: &Request<'_>) -> &str {
+    /// fn who<'r>(request: &'r Request<'_>) -> &'r str {
     ///     request.principal().unwrap_or("anonymous")
     /// }
     /// # let _ = who;
