@@ -56,6 +56,18 @@ use mcp_io::BoxFuture;
 /// ```
 pub trait Layer: Send + Sync + 'static {
     /// Handles `request`, calling `next` to go on.
+    ///
+    /// ```
+    /// use mcp_runtime_client::middleware::{Layer, Next, Outcome, Request};
+    ///
+    /// struct Pass;
+    ///
+    /// impl Layer for Pass {
+    ///     fn call<'a>(&'a self, _: &'a Request<'a>, next: Next<'a>) -> mcp_runtime_client::BoxFuture<'a, Outcome> {
+    ///         next.run()
+    ///     }
+    /// }
+    /// ```
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome>;
 }
 
@@ -100,7 +112,7 @@ impl<'a> Request<'a> {
     ///
     /// ```
     /// # use mcp_runtime_client::middleware::Request;
-    /// fn method(request: &Request<'_>) -> &str {
+    /// fn method<'r>(request: &'r Request<'_>) -> &'r str {
     ///     request.method_name()
     /// }
     /// # let _ = method;
@@ -181,7 +193,7 @@ impl<'a> Request<'a> {
     ///
     /// ```
     /// # use mcp_runtime_client::middleware::Request;
-    /// fn target(request: &Request<'_>) -> &str {
+    /// fn target<'r>(request: &'r Request<'_>) -> &'r str {
     ///     request.target().unwrap_or("-")
     /// }
     /// # let _ = target;

@@ -106,6 +106,18 @@ pub use request::{Kind, Request, TransportKind};
 )]
 pub trait Layer: Send + Sync + 'static {
     /// Handles `request`, calling `next` to go on.
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::{Layer, Next, Outcome, Request};
+    ///
+    /// struct Pass;
+    ///
+    /// impl Layer for Pass {
+    ///     fn call<'a>(&'a self, _: &'a Request<'a>, next: Next<'a>) -> mcp_runtime::BoxFuture<'a, Outcome> {
+    ///         next.run()
+    ///     }
+    /// }
+    /// ```
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome>;
 }
 

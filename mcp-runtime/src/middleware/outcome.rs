@@ -123,8 +123,9 @@ impl Outcome {
         Ok(Self(Repr::Reply(Ok(Payload::Shared(text.into())))))
     }
 
-    /// A tool result with `isError: true` and `text`, shaped for the request's revision: a
-    /// refusal the model sees instead of a protocol error.
+    /// A `tools/call` result with `isError: true` and `text`, shaped for the request's
+    /// revision: a refusal the model sees instead of a protocol error (for `tools/call` only:
+    /// other methods have no such result).
     ///
     /// ```
     /// use mcp_runtime::middleware::{Outcome, OutcomeKind, Request};
