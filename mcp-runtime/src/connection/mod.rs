@@ -445,6 +445,8 @@ impl Connection {
             seq,
         };
         tokio::select! {
+            // The handler first: with layers, they see the cancellation it stopped at.
+            biased;
             reply = self.run_handler(route, id.clone(), params, scope, cancel.clone()) => reply,
             () = cancel.cancelled() => None,
         }

@@ -68,7 +68,10 @@ pub enum OutcomeKind {
     ToolError,
     /// A JSON-RPC error (an [`ErrorObject`]): a protocol error, a refusal, a masked fault.
     Error,
-    /// The request was cancelled; nothing is sent.
+    /// The request was cancelled; nothing is sent. A request served in the task that read it
+    /// (HTTP) ends this way through its layers; on a stream transport a cancelled request's
+    /// own task is aborted, and its layers' futures are dropped with it (a layer that must
+    /// know holds a guard whose `Drop` tells it).
     Cancelled,
     /// A notification was handled (notifications are never answered).
     Notified,
