@@ -42,6 +42,8 @@ pub(crate) struct Config {
     pub(crate) timeout: Option<Duration>,
     pub(crate) max_in_flight: usize,
     pub(crate) limits: Limits,
+    /// The middleware layers, outermost first (`ClientBuilder::layer`).
+    pub(crate) layers: crate::middleware::Layers,
 }
 
 /// What the connection learnt from the server.
@@ -195,6 +197,28 @@ impl Engine {
     /// Sends a request and waits for its answer; the request is cancelled when the returned
     /// future is dropped or its time runs out.
     pub(crate) async fn request(
+        self: &Arc<Self>,
+        method: &str,
+        params: Map<String, Value>,
+        options: Options,
+    ) -> Result<Answer, ClientError> {
+        let layers = &self.config.layers;
+        if layers.is_empty() {
+            return self.send_request(method, params, options).await;
+        }
+        let version = lock(&self.state).version;
+        let request = crate::middleware::Request::new(method, &params, version);
+        let sent = params.clone();
+        let endpoint: crate::middleware::Endpoint<'_> = Box::new(move || {
+            Box::pin(async move {
+                crate::middleware::Outcome(self.send_request(method, sent, options).await)
+            })
+        });
+        layers.run(&request, endpoint).await
+    }
+
+    /// [`request`](Self::request) past the layers.
+    async fn send_request(
         self: &Arc<Self>,
         method: &str,
         mut params: Map<String, Value>,

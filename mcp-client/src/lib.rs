@@ -70,6 +70,7 @@ mod limits;
 mod link;
 mod lists;
 mod methods;
+pub mod middleware;
 mod notification;
 #[cfg(feature = "oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
@@ -155,6 +156,7 @@ pub struct ClientBuilder {
     listen: bool,
     authorizer: Option<Arc<dyn http::Authorizer>>,
     limits: Limits,
+    layers: middleware::Layers,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -185,6 +187,7 @@ impl Client {
             listen: true,
             authorizer: None,
             limits: Limits::default(),
+            layers: middleware::Layers::default(),
         }
     }
 
@@ -397,6 +400,21 @@ impl ClientBuilder {
         self
     }
 
+    /// Adds a middleware layer around every request the client sends (see
+    /// [`middleware`]); the first added is the outermost.
+    ///
+    /// ```
+    /// use mcp_runtime_client::Client;
+    /// use mcp_runtime_client::middleware::from_fn;
+    ///
+    /// let builder = Client::builder().layer(from_fn(|_request, next| next.run()));
+    /// # let _ = builder;
+    /// ```
+    pub fn layer(mut self, layer: impl middleware::Layer) -> Self {
+        self.layers.push(Arc::new(layer));
+        self
+    }
+
     /// An HTTP header sent with every HTTP request (an `Authorization` header, a tenant, …).
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));
@@ -496,6 +514,7 @@ impl ClientBuilder {
             timeout: self.timeout,
             max_in_flight: self.max_in_flight,
             limits: self.limits,
+            layers: self.layers,
         };
         let first = self.version.unwrap_or(ProtocolVersion::LATEST);
         let engine = Engine::start(link, inbound, config, self.handler, first);

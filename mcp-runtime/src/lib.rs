@@ -196,6 +196,7 @@ mod handler;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
+pub mod middleware;
 mod notify;
 mod outbound;
 pub mod principal;

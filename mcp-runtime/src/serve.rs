@@ -8,6 +8,7 @@ use tokio::sync::mpsc;
 
 use crate::connection::{Connection, erased};
 use crate::error::Error;
+use crate::middleware::TransportKind;
 use crate::outbound::Outbound;
 use crate::server::{Server, ServerBuilder};
 use crate::transport::memory::{self, TestClient};
@@ -20,10 +21,15 @@ impl Server {
     /// to the [drain timeout](crate::ServerBuilder::drain_timeout) to finish and send their
     /// replies.
     pub async fn serve<T: Transport>(&self, transport: T) -> Result<(), Error> {
+        self.serve_as(transport, TransportKind::Custom).await
+    }
+
+    /// [`serve`](Self::serve), telling the layers which transport this is.
+    async fn serve_as<T: Transport>(&self, transport: T, kind: TransportKind) -> Result<(), Error> {
         let (mut rx, tx) = transport.split();
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(self.inner.options.outbound_queue);
         let writer = crate::background::spawn(tx.drain(out_rx));
-        let conn = Connection::new(Arc::clone(&self.inner), out_tx);
+        let conn = Connection::new(Arc::clone(&self.inner), out_tx, kind);
         let shutdown = self.inner.shutdown.clone();
         let mut result = Ok(());
         loop {
@@ -96,7 +102,7 @@ impl Server {
                 let _ = crate::background::spawn_blocking(move || writer_out.write_loop()).await;
             }
         });
-        let conn = Connection::new(Arc::clone(&self.inner), out_tx);
+        let conn = Connection::new(Arc::clone(&self.inner), out_tx, TransportKind::Stdio);
         // The stdin thread may stay blocked in a read after serving ends: it holds the
         // connection weakly, so the writer still sees the outbound queue close.
         let reader = Arc::downgrade(&conn);
@@ -149,7 +155,7 @@ impl Server {
         let (server_end, client_end) = memory::pair(64);
         let server = self.clone();
         crate::background::spawn(async move {
-            let _ = server.serve(server_end).await;
+            let _ = server.serve_as(server_end, TransportKind::Memory).await;
         });
         TestClient::new(client_end)
     }
@@ -186,7 +192,7 @@ impl Server {
         let (server_end, client_end) = memory::pair(64);
         let server = self.clone();
         let task = tokio::spawn(async move {
-            let _ = server.serve(server_end).await;
+            let _ = server.serve_as(server_end, TransportKind::Memory).await;
         });
         builder
             .connect(in_memory::ClientEnd::new(client_end, task.abort_handle()))

@@ -8,6 +8,8 @@
 //!   (`parse_args` into the hidden argument struct);
 //! - `result`: a text result made (`IntoToolResult`) and serialised into a response envelope;
 //! - `call`: one whole `tools/call` of `add` through a connection;
+//! - `call_layered`: the same with one middleware layer that only calls `next` (what the seam
+//!   costs once a layer is installed; `call` has none, so it measures the path without one);
 //! - `tools_list`: the first page of `tools/list` with 10 and with 10,000 tools registered (page
 //!   size 10, so both pages hold 10 tools): its cost must not depend on how many tools exist.
 //!
@@ -138,6 +140,16 @@ fn route(bencher: Bencher<'_, '_>) {
 #[divan::bench]
 fn call(bencher: Bencher<'_, '_>) {
     let mut client = Client::new(server_with_add());
+    bencher.bench_local(|| client.round_trip(black_box(CALL)));
+}
+
+#[divan::bench]
+fn call_layered(bencher: Bencher<'_, '_>) {
+    let server = Server::from_registry(server_info!())
+        .layer(mcp_runtime::middleware::from_fn(|_request, next| next.run()))
+        .build()
+        .expect("server");
+    let mut client = Client::new(server);
     bencher.bench_local(|| client.round_trip(black_box(CALL)));
 }
 

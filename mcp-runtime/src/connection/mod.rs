@@ -12,6 +12,7 @@
 mod blocking;
 pub(crate) mod erased;
 mod flights;
+mod layered;
 #[cfg(feature = "http")]
 mod replica;
 mod spanned;
@@ -31,11 +32,12 @@ use serde_json::value::RawValue;
 use crate::dispatch::call::{MethodCall, parse_params};
 use crate::dispatch::link::LinkState;
 use crate::dispatch::methods;
-use crate::dispatch::reply::{Answer, Reply};
+use crate::dispatch::reply::{Answer, Reply, duplicate, invalid_utf8, oversized};
 use crate::dispatch::route::{Route, runs_handler};
 use crate::dispatch::scope::{RequestHeaders, Resolver, Retry, Scoping, mentions_meta};
 use crate::future::BoxFuture;
 use crate::handler::context::Cancellation;
+use crate::middleware::TransportKind;
 use crate::notify::Member;
 use crate::outbound::{Outbound, Sink};
 use crate::server::ServerInner;
@@ -56,6 +58,8 @@ pub(crate) struct Connection {
     blocking: Arc<Blocking>,
     /// Key in the server's notification hub, once registered.
     hub_key: Mutex<Option<u64>>,
+    /// What the messages come over (the layers see it).
+    transport: TransportKind,
 }
 
 impl Drop for Connection {
@@ -93,14 +97,19 @@ type Work = BoxFuture<'static, Option<Reply>>;
 
 impl Connection {
     /// A connection whose server-initiated messages go to `out`.
-    pub(crate) fn new(server: Arc<ServerInner>, out: Sink) -> Arc<Self> {
-        Self::with_raw_log(server, out, raw_log_enabled())
+    pub(crate) fn new(server: Arc<ServerInner>, out: Sink, transport: TransportKind) -> Arc<Self> {
+        Self::with_raw_log(server, out, raw_log_enabled(), transport)
     }
 
     /// [`new`](Self::new), with the raw message log on or off as the caller read it once (a
     /// stateless HTTP request has a connection of its own: the environment is not read again
     /// for each).
-    pub(crate) fn with_raw_log(server: Arc<ServerInner>, out: Sink, raw_log: bool) -> Arc<Self> {
+    pub(crate) fn with_raw_log(
+        server: Arc<ServerInner>,
+        out: Sink,
+        raw_log: bool,
+        transport: TransportKind,
+    ) -> Arc<Self> {
         let options = &server.options;
         let link = LinkState::new(
             options.max_client_requests,
@@ -119,6 +128,7 @@ impl Connection {
             raw_log,
             blocking,
             hub_key: Mutex::new(None),
+            transport,
         })
     }
 
@@ -129,7 +139,7 @@ impl Connection {
         out: Sink,
         version: mcp_core::ProtocolVersion,
     ) -> Arc<Self> {
-        let conn = Self::new(server, out);
+        let conn = Self::new(server, out, TransportKind::StreamableHttp);
         conn.link
             .open(crate::dispatch::scope::Negotiated::assumed(version));
         conn
@@ -299,7 +309,12 @@ impl Connection {
     ) -> Option<Reply> {
         let req = match msg {
             Message::Notification(n) => {
-                self.notice(Route::client_notification(&n.method), n.params);
+                let notice = Route::client_notification(&n.method);
+                if self.server.options.layers.is_empty() {
+                    self.notice(notice, n.params);
+                } else {
+                    self.notice_layered(notice, n.params).await;
+                }
                 return None;
             }
             Message::Response(r) => {
@@ -321,7 +336,8 @@ impl Connection {
         };
         // `tools/call` (a handler method) reads `_meta` in the same pass as its params, in its
         // method (see `dispatch::call::Open`); every other request's scope is resolved here.
-        let deferred = route == Route::CallTool && meta.is_none();
+        let layered = !self.server.options.layers.is_empty();
+        let deferred = route == Route::CallTool && meta.is_none() && !layered;
         let scoping = if deferred && mentions_meta(req.params) {
             Scoping::Deferred(resolver)
         } else {
@@ -335,6 +351,11 @@ impl Connection {
                 Ok(scope) => scope,
                 Err(err) => return Some(Reply::error(Some(id), err)),
             };
+            if layered && !runs_handler(route) {
+                return self
+                    .answer_layered(route, id, req.params, &req.method, scope)
+                    .await;
+            }
             if route == Route::Unknown {
                 let err = ErrorObject::method_not_found(&req.method);
                 return Some(Reply::error(Some(id), err));
@@ -424,6 +445,8 @@ impl Connection {
             seq,
         };
         tokio::select! {
+            // The handler first: with layers, they see the cancellation it stopped at.
+            biased;
             reply = self.run_handler(route, id.clone(), params, scope, cancel.clone()) => reply,
             () = cancel.cancelled() => None,
         }
@@ -504,6 +527,9 @@ impl Connection {
             // Pinned where it is built and polled in the span there (not moved into a wrapper).
             let work = std::pin::pin!(Some(async {
                 let params = params.as_deref();
+                if !self.server.options.layers.is_empty() {
+                    return self.run_layered(route, &id, params, scope, cancel).await;
+                }
                 let outcome = match scope {
                     Scoping::Resolved(scope) => {
                         methods::run_handler(self.call(route, &id, params, scope, Some(cancel)))
@@ -518,7 +544,7 @@ impl Connection {
                     Ok(_) => tracing::Span::current().record("outcome", "ok"),
                     Err(err) => tracing::Span::current().record("outcome", err.code),
                 };
-                outcome
+                Some(outcome)
             }));
             Spanned {
                 span: &span,
@@ -534,7 +560,7 @@ impl Connection {
                 )
             });
         }
-        Some(Reply::new(id, outcome))
+        Some(Reply::new(id, outcome?))
     }
 
     /// Cancels everything running on the connection at once (HTTP session ended).
@@ -568,24 +594,4 @@ impl Connection {
         self.link.pending.close();
         self.flights.abort_all();
     }
-}
-
-fn duplicate(id: RequestId) -> Reply {
-    let err = ErrorObject::invalid_request("a request with this id is already in flight");
-    Reply::error(Some(id), err)
-}
-
-/// The error of a message that is not UTF-8.
-fn invalid_utf8(offset: usize) -> Reply {
-    let err = ErrorObject::new(
-        mcp_core::jsonrpc::error_codes::PARSE_ERROR,
-        format!("Parse error: the message is not valid UTF-8 (byte {offset})"),
-    );
-    Reply::error(None, err)
-}
-
-/// The error of a message too large to read.
-fn oversized(limit: usize) -> Reply {
-    let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
-    Reply::error(None, err)
 }

@@ -39,7 +39,11 @@ impl Connection {
             serde_json::from_value(record.client_info.clone()).ok()?;
         let client_caps: ClientCapabilities =
             serde_json::from_value(record.client_caps.clone()).ok()?;
-        let conn = Self::new(server, out);
+        let conn = Self::new(
+            server,
+            out,
+            crate::middleware::TransportKind::StreamableHttp,
+        );
         conn.link.open(Negotiated {
             version,
             client_info: Arc::new(client_info),

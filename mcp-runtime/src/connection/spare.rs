@@ -31,7 +31,11 @@ mod tests {
         let server = crate::Server::builder(Implementation::new("t", "1"))
             .build()
             .unwrap();
-        Connection::new(Arc::clone(&server.inner), tokio::sync::mpsc::channel(1).0)
+        Connection::new(
+            Arc::clone(&server.inner),
+            tokio::sync::mpsc::channel(1).0,
+            crate::middleware::TransportKind::Memory,
+        )
     }
 
     #[test]

@@ -2,11 +2,11 @@
 //! transport's edge, so that a transport reads the outcome (an HTTP status, say) from the value
 //! and never from bytes.
 
-use std::sync::Arc;
-
 use mcp_core::jsonrpc::{EnvelopeError, write_error, write_response};
 use mcp_core::{ErrorObject, RequestId};
-use serde::Serialize;
+
+/// A successful result (declared with the layers, which carry it in their `Outcome`).
+pub(crate) use crate::middleware::Payload;
 
 /// The answer to one request.
 #[derive(Debug)]
@@ -14,37 +14,6 @@ pub(crate) struct Reply {
     /// `None` when the request's id could not be read (it is written as `null`).
     pub(crate) id: Option<RequestId>,
     pub(crate) outcome: Result<Payload, ErrorObject>,
-}
-
-/// A successful result.
-#[derive(Debug)]
-pub(crate) enum Payload {
-    /// The whole response message of the request this payload was made for: a typed result is
-    /// serialised once, straight into the buffer the transport writes (see [`Payload::framed`]).
-    Framed(Vec<u8>),
-    /// A prepared list page, shared with the catalog (or made for one caller who does not see
-    /// every item); framed when written.
-    Shared(Arc<str>),
-    /// `{}`.
-    Empty,
-}
-
-impl Payload {
-    /// The response to request `id` with a typed result, serialised now; a result that cannot
-    /// be serialised is an internal error. The reply carrying it must have the same `id`.
-    pub(crate) fn framed<T: Serialize + ?Sized>(
-        id: &RequestId,
-        result: &T,
-    ) -> Result<Self, ErrorObject> {
-        crate::wire::response(id, result)
-            .map(Payload::Framed)
-            .ok_or_else(|| ErrorObject::internal("failed to serialise the result"))
-    }
-
-    /// `{}`: the empty result.
-    pub(crate) fn empty() -> Self {
-        Payload::Empty
-    }
 }
 
 /// The answer to one message: a reply, or the replies of a batch.
@@ -96,7 +65,9 @@ impl Reply {
     /// Writes the whole message into `buf`.
     pub(crate) fn write(&self, buf: &mut Vec<u8>) {
         let text = match (&self.outcome, &self.id) {
-            (Ok(Payload::Framed(message)), _) => return buf.extend_from_slice(message),
+            (Ok(Payload::Framed(message) | Payload::ToolError(message)), _) => {
+                return buf.extend_from_slice(message);
+            }
             (Ok(Payload::Shared(page)), Some(id)) => return write_response(buf, id, page),
             (Ok(Payload::Empty), Some(id)) => return write_response(buf, id, "{}"),
             (Err(err), id) => return write_error(buf, id.as_ref(), err),
@@ -109,7 +80,7 @@ impl Reply {
     /// The whole message, in one buffer (a framed result is not copied).
     pub(crate) fn into_bytes(self) -> Vec<u8> {
         match self.outcome {
-            Ok(Payload::Framed(message)) => message,
+            Ok(Payload::Framed(message) | Payload::ToolError(message)) => message,
             _ => self.to_bytes(),
         }
     }
@@ -117,7 +88,7 @@ impl Reply {
     /// The whole message, in a new buffer.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let hint = match &self.outcome {
-            Ok(Payload::Framed(m)) => m.len(),
+            Ok(Payload::Framed(m) | Payload::ToolError(m)) => m.len(),
             Ok(Payload::Shared(p)) => p.len() + 48,
             _ => 128,
         };
@@ -148,8 +119,31 @@ impl Answer {
     }
 }
 
+/// The error of a request whose id is already in flight.
+pub(crate) fn duplicate(id: RequestId) -> Reply {
+    let err = ErrorObject::invalid_request("a request with this id is already in flight");
+    Reply::error(Some(id), err)
+}
+
+/// The error of a message that is not UTF-8.
+pub(crate) fn invalid_utf8(offset: usize) -> Reply {
+    let err = ErrorObject::new(
+        mcp_core::jsonrpc::error_codes::PARSE_ERROR,
+        format!("Parse error: the message is not valid UTF-8 (byte {offset})"),
+    );
+    Reply::error(None, err)
+}
+
+/// The error of a message too large to read.
+pub(crate) fn oversized(limit: usize) -> Reply {
+    let err = ErrorObject::invalid_request(format!("message exceeds the limit of {limit} bytes"));
+    Reply::error(None, err)
+}
+
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
 
     #[test]

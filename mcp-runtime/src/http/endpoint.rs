@@ -111,7 +111,12 @@ impl Http {
     ) -> Arc<crate::connection::Connection> {
         let spare = lock(&self.spare).pop();
         spare.unwrap_or_else(|| {
-            crate::connection::Connection::with_raw_log(Arc::clone(&self.server), out, self.raw_log)
+            crate::connection::Connection::with_raw_log(
+                Arc::clone(&self.server),
+                out,
+                self.raw_log,
+                crate::middleware::TransportKind::StreamableHttp,
+            )
         })
     }
 

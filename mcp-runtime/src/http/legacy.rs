@@ -74,7 +74,11 @@ async fn open(
         return transport_error(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     }
     let (out_tx, mut out_rx) = mpsc::channel::<Outbound>(h.server.options.outbound_queue);
-    let conn = Connection::new(Arc::clone(&h.server), out_tx);
+    let conn = Connection::new(
+        Arc::clone(&h.server),
+        out_tx,
+        crate::middleware::TransportKind::LegacySse,
+    );
     let id = crate::random::token();
     lock(&h.sessions).insert(id.clone(), Arc::clone(&conn));
     // At shutdown the stream stays open until the requests in flight have sent their replies.

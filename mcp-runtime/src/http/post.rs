@@ -257,7 +257,11 @@ async fn handshake_post(
     let server = &h.server;
     if let (Message::Request(_), Some(Route::Initialize)) = (&msg, route) {
         if !h.opts.sessions {
-            let conn = Connection::new(Arc::clone(server), nowhere());
+            let conn = Connection::new(
+                Arc::clone(server),
+                nowhere(),
+                crate::middleware::TransportKind::StreamableHttp,
+            );
             let reply = conn
                 .dispatch_boxed(msg, meta, Retry::Unknown, None, &nowhere())
                 .await;
@@ -265,7 +269,11 @@ async fn handshake_post(
         }
         let queue = server.options.outbound_queue.min(SESSION_QUEUE);
         let (out_tx, out_rx) = mpsc::channel(queue);
-        let conn = Connection::new(Arc::clone(server), out_tx);
+        let conn = Connection::new(
+            Arc::clone(server),
+            out_tx,
+            crate::middleware::TransportKind::StreamableHttp,
+        );
         let Some(reply) = conn
             .dispatch_boxed(msg, meta, Retry::Unknown, None, &nowhere())
             .await

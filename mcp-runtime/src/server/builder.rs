@@ -132,6 +132,11 @@ impl ServerBuilder {
         self
     }
 
+    /// The options, for the setters kept with them (`server/options`).
+    pub(crate) fn options_mut(&mut self) -> &mut ServerOptions {
+        &mut self.options
+    }
+
     /// Every per-principal bound (see [`fair_shares`](Self::fair_shares)).
     pub(crate) fn set_fair_shares(mut self, shares: crate::principal::FairShares) -> Self {
         self.fair_shares = shares;

@@ -73,6 +73,8 @@ pub(crate) struct ServerOptions {
     pub(crate) apps: crate::apps::AppsOptions,
     /// This replica's name when it is one of several (it tags requests to the client).
     pub(crate) node: Option<std::sync::Arc<str>>,
+    /// The middleware layers, outermost first (`ServerBuilder::layer`).
+    pub(crate) layers: crate::middleware::Layers,
 }
 
 impl Default for ServerOptions {
@@ -96,6 +98,7 @@ impl Default for ServerOptions {
             shutdown_on_signals: true,
             apps: crate::apps::AppsOptions::new(),
             node: None,
+            layers: crate::middleware::Layers::default(),
         }
     }
 }
@@ -115,5 +118,23 @@ impl crate::ServerBuilder {
     /// ```
     pub fn fair_shares(self, shares: crate::principal::FairShares) -> Self {
         self.set_fair_shares(shares)
+    }
+
+    /// Adds a middleware layer (see [`middleware`](crate::middleware)): it runs around every
+    /// message a client sends, on every transport. The first layer added is the outermost (it
+    /// sees the request first and the outcome last), as with tower's `ServiceBuilder`.
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::from_fn;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// let builder = Server::builder(server_info!())
+    ///     .layer(from_fn(|_request, next| next.run())) // outermost
+    ///     .layer(from_fn(|_request, next| next.run())); // inside it
+    /// # let _ = builder;
+    /// ```
+    pub fn layer(mut self, layer: impl crate::middleware::Layer) -> Self {
+        self.options_mut().layers.push(std::sync::Arc::new(layer));
+        self
     }
 }

@@ -110,9 +110,11 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
     };
     let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
+    let failed = result.is_error == Some(true);
     framed_complete(server, id, &mut result, v, |r| {
         (&mut r.result_type, &mut r.meta)
     })
+    .map(|p| p.tool_error_if(failed))
 }
 
 /// A call of a mounted server's tool, forwarded there (see `registry::mounted`); its result is
@@ -142,9 +144,11 @@ async fn mounted(
     };
     let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
+    let failed = result.is_error == Some(true);
     framed_complete(server, id, &mut result, v, |r| {
         (&mut r.result_type, &mut r.meta)
     })
+    .map(|p| p.tool_error_if(failed))
 }
 
 /// `arguments` is an object by the `CallToolRequest` schema: anything else is a malformed

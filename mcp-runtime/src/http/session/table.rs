@@ -442,7 +442,11 @@ mod tests {
             .build()
             .unwrap();
         let (tx, rx) = mpsc::channel(8);
-        let conn = Connection::new(Arc::clone(&server.inner), tx);
+        let conn = Connection::new(
+            Arc::clone(&server.inner),
+            tx,
+            crate::middleware::TransportKind::StreamableHttp,
+        );
         Session::new(id.into(), conn, rx, Arc::new(InMemoryEventStore::default()))
     }
 

@@ -1,0 +1,128 @@
+//! The connection's messages through the server's middleware layers (`ServerBuilder::layer`):
+//! taken only when there is a layer, so that a server without one keeps its path unchanged.
+
+use std::sync::Arc;
+
+use mcp_core::{ErrorObject, RequestId};
+use serde_json::value::RawValue;
+
+use super::Connection;
+use crate::dispatch::methods;
+use crate::dispatch::reply::{Payload, Reply};
+use crate::dispatch::route::Route;
+use crate::dispatch::scope::{Scope, Scoping};
+use crate::handler::context::Cancellation;
+use crate::middleware::{Endpoint, Kind, Outcome, OutcomeKind, Request};
+
+impl Connection {
+    /// A client notification through the layers (a layer that does not go on drops it).
+    pub(super) async fn notice_layered(&self, notice: Route, params: Option<&RawValue>) {
+        let version = self.link.session().map(|s| s.version);
+        let request = Request::new(
+            Kind::Notification,
+            notice,
+            None,
+            params,
+            version,
+            self.transport,
+        );
+        let endpoint: Endpoint<'_> = Box::new(move || {
+            self.notice(notice, params);
+            Box::pin(std::future::ready(Outcome::notified()))
+        });
+        let _ = self.server.options.layers.run(&request, endpoint).await;
+    }
+
+    /// A method answered at once (or an unknown one), through the layers.
+    pub(super) async fn answer_layered(
+        self: &Arc<Self>,
+        route: Route,
+        id: RequestId,
+        params: Option<&RawValue>,
+        name: &str,
+        scope: Scope,
+    ) -> Option<Reply> {
+        let outcome = {
+            // `initialize` is served before a revision is agreed: it negotiates one.
+            let version = (route != Route::Initialize).then_some(scope.version);
+            let request = Request::new(
+                Kind::Request,
+                route,
+                Some(&id),
+                params,
+                version,
+                self.transport,
+            );
+            let id = &id;
+            let endpoint: Endpoint<'_> = Box::new(move || {
+                if route == Route::Unknown {
+                    let err = ErrorObject::method_not_found(name);
+                    return Box::pin(std::future::ready(Outcome::error(err)));
+                }
+                let call = self.call(route, id, params, scope, None);
+                let outcome = methods::answer_now(&call);
+                if route == Route::Initialize && outcome.is_ok() {
+                    self.join_hub();
+                }
+                Box::pin(std::future::ready(Outcome::reply(outcome)))
+            });
+            self.server.options.layers.run(&request, endpoint).await
+        };
+        outcome.into_reply().map(|outcome| Reply::new(id, outcome))
+    }
+
+    /// A handler method through the layers; `None` when it was cancelled (nothing is sent).
+    /// The layers see a cancellation the handler's method saw first as
+    /// [`OutcomeKind::Cancelled`].
+    pub(super) async fn run_layered(
+        self: &Arc<Self>,
+        route: Route,
+        id: &RequestId,
+        params: Option<&RawValue>,
+        scope: Scoping,
+        cancel: Cancellation,
+    ) -> Option<Result<Payload, ErrorObject>> {
+        let version = match &scope {
+            Scoping::Resolved(scope) => Some(scope.version),
+            Scoping::Deferred(_) => None,
+        };
+        let request = Request::new(
+            Kind::Request,
+            route,
+            Some(id),
+            params,
+            version,
+            self.transport,
+        );
+        let endpoint: Endpoint<'_> = Box::new(move || {
+            Box::pin(async move {
+                let stop = cancel.clone();
+                let method = async {
+                    match scope {
+                        Scoping::Resolved(scope) => {
+                            let call = self.call(route, id, params, scope, Some(cancel));
+                            methods::run_handler(call).await
+                        }
+                        Scoping::Deferred(resolver) => {
+                            let call = self.call(route, id, params, resolver, Some(cancel));
+                            methods::call_tool_with_meta(call).await
+                        }
+                    }
+                };
+                tokio::select! {
+                    biased;
+                    outcome = method => Outcome::reply(outcome),
+                    () = stop.cancelled() => Outcome::cancelled(),
+                }
+            })
+        });
+        let outcome = self.server.options.layers.run(&request, endpoint).await;
+        let span = tracing::Span::current();
+        match (outcome.kind(), outcome.error_object()) {
+            (_, Some(err)) => span.record("outcome", err.code),
+            (OutcomeKind::Cancelled, _) => span.record("outcome", "cancelled"),
+            _ => span.record("outcome", "ok"),
+        };
+        outcome.into_reply()
+    }
+}

@@ -1,0 +1,272 @@
+//! Middleware over MCP, not over bytes: a [`Layer`] sees each message a client sends, typed
+//! (its [`Method`](mcp_core::Method) from `mcp-core`'s table, its target, revision, transport,
+//! principal and `_meta`), and what it came to ([`Outcome`]: a result, a tool's business
+//! error, a JSON-RPC error, a cancellation), and may answer instead of the method
+//! (a short-circuit).
+//!
+//! ```
+//! use mcp_runtime::middleware::{Outcome, from_fn};
+//! use mcp_runtime::prelude::*;
+//! use mcp_runtime::protocol::{ErrorObject, Method};
+//!
+//! let server = Server::builder(server_info!())
+//!     // First added, outermost: it sees the request first and the outcome last.
+//!     .layer(from_fn(|request, next| {
+//!         Box::pin(async move {
+//!             if request.method() == Method::CallTool && request.target() == Some("forbidden") {
+//!                 return Outcome::error(ErrorObject::new(-32000, "not today"));
+//!             }
+//!             next.run().await
+//!         })
+//!     }))
+//!     .build()
+//!     .unwrap();
+//! # let _ = server;
+//! ```
+//!
+//! # Where layers run
+//!
+//! In the connection, after the envelope is parsed, the method read from the table and the
+//! era and revision resolved, and around the method: every transport (stdio, Streamable HTTP
+//! of both eras, the legacy SSE endpoint, the in-memory pair, any `Transport`) goes through
+//! that one place, and so do a gateway's calls forwarded to a mounted server (a mount's item
+//! is called through the gateway's method) and `mcp-proxy` (a gateway). Client notifications
+//! (`notifications/cancelled`, `notifications/initialized`, ...) pass through too, as
+//! [`Kind::Notification`]; their outcome is [`OutcomeKind::Notified`], and a layer that does
+//! not call `next` drops them. A request the era rules refuse before there is a revision to
+//! serve it in (no session, an unsupported revision in `_meta`), and a message that is not
+//! JSON-RPC, are answered before the layers.
+//!
+//! # Before authorization
+//!
+//! Layers run around the method, so around its authorization (`MethodCall::authorize`):
+//! authorization is still decided once, by the method, on the item it looked up from its own
+//! reading of the params. A layer therefore sees refused calls too (their outcome is the
+//! refusal, -32000 with `data.reason = "insufficient_scope"`), which is what a rate limit that
+//! counts every attempt and an audit log want; the principal is known before (the HTTP gate
+//! verified the token). A layer cannot grant what the method refuses.
+//!
+//! # Why not `tower::Service`
+//!
+//! A tower service takes its request by value and has `poll_ready`: the dispatcher would have
+//! to build an owned request per call (copy the params, the id), box it, and poll readiness it
+//! never needs (admission and limits are the connection's). [`Layer::call`] borrows the
+//! dispatcher's [`Request`] for the call and returns a [`BoxFuture`]; [`Next::run`] calls the
+//! layer after it, or the method. Layers compose like tower's `ServiceBuilder`: the first
+//! added is the outermost.
+//!
+//! # Cost
+//!
+//! With no layer the dispatcher checks `layers.is_empty()` once per message and takes its
+//! usual path: no request view is built, nothing is boxed. With layers, each message builds one
+//! [`Request`] on the stack and boxes one future per layer and one for the method.
+//!
+//! # Panics
+//!
+//! A layer that panics is caught like a handler: the client receives a masked internal error
+//! (`internal error, id …`, the panic in the server's log) and the server keeps serving.
+
+mod outcome;
+mod request;
+
+use std::sync::Arc;
+
+use mcp_core::ErrorObject;
+
+use crate::future::BoxFuture;
+use crate::handler::invoke::{CatchUnwind, mask};
+
+pub(crate) use outcome::Payload;
+pub use outcome::{Outcome, OutcomeKind};
+pub use request::{Kind, Request, TransportKind};
+
+/// A middleware layer: runs around every message a client sends (see the [module
+/// docs](self)). It calls `next.run()` to go on (to the next layer, then the method) and
+/// returns its outcome, or returns an outcome of its own instead.
+///
+/// ```
+/// use mcp_runtime::BoxFuture;
+/// use mcp_runtime::middleware::{Layer, Next, Outcome, Request};
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// #[derive(Default)]
+/// struct Count(AtomicU64);
+///
+/// impl Layer for Count {
+///     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+///         self.0.fetch_add(1, Ordering::Relaxed);
+///         let _ = request;
+///         next.run()
+///     }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a middleware layer",
+    note = "implement `mcp_runtime::middleware::Layer`, or wrap a closure with `mcp_runtime::middleware::from_fn`"
+)]
+pub trait Layer: Send + Sync + 'static {
+    /// Handles `request`, calling `next` to go on.
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::{Layer, Next, Outcome, Request};
+    ///
+    /// struct Pass;
+    ///
+    /// impl Layer for Pass {
+    ///     fn call<'a>(&'a self, _: &'a Request<'a>, next: Next<'a>) -> mcp_runtime::BoxFuture<'a, Outcome> {
+    ///         next.run()
+    ///     }
+    /// }
+    /// ```
+    fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome>;
+}
+
+/// What comes after a layer: the layers inside it, then the method.
+///
+/// ```
+/// use mcp_runtime::middleware::{Next, Outcome};
+///
+/// async fn go_on(next: Next<'_>) -> Outcome {
+///     next.run().await
+/// }
+/// # let _ = go_on;
+/// ```
+pub struct Next<'a> {
+    rest: &'a [Arc<dyn Layer>],
+    request: &'a Request<'a>,
+    endpoint: Endpoint<'a>,
+}
+
+/// The method, run at the end of the chain.
+pub(crate) type Endpoint<'a> = Box<dyn FnOnce() -> BoxFuture<'a, Outcome> + Send + 'a>;
+
+impl<'a> Next<'a> {
+    /// Runs the rest of the chain: the next layer, or the method.
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::from_fn;
+    ///
+    /// let pass = from_fn(|_request, next| next.run());
+    /// # let _ = pass;
+    /// ```
+    pub fn run(self) -> BoxFuture<'a, Outcome> {
+        match self.rest.split_first() {
+            Some((layer, rest)) => layer.call(
+                self.request,
+                Next {
+                    rest,
+                    request: self.request,
+                    endpoint: self.endpoint,
+                },
+            ),
+            None => (self.endpoint)(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Next<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Next")
+            .field("layers", &self.rest.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A layer made of a closure (see [`from_fn`]).
+///
+/// ```
+/// use mcp_runtime::middleware::{FromFn, from_fn};
+///
+/// let layer = from_fn(|_request, next| next.run());
+/// let _: &FromFn<_> = &layer;
+/// ```
+#[derive(Clone)]
+pub struct FromFn<F>(F);
+
+impl<F> std::fmt::Debug for FromFn<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FromFn")
+    }
+}
+
+/// A layer from a closure taking the request and what comes next and returning a boxed
+/// future of the outcome (`Box::pin(async move { .. })`).
+///
+/// ```
+/// use mcp_runtime::middleware::from_fn;
+/// use mcp_runtime::prelude::*;
+///
+/// let timing = from_fn(|request, next| {
+///     Box::pin(async move {
+///         let started = std::time::Instant::now();
+///         let outcome = next.run().await;
+///         tracing::info!(method = ?request.method(), kind = ?outcome.kind(),
+///             micros = started.elapsed().as_micros() as u64, "served");
+///         outcome
+///     })
+/// });
+/// let builder = Server::builder(server_info!()).layer(timing);
+/// # let _ = builder;
+/// ```
+pub fn from_fn<F>(f: F) -> FromFn<F>
+where
+    F: for<'a> Fn(&'a Request<'a>, Next<'a>) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
+{
+    FromFn(f)
+}
+
+impl<F> Layer for FromFn<F>
+where
+    F: for<'a> Fn(&'a Request<'a>, Next<'a>) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
+{
+    fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+        (self.0)(request, next)
+    }
+}
+
+/// A server's layers, outermost first.
+#[derive(Clone, Default)]
+pub(crate) struct Layers(Vec<Arc<dyn Layer>>);
+
+impl std::fmt::Debug for Layers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Layers")
+            .field("len", &self.0.len())
+            .finish()
+    }
+}
+
+impl Layers {
+    /// Adds `layer` inside the ones already there.
+    pub(crate) fn push(&mut self, layer: Arc<dyn Layer>) {
+        self.0.push(layer);
+    }
+
+    /// Whether there is none (the dispatcher's one check).
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Runs `request` through the layers to `endpoint`; a panic anywhere in the chain (the
+    /// method's own are caught inside it) is a masked internal error.
+    pub(crate) async fn run<'a>(
+        &'a self,
+        request: &'a Request<'a>,
+        endpoint: Endpoint<'a>,
+    ) -> Outcome {
+        let next = Next {
+            rest: &self.0,
+            request,
+            endpoint,
+        };
+        match CatchUnwind(next.run()).await {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                let name = request.method().name().unwrap_or("unknown");
+                let text = mask(name, &panic.into());
+                Outcome::error(ErrorObject::internal(text))
+            }
+        }
+    }
+}
