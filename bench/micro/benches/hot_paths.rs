@@ -146,7 +146,9 @@ fn call(bencher: Bencher<'_, '_>) {
 #[divan::bench]
 fn call_layered(bencher: Bencher<'_, '_>) {
     let server = Server::from_registry(server_info!())
-        .layer(mcp_runtime::middleware::from_fn(|_request, next| next.run()))
+        .layer(mcp_runtime::middleware::from_fn(|_request, next| {
+            next.run()
+        }))
         .build()
         .expect("server");
     let mut client = Client::new(server);
