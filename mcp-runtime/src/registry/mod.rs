@@ -223,11 +223,16 @@ impl Catalog {
             let mirrored = mirror::header_params(&descriptor.input_schema);
             let bounds = match record.input_schema {
                 // The schema as schemars makes it (with the `format` of integers, which says
-                // which bounds are the type's own), not as the profile serves it.
-                InputSchema::Generated(generate) => crate::validation::Bounds::of_schema(
-                    generate(&mut schemars::SchemaGenerator::default()).as_value(),
-                ),
-                InputSchema::Raw(_) => None,
+                // which bounds are the type's own), not as the profile serves it; made again
+                // only for a tool whose served schema names a bound at all.
+                InputSchema::Generated(generate)
+                    if crate::validation::Bounds::named_in(&descriptor.input_schema) =>
+                {
+                    crate::validation::Bounds::of_schema(
+                        generate(&mut schemars::SchemaGenerator::default()).as_value(),
+                    )
+                }
+                _ => None,
             };
             tool_entries.push(ToolEntry {
                 bounds,

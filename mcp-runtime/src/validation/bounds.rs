@@ -1,7 +1,9 @@
 //! The bounds of a generated input schema's top-level properties (`minimum`, `maximum`,
-//! `pattern`: what `#[arg(min, max, pattern)]` puts there), read from the arguments' text so that
-//! one message lists them with serde's problems: the generated checks run after the parse and
-//! stop at the first.
+//! `pattern`: what `#[arg(min, max, pattern)]` puts there), read from the arguments' text when a
+//! call is refused, so that one message lists them with serde's problems in the document's
+//! order. A call whose arguments parse is checked by the generated checks alone, every one of
+//! them (`__private::Checks`); its text is read again only when more than one fails
+//! ([`bound_problems`]).
 //!
 //! The dispatcher runs a tool's call inside [`with_bounds`]; the parse of the generated code
 //! (`__private::parse_args`) reads them from there, and without them checks serde's problems
@@ -32,6 +34,15 @@ struct Bound {
 }
 
 impl Bounds {
+    /// Whether a top-level property of `schema` (as served) names a bound: when none does,
+    /// the tool has no bounds and its schema is not made again to find them.
+    pub(crate) fn named_in(schema: &Value) -> bool {
+        schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| properties.values().any(names_a_bound))
+    }
+
     /// The bounds of `schema`, `None` when it has none.
     pub(crate) fn of_schema(schema: &Value) -> Option<Arc<Self>> {
         let properties = schema.get("properties")?.as_object()?;
@@ -141,6 +152,17 @@ pub(crate) fn bound_problems(text: &str) -> Option<String> {
         list: found,
         complete: true,
     }))
+}
+
+/// Whether `schema` (one property's, with whatever `anyOf` a profile keeps) names a bound.
+fn names_a_bound(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, value)| {
+            matches!(key.as_str(), "minimum" | "maximum" | "pattern") || names_a_bound(value)
+        }),
+        Value::Array(items) => items.iter().any(names_a_bound),
+        _ => false,
+    }
 }
 
 /// Runs `call` with `bounds` readable by the parse of its arguments.
