@@ -208,8 +208,19 @@ impl Engine {
         }
         let version = lock(&self.state).version;
         let request = crate::middleware::Request::new(method, &params, version);
-        let sent = params.clone();
-        let endpoint: crate::middleware::Endpoint<'_> = Box::new(move || {
+        let mut sent = params.clone();
+        let endpoint: crate::middleware::Endpoint<'_> = Box::new(move |meta| {
+            if !meta.is_empty() {
+                let bag = sent
+                    .entry("_meta")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if !bag.is_object() {
+                    *bag = Value::Object(Map::new());
+                }
+                if let Value::Object(bag) = bag {
+                    bag.extend(meta);
+                }
+            }
             Box::pin(async move {
                 crate::middleware::Outcome(self.send_request(method, sent, options).await)
             })

@@ -75,6 +75,9 @@ mod notification;
 #[cfg(feature = "oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub mod oauth;
+#[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+pub mod otel;
 mod outgoing;
 mod redirect;
 mod skills;
@@ -413,6 +416,20 @@ impl ClientBuilder {
     pub fn layer(mut self, layer: impl middleware::Layer) -> Self {
         self.layers.push(Arc::new(layer));
         self
+    }
+
+    /// OpenTelemetry by the MCP semantic conventions (feature `otel`): adds the layer
+    /// [`otel::Tracing`], a CLIENT span per request with its context in `params._meta`,
+    /// inside the layers added before it.
+    ///
+    /// ```
+    /// let builder = mcp_runtime_client::Client::builder().otel();
+    /// # let _ = builder;
+    /// ```
+    #[cfg(feature = "otel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+    pub fn otel(self) -> Self {
+        self.layer(otel::Tracing::new())
     }
 
     /// An HTTP header sent with every HTTP request (an `Authorization` header, a tenant, …).

@@ -296,9 +296,11 @@ pub struct Next<'a> {
     rest: &'a [Arc<dyn Layer>],
     request: &'a Request<'a>,
     endpoint: Endpoint<'a>,
+    meta: Map<String, Value>,
 }
 
-pub(crate) type Endpoint<'a> = Box<dyn FnOnce() -> BoxFuture<'a, Outcome> + Send + 'a>;
+pub(crate) type Endpoint<'a> =
+    Box<dyn FnOnce(Map<String, Value>) -> BoxFuture<'a, Outcome> + Send + 'a>;
 
 impl<'a> Next<'a> {
     /// Runs the rest of the chain: the next layer, or the request itself.
@@ -317,10 +319,27 @@ impl<'a> Next<'a> {
                     rest,
                     request: self.request,
                     endpoint: self.endpoint,
+                    meta: self.meta,
                 },
             ),
-            None => (self.endpoint)(),
+            None => (self.endpoint)(self.meta),
         }
+    }
+
+    /// STUB (h24-otel; main's own replaces it at the merge): entries written into the
+    /// outgoing request's `params._meta`.
+    ///
+    /// ```
+    /// use mcp_runtime_client::middleware::from_fn;
+    ///
+    /// let tag = from_fn(|_request, mut next| {
+    ///     next.meta_mut().insert("example.com/tag".into(), "a".into());
+    ///     next.run()
+    /// });
+    /// # let _ = tag;
+    /// ```
+    pub fn meta_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.meta
     }
 }
 
@@ -413,6 +432,7 @@ impl Layers {
             rest: &self.0,
             request,
             endpoint,
+            meta: Map::new(),
         };
         next.run().await.0
     }

@@ -198,6 +198,9 @@ mod handler;
 pub mod http;
 pub mod middleware;
 mod notify;
+#[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+pub mod otel;
 mod outbound;
 pub mod principal;
 mod random;

@@ -226,7 +226,16 @@ where
 
 /// A server's layers, outermost first.
 #[derive(Clone, Default)]
-pub(crate) struct Layers(Vec<Arc<dyn Layer>>);
+pub(crate) struct Layers(
+    Vec<Arc<dyn Layer>>,
+    /// The command line's OpenTelemetry layer, outside all the others, when it turned it on
+    /// (`OTEL_EXPORTER_OTLP_ENDPOINT`) on a server built without `ServerBuilder::otel`.
+    #[cfg(feature = "otel")]
+    std::sync::OnceLock<Arc<dyn Layer>>,
+    /// Whether `ServerBuilder::otel` added its layer.
+    #[cfg(feature = "otel")]
+    pub(crate) bool,
+);
 
 impl std::fmt::Debug for Layers {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -245,7 +254,18 @@ impl Layers {
     /// Whether there is none (the dispatcher's one check).
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
+        #[cfg(feature = "otel")]
+        if self.1.get().is_some() {
+            return false;
+        }
         self.0.is_empty()
+    }
+
+    /// Puts `layer` outside all the others, once, unless `ServerBuilder::otel` added its own
+    /// (the command line's OpenTelemetry layer); whether it did.
+    #[cfg(feature = "otel")]
+    pub(crate) fn set_outermost_otel(&self, layer: Arc<dyn Layer>) -> bool {
+        !self.2 && self.1.set(layer).is_ok()
     }
 
     /// Runs `request` through the layers to `endpoint`; a panic anywhere in the chain (the
@@ -260,7 +280,14 @@ impl Layers {
             request,
             endpoint,
         };
-        match CatchUnwind(next.run()).await {
+        #[cfg(feature = "otel")]
+        let chain = match self.1.get() {
+            Some(outer) => outer.call(request, next),
+            None => next.run(),
+        };
+        #[cfg(not(feature = "otel"))]
+        let chain = next.run();
+        match CatchUnwind(chain).await {
             Ok(outcome) => outcome,
             Err(panic) => {
                 let name = request.method().name().unwrap_or("unknown");

@@ -273,6 +273,19 @@ impl<'a> Request<'a> {
             })
             .as_ref()
     }
+
+    /// STUB (h24-otel, replaced by main's own at the merge): the session id.
+    ///
+    /// ```
+    /// # use mcp_runtime::middleware::Request;
+    /// fn session<'r>(request: &'r Request<'_>) -> Option<&'r str> {
+    ///     request.session_id()
+    /// }
+    /// # let _ = session;
+    /// ```
+    pub fn session_id(&self) -> Option<&str> {
+        None
+    }
 }
 
 #[derive(Deserialize)]

@@ -137,4 +137,23 @@ impl crate::ServerBuilder {
         self.options_mut().layers.push(std::sync::Arc::new(layer));
         self
     }
+
+    /// OpenTelemetry by the MCP semantic conventions (feature `otel`): adds the layer
+    /// [`otel::Tracing`](crate::otel::Tracing), a SERVER span per request and notification,
+    /// outside the layers added after it. Add it first to have it outermost.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// let server = Server::builder(server_info!()).otel().build().unwrap();
+    /// # let _ = server;
+    /// ```
+    #[cfg(feature = "otel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+    pub fn otel(mut self) -> Self {
+        let options = self.options_mut();
+        options.layers.push(std::sync::Arc::new(crate::otel::Tracing::new()));
+        options.layers.2 = true;
+        self
+    }
 }
