@@ -226,6 +226,21 @@ pub(super) fn help() -> String {
              \x20 MCP_AUTH_ALLOW_JWT_TYP=1 also accept JWT access tokens typed `JWT` or untyped (not at+jwt)\n",
         );
     }
+    if cfg!(feature = "otel") {
+        text.push_str(
+            "\x20 OTEL_EXPORTER_OTLP_ENDPOINT=URL\n\
+             \x20                          export spans (URL/v1/traces) and metrics (URL/v1/metrics)\n\
+             \x20                          over OTLP/HTTP; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=URL and\n\
+             \x20                          OTEL_EXPORTER_OTLP_METRICS_ENDPOINT=URL: one signal, URL as is\n\
+             \x20 OTEL_EXPORTER_OTLP_PROTOCOL=P\n\
+             \x20                          http/protobuf (default) or http/json (grpc: not built)\n\
+             \x20 OTEL_SERVICE_NAME=NAME   the service.name of the spans (default: the binary's name)\n\
+             \x20 OTEL_TRACES_SAMPLER=S    parentbased_always_on (default), always_on, always_off,\n\
+             \x20                          traceidratio, parentbased_always_off, parentbased_traceidratio\n\
+             \x20 OTEL_TRACES_SAMPLER_ARG=R\n\
+             \x20                          the ratio of the traceidratio samplers, 0 to 1 (default 1)\n",
+        );
+    }
     if cfg!(feature = "redis") {
         text.push_str(
             "\x20 MCP_REDIS_URL=URL        one replica of several, sharing sessions through Redis\n\

@@ -163,6 +163,13 @@ mod tests {
         assert_eq!(has("MCP_ALLOWED_HOSTS"), cfg!(feature = "http"));
         assert_eq!(has("MCP_AUTH_ISSUER"), cfg!(feature = "auth"));
         assert_eq!(has("MCP_REDIS_URL"), cfg!(feature = "redis"));
+        assert_eq!(
+            has(
+                "\n  OTEL_EXPORTER_OTLP_PROTOCOL=P\n                           http/protobuf (default) or \
+                 http/json (grpc: not built)\n"
+            ),
+            cfg!(feature = "otel")
+        );
         // No widget here: no `apps preview`, whatever the features.
         assert!(!has("apps preview"), "{help}");
         assert!(has(

@@ -61,13 +61,20 @@ fn not_wire() -> Targets {
 
 /// Installs the subscriber: events at the filter's levels, on stderr, without colours; and the
 /// raw message log, bare, when `MCP_LOG_MESSAGES` asks for it.
-pub(super) fn init() {
+/// With `otel` set (an OTLP export installed), the spans are exported too
+/// (`otel::subscriber_layer`).
+pub(super) fn init(otel: bool) {
     let text = std::env::var("RUST_LOG").ok();
     let raw = raw_log_asked(std::env::var_os("MCP_LOG_MESSAGES").as_deref());
-    let _ = tracing_subscriber::registry()
+    let registry = tracing_subscriber::registry()
         .with(events(filter(text.as_deref()), std::io::stderr))
-        .with(raw.then(|| wire(std::io::stderr)))
+        .with(raw.then(|| wire(std::io::stderr)));
+    #[cfg(feature = "otel")]
+    let _ = registry
+        .with(otel.then(crate::otel::subscriber_layer))
         .try_init();
+    #[cfg(not(feature = "otel"))]
+    let _ = (otel, registry.try_init());
 }
 
 /// The layer of every event but the raw message log, under `filter`.

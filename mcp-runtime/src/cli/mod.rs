@@ -61,10 +61,15 @@ mod inspect;
 mod install;
 #[cfg(feature = "cli")]
 mod log;
+#[cfg(all(feature = "cli", feature = "otel"))]
+mod otel;
 #[cfg(feature = "cli")]
 mod run;
 
 pub use exit::{CliError, CommandOutput, Failure};
+#[cfg(all(feature = "cli", feature = "otel"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "cli", feature = "otel"))))]
+pub use otel::Telemetry;
 #[cfg(feature = "testing")]
 pub(crate) use inspect::listings;
 #[cfg(feature = "cli")]

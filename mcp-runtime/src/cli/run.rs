@@ -66,13 +66,14 @@ impl std::fmt::Debug for Cli {
 /// Sets up `tracing` on stderr (stdout belongs to the protocol), once, and only when the
 /// application has not installed a global subscriber of its own: the library installs none
 /// anywhere else.
-fn init_tracing() {
+/// With `otel` (an OTLP export installed), the `tracing` spans are exported too.
+fn init_tracing(otel: bool) {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         if tracing::dispatcher::has_been_set() {
             return;
         }
-        super::log::init();
+        super::log::init(otel);
     });
 }
 
@@ -231,8 +232,30 @@ impl Cli {
     }
 
     async fn run_boxed(self, args: Vec<String>) -> Result<(), Error> {
-        init_tracing();
+        #[cfg(feature = "otel")]
+        let telemetry = match super::otel::Telemetry::from_env(&self.bin()) {
+            Ok(telemetry) => telemetry,
+            Err(e) => {
+                eprintln!("{}: {e}", self.bin());
+                std::process::exit(e.code().into());
+            }
+        };
+        #[cfg(feature = "otel")]
+        if telemetry.is_some() {
+            // The conventions' SERVER spans, outside the application's layers (unless the
+            // server was built with `ServerBuilder::otel`, which placed them itself).
+            let layer = std::sync::Arc::new(crate::otel::Tracing::new());
+            self.server.inner.options.layers.set_outermost_otel(layer);
+        }
+        #[cfg(feature = "otel")]
+        init_tracing(telemetry.is_some());
+        #[cfg(not(feature = "otel"))]
+        init_tracing(false);
         let out = self.execute(args).await;
+        #[cfg(feature = "otel")]
+        if let Some(telemetry) = telemetry {
+            telemetry.shutdown().await;
+        }
         let mut stdout = std::io::stdout().lock();
         let _ = stdout.write_all(out.stdout.as_bytes());
         let _ = stdout.flush();
