@@ -12,6 +12,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
+use mcp_runtime::cli::Telemetry;
 use mcp_runtime::client::{Client, ErrorChain};
 use mcp_runtime::protocol::{ClientCapabilities, Implementation, ProtocolVersion};
 use mcp_runtime::{Server, serde_json};
@@ -83,7 +84,10 @@ fn relayed_capabilities() -> ClientCapabilities {
 async fn run(args: Args) -> Result<(), String> {
     let mut command = mcp_runtime::tokio::process::Command::new(&args.command[0]);
     command.args(&args.command[1..]);
+    // The conventions' CLIENT spans on forwarded calls, their context in `_meta`: a client's
+    // trace goes on through the proxy into the spawned server.
     let mut client = Client::builder()
+        .otel()
         .info(Implementation::new("mcp-proxy", env!("CARGO_PKG_VERSION")))
         .capabilities(relayed_capabilities())
         .timeout(Some(args.timeout));
@@ -97,7 +101,7 @@ async fn run(args: Args) -> Result<(), String> {
     let info = client
         .server_info()
         .unwrap_or_else(|| Implementation::new("mcp-proxy", env!("CARGO_PKG_VERSION")));
-    let mut builder = Server::builder(info);
+    let mut builder = Server::builder(info).otel();
     if let Some(text) = client.instructions() {
         builder = builder.instructions(text);
     }
@@ -130,7 +134,20 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(args).await {
+    // `OTEL_EXPORTER_OTLP_ENDPOINT` (and the other `OTEL_*` variables, as `Server::run` reads
+    // them): spans and metrics exported over OTLP/HTTP, flushed when the proxy ends.
+    let telemetry = match Telemetry::from_env("mcp-proxy") {
+        Ok(telemetry) => telemetry,
+        Err(e) => {
+            eprintln!("mcp-proxy: {e}");
+            return ExitCode::from(e.code());
+        }
+    };
+    let ended = run(args).await;
+    if let Some(telemetry) = telemetry {
+        telemetry.shutdown().await;
+    }
+    match ended {
         Ok(()) => ExitCode::SUCCESS,
         Err(why) => {
             eprintln!("mcp-proxy: {why}");
