@@ -202,8 +202,14 @@ mod tests {
 
     #[test]
     fn an_is_error_result_is_a_tool_error() {
-        assert!(is_tool_error(r#"{"jsonrpc":"2.0","id":1,"result":{"isError":true}}"#));
-        assert!(!is_tool_error(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#));
-        assert!(!is_tool_error(r#"{"jsonrpc":"2.0","id":1,"result":{"isError":false}}"#));
+        assert!(is_tool_error(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"isError":true}}"#
+        ));
+        assert!(!is_tool_error(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#
+        ));
+        assert!(!is_tool_error(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"isError":false}}"#
+        ));
     }
 }

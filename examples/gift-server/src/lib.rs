@@ -49,7 +49,12 @@ async fn suggest_gifts(
     // A span of the handler's own: with the `otel` export on (`OTEL_EXPORTER_OTLP_ENDPOINT`),
     // it is exported as a child of the request's `tools/call suggest_gifts` span.
     let gifts: Vec<Gift> = tracing::info_span!("catalog.matching", occasion = occasion.as_str())
-        .in_scope(|| catalog::matching(occasion, budget).into_iter().cloned().collect());
+        .in_scope(|| {
+            catalog::matching(occasion, budget)
+                .into_iter()
+                .cloned()
+                .collect()
+        });
     if gifts.is_empty() {
         let hint = catalog::cheapest(occasion).map_or(String::new(), |g| {
             format!("; the cheapest is {} at ${}", g.name, g.price)

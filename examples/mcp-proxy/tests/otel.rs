@@ -164,7 +164,9 @@ async fn server_child() {
 async fn client_child() {
     use opentelemetry::trace::{FutureExt, TraceContextExt, Tracer};
     let url = std::env::var("MCP_OTEL_URL").unwrap();
-    let telemetry = mcp_runtime::cli::Telemetry::from_env("client").unwrap().unwrap();
+    let telemetry = mcp_runtime::cli::Telemetry::from_env("client")
+        .unwrap()
+        .unwrap();
     let client = mcp_runtime::client::Client::builder()
         .otel()
         .connect_http(&url)
@@ -172,10 +174,14 @@ async fn client_child() {
         .unwrap();
     let tracer = opentelemetry::global::tracer("otel-test");
     let cx = opentelemetry::Context::current_with_span(tracer.start("test.client"));
-    let result = async { client.call_tool("shout", serde_json::json!({"text": "hi"})).await }
-        .with_context(cx.clone())
-        .await
-        .unwrap();
+    let result = async {
+        client
+            .call_tool("shout", serde_json::json!({"text": "hi"}))
+            .await
+    }
+    .with_context(cx.clone())
+    .await
+    .unwrap();
     assert_eq!(result.content[0].as_text(), Some("HI"));
     cx.span().end();
     drop(client);
@@ -196,7 +202,13 @@ async fn one_trace_across_client_proxy_and_mounted_server() {
     let me = std::env::current_exe().unwrap();
     let mut proxy = Command::new(env!("CARGO_BIN_EXE_mcp-proxy"));
     proxy
-        .args(["http", "127.0.0.1:0", "--", "env", "OTEL_SERVICE_NAME=server"])
+        .args([
+            "http",
+            "127.0.0.1:0",
+            "--",
+            "env",
+            "OTEL_SERVICE_NAME=server",
+        ])
         .arg(&me)
         .env("MCP_OTEL_CHILD", "server")
         .stdin(Stdio::null())
@@ -236,13 +248,21 @@ async fn one_trace_across_client_proxy_and_mounted_server() {
     let deadline = Instant::now() + Duration::from_secs(60);
     let trace = loop {
         let got = received.lock().unwrap().clone();
-        if let Some(root) = got.iter().find(|s| s.name == "test.client").map(|s| s.trace.clone()) {
+        if let Some(root) = got
+            .iter()
+            .find(|s| s.name == "test.client")
+            .map(|s| s.trace.clone())
+        {
             let trace: Vec<Got> = got.into_iter().filter(|s| s.trace == root).collect();
             if trace.len() >= 6 {
                 break trace;
             }
         }
-        assert!(Instant::now() < deadline, "spans so far: {:#?}", received.lock().unwrap());
+        assert!(
+            Instant::now() < deadline,
+            "spans so far: {:#?}",
+            received.lock().unwrap()
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     drop(proxy);
@@ -272,7 +292,13 @@ async fn one_trace_across_client_proxy_and_mounted_server() {
         let mut a: Vec<(String, String)> = span
             .attributes
             .iter()
-            .filter(|(k, _)| !k.starts_with("code.") && !k.starts_with("thread.") && k.as_str() != "busy_ns" && k.as_str() != "idle_ns" && k.as_str() != "target")
+            .filter(|(k, _)| {
+                !k.starts_with("code.")
+                    && !k.starts_with("thread.")
+                    && k.as_str() != "busy_ns"
+                    && k.as_str() != "idle_ns"
+                    && k.as_str() != "target"
+            })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         a.sort();

@@ -67,11 +67,11 @@ mod otel;
 mod run;
 
 pub use exit::{CliError, CommandOutput, Failure};
+#[cfg(feature = "testing")]
+pub(crate) use inspect::listings;
 #[cfg(all(feature = "cli", feature = "otel"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "cli", feature = "otel"))))]
 pub use otel::Telemetry;
-#[cfg(feature = "testing")]
-pub(crate) use inspect::listings;
 #[cfg(feature = "cli")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub use run::Cli;

@@ -155,7 +155,11 @@ impl Telemetry {
         let base = var("OTEL_EXPORTER_OTLP_ENDPOINT")?;
         let base = base.as_deref().filter(|b| !b.trim().is_empty());
         let own = var("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")?;
-        let Some(traces) = endpoint(("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", own), base, "v1/traces")?
+        let Some(traces) = endpoint(
+            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", own),
+            base,
+            "v1/traces",
+        )?
         else {
             return Ok(None);
         };
@@ -240,9 +244,8 @@ struct Spawned {
 
 impl Spawned {
     fn new() -> Result<Self, CliError> {
-        let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
-            CliError::new(Failure::Server, "the OTLP export needs a Tokio runtime")
-        })?;
+        let runtime = tokio::runtime::Handle::try_current()
+            .map_err(|_| CliError::new(Failure::Server, "the OTLP export needs a Tokio runtime"))?;
         let client = reqwest::Client::builder()
             .timeout(EXPORT_TIMEOUT)
             .build()
@@ -305,7 +308,10 @@ mod tests {
     #[test]
     fn the_protocols_and_samplers_of_the_specification_and_nothing_else() {
         assert!(matches!(protocol(None), Ok(Protocol::HttpBinary)));
-        assert!(matches!(protocol(Some("http/json")), Ok(Protocol::HttpJson)));
+        assert!(matches!(
+            protocol(Some("http/json")),
+            Ok(Protocol::HttpJson)
+        ));
         let grpc = protocol(Some("grpc")).unwrap_err();
         assert_eq!(grpc.failure(), Failure::Unsafe);
         assert_eq!(
@@ -323,7 +329,9 @@ mod tests {
             Ok(Sampler::TraceIdRatioBased(r)) if r == 0.25
         ));
         assert_eq!(
-            sampler(Some("traceidratio"), Some("2")).unwrap_err().message(),
+            sampler(Some("traceidratio"), Some("2"))
+                .unwrap_err()
+                .message(),
             "OTEL_TRACES_SAMPLER_ARG=\"2\": expected a ratio from 0 to 1"
         );
         assert_eq!(

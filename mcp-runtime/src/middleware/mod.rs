@@ -263,7 +263,7 @@ impl Layers {
 
     /// Puts `layer` outside all the others, once, unless `ServerBuilder::otel` added its own
     /// (the command line's OpenTelemetry layer); whether it did.
-    #[cfg(feature = "otel")]
+    #[cfg(all(feature = "otel", feature = "cli"))]
     pub(crate) fn set_outermost_otel(&self, layer: Arc<dyn Layer>) -> bool {
         !self.2 && self.1.set(layer).is_ok()
     }

@@ -40,6 +40,8 @@ where
     tracing_opentelemetry::layer()
         .with_tracer(global::tracer("mcp-runtime"))
         .with_filter(filter_fn(|meta| {
-            !(meta.is_span() && meta.name() == "mcp.request" && meta.target().starts_with("mcp_runtime"))
+            !(meta.is_span()
+                && meta.name() == "mcp.request"
+                && meta.target().starts_with("mcp_runtime"))
         }))
 }

@@ -159,9 +159,10 @@ impl Extractor for MetaCarrier<'_> {
 impl Layer for Tracing {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         let ambient = Context::current();
-        let extracted = request
-            .meta()
-            .map(|meta| self.propagator.extract_with_context(&ambient, &MetaCarrier(meta)));
+        let extracted = request.meta().map(|meta| {
+            self.propagator
+                .extract_with_context(&ambient, &MetaCarrier(meta))
+        });
         let remote = extracted
             .as_ref()
             .is_some_and(|cx| cx.span().span_context().is_remote());
@@ -259,4 +260,3 @@ fn record(cx: &Context, outcome: &Outcome) {
     }
     span.end();
 }
-

@@ -152,7 +152,9 @@ impl crate::ServerBuilder {
     #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
     pub fn otel(mut self) -> Self {
         let options = self.options_mut();
-        options.layers.push(std::sync::Arc::new(crate::otel::Tracing::new()));
+        options
+            .layers
+            .push(std::sync::Arc::new(crate::otel::Tracing::new()));
         options.layers.2 = true;
         self
     }
