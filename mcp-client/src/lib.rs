@@ -31,6 +31,8 @@
 //! - `oauth`: the OAuth 2.1 client of the MCP authorization specification (the `oauth`
 //!   module, `ClientBuilder::oauth`): discovery from the server's 401, registration, PKCE,
 //!   scopes and step-up, DPoP, refresh.
+//! - `otel`: OpenTelemetry by the MCP semantic conventions (the `otel` module,
+//!   `ClientBuilder::otel`): a CLIENT span per request, its W3C context in `params._meta`.
 //!
 //! # Eras
 //!

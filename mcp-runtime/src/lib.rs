@@ -131,6 +131,10 @@
 //!   it compiles no server code and no HTTP server stack.
 //! - `client-oauth`: the client's OAuth 2.1 (`client::oauth`, `ClientBuilder::oauth`), with
 //!   `client`; it needs no server feature.
+//! - `otel`: OpenTelemetry by the MCP semantic conventions (`otel`, `ServerBuilder::otel`):
+//!   SERVER spans with their parent read from `params._meta`; with `client`, the client's
+//!   CLIENT spans (`ClientBuilder::otel`); with `cli`, `Server::run` exports spans and metrics
+//!   over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`cli::Telemetry`).
 //! - `testing`: helpers for a server's own tests (`testing`, with `client`; for
 //!   `[dev-dependencies]`): the real client connected in-process with typed calls
 //!   (`testing::connect`), a snapshot of the lists in both eras (`testing::assert_lists_snapshot`,
