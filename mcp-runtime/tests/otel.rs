@@ -4,7 +4,9 @@
 //! handler's own `tracing` span as a child, and the errors' attributes and status.
 #![cfg(feature = "otel")]
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
+
+use tokio::sync::{Mutex, MutexGuard};
 
 use mcp_runtime::prelude::*;
 use opentelemetry::baggage::BaggageExt;
@@ -31,13 +33,10 @@ async fn fails() -> Result<String, ToolError> {
 }
 
 /// The exporter of the process's global provider, installed once; the tests run one at a time.
-fn exporter() -> (
-    &'static InMemorySpanExporter,
-    std::sync::MutexGuard<'static, ()>,
-) {
-    static ONE: Mutex<()> = Mutex::new(());
+async fn exporter() -> (&'static InMemorySpanExporter, MutexGuard<'static, ()>) {
+    static ONE: Mutex<()> = Mutex::const_new(());
     static EXPORTER: OnceLock<InMemorySpanExporter> = OnceLock::new();
-    let guard = ONE.lock().unwrap_or_else(|p| p.into_inner());
+    let guard = ONE.lock().await;
     let exporter = EXPORTER.get_or_init(|| {
         let exporter = InMemorySpanExporter::default();
         let provider = SdkTracerProvider::builder()
@@ -85,7 +84,7 @@ const PARENT: &str = "00f067aa0ba902b7";
 
 #[tokio::test]
 async fn a_call_is_a_server_span_child_of_the_meta_traceparent_with_the_handler_span_under_it() {
-    let (exporter, _one) = exporter();
+    let (exporter, _one) = exporter().await;
     let mut c = server().connect_in_memory();
     c.initialize("2025-06-18").await;
     let params = json!({
@@ -153,7 +152,7 @@ async fn a_call_is_a_server_span_child_of_the_meta_traceparent_with_the_handler_
 
 #[tokio::test]
 async fn errors_set_error_type_the_status_code_and_the_status() {
-    let (exporter, _one) = exporter();
+    let (exporter, _one) = exporter().await;
     let mut c = server().connect_in_memory();
     c.initialize("2025-06-18").await;
     exporter.reset();
