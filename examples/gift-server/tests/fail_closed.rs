@@ -256,3 +256,71 @@ fn on_every_interface_the_hosts_of_mcp_allowed_hosts_are_served_and_no_other_nam
     let s = Serving::start(&[("MCP_ALLOWED_HOSTS", "*")]);
     assert_eq!(s.status_for(&format!("evil.example:{}", s.port)), 200);
 }
+
+/// `gift-server` with `env` set (no other `OTEL_*` variable): exit code, stdout, stderr.
+fn with_otel(env: &[(&str, &str)], args: &[&str]) -> (i32, String, String) {
+    let mut command = Command::new(BIN);
+    command.args(args).env_remove("RUST_LOG");
+    for name in [
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+        "OTEL_TRACES_SAMPLER",
+        "OTEL_TRACES_SAMPLER_ARG",
+        "OTEL_SERVICE_NAME",
+    ] {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    let out = command.stdin(Stdio::null()).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn malformed_otel_variables_refuse_to_start() {
+    let endpoint = ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9");
+    assert_eq!(
+        with_otel(
+            &[endpoint, ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")],
+            &["stdio"]
+        ),
+        (
+            6,
+            String::new(),
+            "gift-server: OTEL_EXPORTER_OTLP_PROTOCOL=grpc: this binary exports over OTLP/HTTP \
+             only (http/protobuf or http/json)\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        with_otel(
+            &[endpoint, ("OTEL_TRACES_SAMPLER", "sometimes")],
+            &["stdio"]
+        )
+        .0,
+        5
+    );
+    assert_eq!(
+        with_otel(
+            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318")],
+            &["stdio"]
+        ),
+        (
+            5,
+            String::new(),
+            "gift-server: OTEL_EXPORTER_OTLP_ENDPOINT=\"localhost:4318/v1/traces\": expected an \
+             http:// or https:// URL\n"
+                .to_owned()
+        )
+    );
+    // Without an endpoint the other variables are not read: the server serves (stdin closed).
+    assert_eq!(
+        with_otel(&[("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")], &["stdio"]).0,
+        0
+    );
+}
