@@ -17,7 +17,7 @@
 //! or `{mcp.method.name}` alone (`initialize`, `tools/list`, `resources/read`,
 //! `notifications/initialized`): the conventions say "target SHOULD match `{gen_ai.tool.name}`
 //! or `{gen_ai.prompt.name}` when applicable" and that instrumentation "SHOULD NOT include
-//! [`{mcp.resource.uri}`] by default to avoid high cardinality span names", so a resource URI
+//! `{mcp.resource.uri}` by default to avoid high cardinality span names", so a resource URI
 //! is an attribute, never part of the name. Its kind is `SERVER`.
 //!
 //! | attribute | value |
