@@ -1,7 +1,9 @@
 //! The SERVER spans of `ServerBuilder::otel` over the in-memory transport, read back from the
 //! SDK's in-memory exporter: names, kinds, the conventions' attributes with their exact
 //! values, the parent taken from `params._meta`, the baggage in the handler's context, a
-//! handler's own `tracing` span as a child, and the errors' attributes and status.
+//! handler's own `tracing` span as a child, the errors' attributes and status; and a gateway's
+//! forwarded call (`ServerBuilder::mount`, `ClientBuilder::otel`): SERVER → CLIENT → SERVER,
+//! one trace, the baggage carried to the mounted server.
 #![cfg(feature = "otel")]
 
 use std::sync::OnceLock;
@@ -223,5 +225,66 @@ async fn errors_set_error_type_the_status_code_and_the_status() {
     assert_eq!(
         spans[0].parent_span_id,
         opentelemetry::trace::SpanId::INVALID
+    );
+}
+
+#[cfg(feature = "client")]
+#[tokio::test]
+async fn a_gateway_call_is_one_trace_server_client_server() {
+    use mcp_runtime::client::Client;
+    let (exporter, _one) = exporter().await;
+    let upstream = server();
+    let link = upstream
+        .connect_client(Client::builder().otel())
+        .await
+        .unwrap();
+    let gateway = Server::builder(server_info!())
+        .otel()
+        .mount("up", link)
+        .build()
+        .unwrap();
+    gateway.mounted().await;
+    let mut c = gateway.connect_in_memory();
+    c.initialize("2025-06-18").await;
+    let params = json!({
+        "name": "up.whoami",
+        "arguments": {},
+        "_meta": {"traceparent": format!("00-{TRACE}-{PARENT}-01"), "baggage": "user=bob"}
+    });
+    let answer = c.request("tools/call", params).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "bob");
+    let trace: Vec<SpanData> = exporter
+        .get_finished_spans()
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.span_context.trace_id().to_string() == TRACE)
+        .collect();
+    let names: Vec<(&str, SpanKind)> = trace
+        .iter()
+        .map(|s| (s.name.as_ref(), s.span_kind.clone()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("whoami.lookup", SpanKind::Internal),
+            ("tools/call whoami", SpanKind::Server),
+            ("tools/call whoami", SpanKind::Client),
+            ("tools/call up.whoami", SpanKind::Server),
+        ]
+    );
+    let (inner, served, forward, outer) = (&trace[0], &trace[1], &trace[2], &trace[3]);
+    assert_eq!(outer.parent_span_id.to_string(), PARENT);
+    assert_eq!(forward.parent_span_id, outer.span_context.span_id());
+    assert_eq!(served.parent_span_id, forward.span_context.span_id());
+    assert!(served.parent_span_is_remote);
+    assert_eq!(inner.parent_span_id, served.span_context.span_id());
+    assert_eq!(
+        attrs(forward),
+        pairs(&[
+            ("mcp.method.name", "tools/call"),
+            ("mcp.protocol.version", "2026-07-28"),
+            ("gen_ai.tool.name", "whoami"),
+            ("gen_ai.operation.name", "execute_tool"),
+        ])
     );
 }
