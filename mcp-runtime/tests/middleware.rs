@@ -524,3 +524,48 @@ async fn a_client_layer_sees_every_outgoing_request_and_short_circuits_one() {
         .collect();
     assert_eq!(calls, ["memory 2025-11-25 tools/call add Result"]);
 }
+
+/// The layers see the session a message came in: none for `initialize` (its answer hands the
+/// id out), the `Mcp-Session-Id` after it, none in the stateless era.
+#[tokio::test]
+async fn streamable_http_layers_see_the_session_id() {
+    let sessions: Arc<Mutex<Vec<Option<String>>>> = Arc::default();
+    let record = Arc::clone(&sessions);
+    let server = Server::builder(server_info!())
+        .tool(add::TOOL)
+        .layer(from_fn(move |request, next| {
+            record
+                .lock()
+                .unwrap()
+                .push(request.session_id().map(str::to_owned));
+            next.run()
+        }))
+        .build()
+        .unwrap();
+    let url = format!("{}/mcp", serve_http(&server).await);
+    let post = |sid: Option<&str>, body: String| {
+        let mut req = http()
+            .post(&url)
+            .header("accept", ACCEPT)
+            .header("content-type", "application/json");
+        if let Some(sid) = sid {
+            req = req
+                .header("mcp-session-id", sid)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        req.body(body).send()
+    };
+    let r = post(None, init(1, "2025-11-25").to_string()).await.unwrap();
+    let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let r = post(Some(&sid), INITIALIZED.into()).await.unwrap();
+    assert_eq!(r.status(), 202);
+    let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call",
+        "params":{"name":"add","arguments":{"a":1,"b":2}}});
+    let r = post(Some(&sid), call.to_string()).await.unwrap();
+    assert_eq!(r.status(), 200);
+    let _ = r.text().await.unwrap();
+    assert_eq!(
+        *sessions.lock().unwrap(),
+        [None, Some(sid.clone()), Some(sid)]
+    );
+}

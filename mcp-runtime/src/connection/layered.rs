@@ -25,7 +25,8 @@ impl Connection {
             params,
             version,
             self.transport,
-        );
+        )
+        .with_session(self.session_id());
         let endpoint: Endpoint<'_> = Box::new(move || {
             self.notice(notice, params);
             Box::pin(std::future::ready(Outcome::notified()))
@@ -52,7 +53,8 @@ impl Connection {
                 params,
                 version,
                 self.transport,
-            );
+            )
+            .with_session(self.session_id());
             let id = &id;
             let endpoint: Endpoint<'_> = Box::new(move || {
                 if route == Route::Unknown {
@@ -93,7 +95,8 @@ impl Connection {
             params,
             version,
             self.transport,
-        );
+        )
+        .with_session(self.session_id());
         let endpoint: Endpoint<'_> = Box::new(move || {
             Box::pin(async move {
                 let stop = cancel.clone();

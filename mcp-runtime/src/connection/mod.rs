@@ -60,6 +60,8 @@ pub(crate) struct Connection {
     hub_key: Mutex<Option<u64>>,
     /// What the messages come over (the layers see it).
     transport: TransportKind,
+    /// The HTTP session (or legacy SSE connection) id, once one is handed out (the layers see it).
+    session_id: std::sync::OnceLock<Arc<str>>,
 }
 
 impl Drop for Connection {
@@ -96,6 +98,17 @@ struct CancelParams {
 type Work = BoxFuture<'static, Option<Reply>>;
 
 impl Connection {
+    /// Records the session id the transport handed out (once; later calls are ignored).
+    #[cfg(feature = "http")]
+    pub(crate) fn set_session_id(&self, id: Arc<str>) {
+        let _ = self.session_id.set(id);
+    }
+
+    /// The session id, when the transport has one.
+    pub(crate) fn session_id(&self) -> Option<&str> {
+        self.session_id.get().map(|id| &**id)
+    }
+
     /// A connection whose server-initiated messages go to `out`.
     pub(crate) fn new(server: Arc<ServerInner>, out: Sink, transport: TransportKind) -> Arc<Self> {
         Self::with_raw_log(server, out, raw_log_enabled(), transport)
@@ -129,6 +142,7 @@ impl Connection {
             blocking,
             hub_key: Mutex::new(None),
             transport,
+            session_id: std::sync::OnceLock::new(),
         })
     }
 

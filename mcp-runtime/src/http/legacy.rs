@@ -80,6 +80,7 @@ async fn open(
         crate::middleware::TransportKind::LegacySse,
     );
     let id = crate::random::token();
+    conn.set_session_id(id.as_str().into());
     lock(&h.sessions).insert(id.clone(), Arc::clone(&conn));
     // At shutdown the stream stays open until the requests in flight have sent their replies.
     let stopped = h.stopped();

@@ -98,6 +98,7 @@ pub struct Request<'a> {
     principal: Option<Arc<str>>,
     target: OnceLock<Option<String>>,
     meta: OnceLock<Option<Map<String, Value>>>,
+    session: Option<&'a str>,
 }
 
 impl<'a> Request<'a> {
@@ -119,7 +120,14 @@ impl<'a> Request<'a> {
             principal: crate::principal::current(),
             target: OnceLock::new(),
             meta: OnceLock::new(),
+            session: None,
         }
+    }
+
+    /// The same request, in the transport session `session`.
+    pub(crate) fn with_session(mut self, session: Option<&'a str>) -> Self {
+        self.session = session;
+        self
     }
 
     /// A request or a notification.
@@ -274,7 +282,9 @@ impl<'a> Request<'a> {
             .as_ref()
     }
 
-    /// STUB (h24-otel, replaced by main's own at the merge): the session id.
+    /// The transport's session id: the `Mcp-Session-Id` of a Streamable HTTP session of the
+    /// handshake era, or the legacy SSE endpoint's `sessionId`; `None` on stdio, in memory, in
+    /// the stateless era and for `initialize` itself (the id is handed out with its answer).
     ///
     /// ```
     /// # use mcp_runtime::middleware::Request;
@@ -284,7 +294,7 @@ impl<'a> Request<'a> {
     /// # let _ = session;
     /// ```
     pub fn session_id(&self) -> Option<&str> {
-        None
+        self.session
     }
 }
 

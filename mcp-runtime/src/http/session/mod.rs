@@ -77,6 +77,7 @@ impl Session {
     ) -> Arc<Self> {
         let standalone = Arc::new(Resumable::new(Arc::clone(&id), 0, Arc::clone(&store)));
         let principal = crate::principal::current_or(Some(&id));
+        conn.set_session_id(Arc::clone(&id));
         Arc::new(Self {
             id,
             conn,
