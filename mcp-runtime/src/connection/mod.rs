@@ -10,6 +10,7 @@
 //! requests) are routed to the handler waiting for them.
 
 mod blocking;
+mod close;
 pub(crate) mod erased;
 mod flights;
 mod layered;
@@ -23,7 +24,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, Weak};
 use std::task::Poll;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use mcp_core::jsonrpc::{EnvelopeError, Message, Parsed};
 use mcp_core::{ErrorObject, RequestId, RequestMeta};
@@ -575,37 +576,5 @@ impl Connection {
             });
         }
         Some(Reply::new(id, outcome?))
-    }
-
-    /// Cancels everything running on the connection at once (HTTP session ended).
-    #[cfg(feature = "http")]
-    pub(crate) fn drain_now(&self) {
-        self.link.closing.cancel();
-        self.abort_all();
-    }
-
-    /// The server is stopping: `subscriptions/listen` ends with its result and requests waiting
-    /// for the client fail (its answers can no longer arrive); other handlers keep running.
-    pub(crate) fn close_gracefully(&self) {
-        self.link.closing.cancel();
-        self.link.pending.close();
-    }
-
-    /// Waits for handlers still running (up to the drain timeout), then aborts the rest. Handlers
-    /// waiting for the client's answers learn at once that none will come.
-    pub(crate) async fn drain(&self) {
-        self.link.closing.cancel();
-        self.link.pending.close();
-        let deadline = Instant::now() + self.server.options.drain_timeout;
-        while !self.flights.is_empty() && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        self.abort_all();
-    }
-
-    /// Cancels and aborts every request still running, and forgets requests sent to the client.
-    fn abort_all(&self) {
-        self.link.pending.close();
-        self.flights.abort_all();
     }
 }
