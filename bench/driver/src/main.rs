@@ -11,6 +11,7 @@
 //! bench sessions SERVER [--sessions N] [--wrap "valgrind --tool=dhat"]
 //! bench input [--calls N] [--lists M] [--stateless] > FILE   the fixed callgrind input (stdio)
 //! bench eras [--only floor,ours] [--secs S] [--reps N]        stateless / handshake CPU per call
+//! bench layers [--secs S] [--reps N]     ours' CPU per call: no layer, one, tracing + metrics
 //!
 //! `stdio` and `http` take `--stateless`: the client speaks 2026-07-28 (no handshake, `_meta`
 //! on every request; over HTTP the `Mcp-Method` / `Mcp-Name` headers and no session).
@@ -19,6 +20,7 @@
 
 mod eras;
 mod http;
+mod layers;
 mod probe;
 mod report;
 mod servers;
@@ -184,6 +186,10 @@ fn main() {
                 .unwrap_or_else(|| "floor,ours".to_owned());
             eras::run(&servers(Some(&only)), secs, reps, &log_dir());
         }
+        "layers" => {
+            let reps = args.num("--reps", 3);
+            layers::run(&server("ours", None), secs, reps, &log_dir());
+        }
         "stdio" | "http" => {
             let wrap = args.flag("--wrap");
             let era = if args.rest.iter().any(|a| a == "--stateless") {
@@ -243,7 +249,7 @@ fn main() {
             }
         }
         other => fail(&format!(
-            "unknown command {other}; expected all, startup, eras, stdio, http, sessions, input or compile"
+            "unknown command {other}; expected all, startup, eras, layers, stdio, http, sessions, input or compile"
         )),
     }
 }

@@ -19,6 +19,8 @@ pub struct Server {
     pub wrap: Vec<String>,
     /// The argument that selects stdio (`stdio`; the floor's reference variant: `stdio-tokio`).
     pub stdio_arg: &'static str,
+    /// Environment variables set for the server (`bench layers`: which layers it installs).
+    pub env: Vec<(String, String)>,
 }
 
 impl Server {
@@ -32,6 +34,7 @@ impl Server {
             None => Command::new(&self.command[0]),
         };
         cmd.args(&self.command[1..]);
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
 
@@ -80,6 +83,7 @@ pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
             missing,
             wrap: Vec::new(),
             stdio_arg: "stdio",
+            env: Vec::new(),
         }
     };
     let node = which("node");
@@ -106,6 +110,7 @@ pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
             missing: ts_missing,
             wrap: Vec::new(),
             stdio_arg: "stdio",
+            env: Vec::new(),
         },
         Server {
             key: "py",
@@ -114,6 +119,7 @@ pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
             missing: py_missing,
             wrap: Vec::new(),
             stdio_arg: "stdio",
+            env: Vec::new(),
         },
         // Only when asked for (`--only floor-rt`): the floor's stdio loop with tokio's
         // multi-thread runtime started, what any tokio server carries (HTTP: the floor's).

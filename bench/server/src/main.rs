@@ -4,6 +4,10 @@
 //! bench-server [stdio]          serve MCP over stdin/stdout
 //! bench-server http ADDR        serve Streamable HTTP at http://ADDR/mcp
 //! ```
+//!
+//! `BENCH_LAYERS` picks the middleware (`bench layers`): `none` (or unset), `pass` (one layer
+//! that only calls `next`), `observe` (the OpenTelemetry tracing layer, exporting where the
+//! standard `OTEL_*` variables say, and the metrics layer). Any other value refuses to start.
 
 use mcp_runtime::prelude::*;
 use schemars::JsonSchema;
@@ -111,9 +115,25 @@ async fn suggest_gifts(
     Ok(Json(GiftList { gifts, summary }))
 }
 
+/// The server, with the layers `BENCH_LAYERS` asks for.
+fn server() -> mcp_runtime::ServerBuilder {
+    let builder = Server::from_registry(server_info!());
+    match std::env::var("BENCH_LAYERS").as_deref() {
+        Err(_) | Ok("none") => builder,
+        Ok("pass") => builder.layer(mcp_runtime::middleware::from_fn(|_request, next| {
+            next.run()
+        })),
+        Ok("observe") => builder.otel(),
+        Ok(other) => {
+            eprintln!("bench-server: BENCH_LAYERS={other}: expected none, pass or observe");
+            std::process::exit(2);
+        }
+    }
+}
+
 #[tokio::main]
 async fn main() {
-    if let Err(err) = Server::from_registry(server_info!()).run().await {
+    if let Err(err) = server().run().await {
         eprintln!("bench-server: {err}");
         std::process::exit(2);
     }

@@ -66,19 +66,43 @@ fn not_wire() -> Targets {
 pub(super) fn init(otel: bool) {
     let text = std::env::var("RUST_LOG").ok();
     let raw = raw_log_asked(std::env::var_os("MCP_LOG_MESSAGES").as_deref());
-    let registry = tracing_subscriber::registry()
-        .with(events(filter(text.as_deref()), std::io::stderr))
-        .with(raw.then(|| wire(std::io::stderr)));
+    let layers = stack(text.as_deref(), raw, otel, std::io::stderr);
+    let _ = tracing_subscriber::registry().with(layers).try_init();
+}
+
+/// The layers [`init`] installs, writing to `writer`.
+///
+/// A list rather than `Option` layers: a `None` layer in the stack answers every call site
+/// "always", which turns off the per-layer filters of the layers after it (the OpenTelemetry
+/// layer's among them: every span and event of the process, `debug!` and the raw message log
+/// included, would be made and recorded, per call).
+fn stack<W>(
+    rust_log: Option<&str>,
+    raw: bool,
+    otel: bool,
+    writer: W,
+) -> Vec<Box<dyn Layer<Registry> + Send + Sync>>
+where
+    W: for<'w> MakeWriter<'w> + Clone + Send + Sync + 'static,
+{
+    let mut layers = vec![events(filter(rust_log), writer.clone()).boxed()];
+    if raw {
+        layers.push(wire(writer).boxed());
+    }
     #[cfg(feature = "otel")]
-    let _ = registry
-        .with(otel.then(crate::otel::subscriber_layer))
-        .try_init();
+    if otel {
+        layers.push(crate::otel::subscriber_layer().boxed());
+    }
     #[cfg(not(feature = "otel"))]
-    let _ = (otel, registry.try_init());
+    let _ = otel;
+    layers
 }
 
 /// The layer of every event but the raw message log, under `filter`.
-fn events<W>(filter: Box<dyn Filter<Registry> + Send + Sync>, writer: W) -> impl Layer<Registry>
+fn events<W>(
+    filter: Box<dyn Filter<Registry> + Send + Sync>,
+    writer: W,
+) -> impl Layer<Registry> + Send + Sync
 where
     W: for<'w> MakeWriter<'w> + Send + Sync + 'static,
 {
@@ -89,7 +113,7 @@ where
 }
 
 /// The raw message log's layer: its events only, each written as its message alone.
-fn wire<S, W>(writer: W) -> impl Layer<S>
+fn wire<S, W>(writer: W) -> impl Layer<S> + Send + Sync
 where
     S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
     W: for<'w> MakeWriter<'w> + Send + Sync + 'static,
@@ -151,6 +175,27 @@ mod tests {
             tracing::warn!(target: "mcp_runtime::cli", "plain");
         });
         (events_out.text(), wire_out.text())
+    }
+
+    /// The command line's stack with the OpenTelemetry layer and without the raw log: the
+    /// dispatcher's `mcp.request` span, `debug!` call sites and the raw log are off (nothing
+    /// made per call), a handler's `INFO` span is on (exported).
+    #[cfg(feature = "otel")]
+    #[test]
+    fn the_otel_stack_leaves_what_it_does_not_export_disabled() {
+        let subscriber = tracing_subscriber::registry().with(stack(
+            Some("warn"),
+            false,
+            true,
+            Buffer::default(),
+        ));
+        tracing::subscriber::with_default(subscriber, || {
+            let request = tracing::info_span!(target: "mcp_runtime::connection", "mcp.request");
+            assert!(request.is_disabled());
+            assert!(tracing::debug_span!("handler.detail").is_disabled());
+            assert!(!crate::outbound::raw_log_enabled());
+            assert!(!tracing::info_span!("handler.lookup").is_disabled());
+        });
     }
 
     #[test]

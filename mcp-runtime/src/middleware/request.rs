@@ -96,8 +96,9 @@ pub struct Request<'a> {
     version: Option<ProtocolVersion>,
     transport: TransportKind,
     principal: Option<Arc<str>>,
-    target: OnceLock<Option<String>>,
-    meta: OnceLock<Option<Map<String, Value>>>,
+    /// The target and `_meta`, read from the params together the first time either is asked
+    /// for (one pass over the params, not one each).
+    scanned: OnceLock<Scanned>,
     session: Option<&'a str>,
 }
 
@@ -118,8 +119,7 @@ impl<'a> Request<'a> {
             version,
             transport,
             principal: crate::principal::current(),
-            target: OnceLock::new(),
-            meta: OnceLock::new(),
+            scanned: OnceLock::new(),
             session: None,
         }
     }
@@ -258,9 +258,7 @@ impl<'a> Request<'a> {
     /// # let _ = span_name;
     /// ```
     pub fn target(&self) -> Option<&str> {
-        self.target
-            .get_or_init(|| read_target(self.method.target()?, self.params?))
-            .as_deref()
+        self.scanned().target.as_deref()
     }
 
     /// The request's `params._meta` (where W3C trace context travels), read from the params the
@@ -274,12 +272,15 @@ impl<'a> Request<'a> {
     /// # let _ = traceparent;
     /// ```
     pub fn meta(&self) -> Option<&Map<String, Value>> {
-        self.meta
-            .get_or_init(|| {
-                let params = self.params?;
-                serde_json::from_str::<MetaOnly>(params.get()).ok()?.meta
-            })
-            .as_ref()
+        self.scanned().meta.as_ref()
+    }
+
+    fn scanned(&self) -> &Scanned {
+        self.scanned.get_or_init(|| {
+            self.params
+                .map(|p| scan(self.method.target(), p))
+                .unwrap_or_default()
+        })
     }
 
     /// The transport's session id: the `Mcp-Session-Id` of a Streamable HTTP session of the
@@ -304,6 +305,13 @@ struct MetaOnly {
     meta: Option<Map<String, Value>>,
 }
 
+/// What [`Request::target`] and [`Request::meta`] read from the params.
+#[derive(Debug, Default)]
+struct Scanned {
+    target: Option<String>,
+    meta: Option<Map<String, Value>>,
+}
+
 #[derive(Deserialize)]
 struct Targets<'a> {
     #[serde(default, borrow)]
@@ -314,6 +322,8 @@ struct Targets<'a> {
     task_id: Option<Cow<'a, str>>,
     #[serde(rename = "ref", default, borrow)]
     reference: Option<Reference<'a>>,
+    #[serde(rename = "_meta", default)]
+    meta: Option<Map<String, Value>>,
 }
 
 #[derive(Deserialize)]
@@ -324,16 +334,30 @@ struct Reference<'a> {
     uri: Option<Cow<'a, str>>,
 }
 
-fn read_target(target: Target, params: &RawValue) -> Option<String> {
-    let t: Targets<'_> = serde_json::from_str(params.get()).ok()?;
+/// The target (for a method that has one) and `_meta`, in one pass over the params. Params
+/// the method would refuse (a duplicate member, a wrong type) have neither.
+fn scan(target: Option<Target>, params: &RawValue) -> Scanned {
+    if target.is_none() {
+        let meta = serde_json::from_str::<MetaOnly>(params.get()).ok();
+        return Scanned {
+            target: None,
+            meta: meta.and_then(|m| m.meta),
+        };
+    }
+    let Ok(t) = serde_json::from_str::<Targets<'_>>(params.get()) else {
+        return Scanned::default();
+    };
     let found = match target {
-        Target::Name => t.name,
-        Target::Uri => t.uri,
-        Target::TaskId => t.task_id,
-        Target::Ref => t.reference.and_then(|r| r.name.or(r.uri)),
+        Some(Target::Name) => t.name,
+        Some(Target::Uri) => t.uri,
+        Some(Target::TaskId) => t.task_id,
+        Some(Target::Ref) => t.reference.and_then(|r| r.name.or(r.uri)),
         _ => None,
     };
-    found.map(Cow::into_owned)
+    Scanned {
+        target: found.map(Cow::into_owned),
+        meta: t.meta,
+    }
 }
 
 #[cfg(test)]
