@@ -83,7 +83,9 @@ fn serve(stream: std::net::TcpStream, bytes: &AtomicU64) -> std::io::Result<()> 
         let mut body = vec![0; length.min(64 << 20)];
         reader.read_exact(&mut body)?;
         bytes.fetch_add(body.len() as u64, Ordering::Relaxed);
-        writer.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n")?;
+        writer.write_all(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n",
+        )?;
     }
 }
 
@@ -121,7 +123,10 @@ pub fn run(ours: &Server, secs: f64, reps: usize, logs: &Path) {
                         _ => ("traceidratio", "0.01"),
                     };
                     server.env.extend([
-                        ("OTEL_EXPORTER_OTLP_ENDPOINT".to_owned(), sink.endpoint.clone()),
+                        (
+                            "OTEL_EXPORTER_OTLP_ENDPOINT".to_owned(),
+                            sink.endpoint.clone(),
+                        ),
                         ("OTEL_TRACES_SAMPLER".to_owned(), sampler.to_owned()),
                         ("OTEL_TRACES_SAMPLER_ARG".to_owned(), ratio.to_owned()),
                         ("OTEL_SERVICE_NAME".to_owned(), "bench-server".to_owned()),
@@ -143,9 +148,7 @@ pub fn run(ours: &Server, secs: f64, reps: usize, logs: &Path) {
                             continue;
                         }
                         eprintln!("{} (OTLP: {sent} bytes)", crate::report::one_line(&sample));
-                        cpu.entry((si, vi))
-                            .or_default()
-                            .push(cpu_per_call(&sample));
+                        cpu.entry((si, vi)).or_default().push(cpu_per_call(&sample));
                         rps.entry((si, vi))
                             .or_default()
                             .push(sample.calls as f64 / sample.wall);
