@@ -99,6 +99,7 @@ pub struct Request<'a> {
     target: OnceLock<Option<String>>,
     meta: OnceLock<Option<Map<String, Value>>>,
     session: Option<&'a str>,
+    items: Option<super::items::ItemsRef<'a>>,
 }
 
 impl<'a> Request<'a> {
@@ -118,10 +119,22 @@ impl<'a> Request<'a> {
             version,
             transport,
             principal: crate::principal::current(),
+            items: None,
             target: OnceLock::new(),
             meta: OnceLock::new(),
             session: None,
         }
+    }
+
+    /// The same request, with what the server knows of its item (for the crate's own layers).
+    pub(crate) fn with_items(mut self, items: &'a dyn super::Items) -> Self {
+        self.items = Some(super::items::ItemsRef(items));
+        self
+    }
+
+    /// What the server knows of its item, when the connection said.
+    pub(crate) fn items(&self) -> Option<&'a dyn super::Items> {
+        self.items.map(|i| i.0)
     }
 
     /// The same request, in the transport session `session`.
