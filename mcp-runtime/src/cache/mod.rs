@@ -59,9 +59,11 @@
 //! The server, the method, the revision, and the params without `_meta` (so a progress token,
 //! a trace context or the stateless era's client identity do not split entries), their object
 //! members sorted: `{"b":1,"a":2}` and `{"a":2,"b":1}` are one key. A `"private"` result (the
-//! default scope) is kept apart per caller: per principal (the verified token's subject), else
-//! per transport session; one principal's private result is never served to another. A
-//! `"public"` result is shared by every caller of the server.
+//! default scope) is kept apart per caller: per principal (the verified token's issuer, client
+//! and subject, else the peer address of an HTTP connection) and per transport session (the
+//! HTTP session, the legacy SSE stream), so one principal's private result is never served to
+//! another, nor to another session of the same one. A connection with neither (stdio, the
+//! in-memory pair) is one caller. A `"public"` result is shared by every caller of the server.
 //!
 //! # Bounds and freshness
 //!
@@ -291,11 +293,13 @@ impl Cache {
         params.remove("_meta");
         let context: Arc<str> = match scope {
             CacheScope::Public => "public".into(),
-            _ => match (request.principal(), request.session_id()) {
-                (Some(principal), _) => format!("principal:{principal}").into(),
-                (None, Some(session)) => format!("session:{session}").into(),
-                (None, None) => "anonymous".into(),
-            },
+            _ => format!(
+                "private:{}:{}\n{}",
+                request.principal().map_or(0, str::len),
+                request.principal().unwrap_or(""),
+                request.session_id().unwrap_or("-"),
+            )
+            .into(),
         };
         let server = items.server_key();
         let mut key = format!(
