@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex, Weak};
 
 use mcp_core::{RequestId, SubscriptionFilter};
 
-use crate::outbound::{Outbound, Sink};
 use crate::middleware::Invalidate;
+use crate::outbound::{Outbound, Sink};
 use crate::registry::ListKind;
 use crate::sync::lock;
 
@@ -161,7 +161,10 @@ impl Hub {
     }
 
     fn watchers(&self) -> Vec<Arc<dyn Invalidate>> {
-        lock(&self.watchers).iter().filter_map(Weak::upgrade).collect()
+        lock(&self.watchers)
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect()
     }
 
     /// This hub's server, told apart from the others alive (the hub's address).

@@ -22,8 +22,8 @@ pub use crate::future::BoxFuture;
 pub use crate::handler::context::{Context, FromContext, StateNeeds};
 pub use crate::registry::ToolArgumentFns;
 pub use crate::registry::{
-    CacheHint, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord, PromptArguments,
-    PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
+    CacheHint, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
+    PromptArguments, PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
 };
 pub use crate::result::{IntoPromptResult, IntoResourceContents, IntoToolResult};
 pub use crate::typed::ToolArguments;

@@ -80,7 +80,12 @@ async fn greeting(name: String) -> String {
 }
 
 /// Public, fresh for a minute.
-#[resource(uri = "app://version", mime = "text/plain", ttl_ms = 60_000, cache_scope = "public")]
+#[resource(
+    uri = "app://version",
+    mime = "text/plain",
+    ttl_ms = 60_000,
+    cache_scope = "public"
+)]
 async fn version() -> String {
     "1.2.3".into()
 }
@@ -184,18 +189,30 @@ async fn an_identical_call_is_answered_from_the_cache() {
     assert_eq!(again["result"], first["result"]);
     assert_eq!(RATE.load(Ordering::SeqCst), 1);
     // `_meta` (a progress token) is not part of the key.
-    let params = json!({"name": "rate", "arguments": {"currency": "EUR"}, "_meta": {"progressToken": 9}});
+    let params =
+        json!({"name": "rate", "arguments": {"currency": "EUR"}, "_meta": {"progressToken": 9}});
     assert_eq!(text(&c.request("tools/call", params).await), "EUR run 1");
     // Other arguments miss.
-    assert_eq!(text(&c.call_tool("rate", json!({"currency": "USD"})).await), "USD run 2");
+    assert_eq!(
+        text(&c.call_tool("rate", json!({"currency": "USD"})).await),
+        "USD run 2"
+    );
     assert_eq!((cache.hits(), cache.misses(), cache.len()), (2, 2, 2));
     // A public result is shared by another connection.
     let mut other = server.connect_in_memory();
     other.initialize("2025-11-25").await;
-    assert_eq!(text(&other.call_tool("rate", json!({"currency": "EUR"})).await), "EUR run 1");
+    assert_eq!(
+        text(&other.call_tool("rate", json!({"currency": "EUR"})).await),
+        "EUR run 1"
+    );
     assert_eq!(RATE.load(Ordering::SeqCst), 2);
     // Another revision is another key.
-    let r = c.stateless("tools/call", json!({"name": "rate", "arguments": {"currency": "EUR"}})).await;
+    let r = c
+        .stateless(
+            "tools/call",
+            json!({"name": "rate", "arguments": {"currency": "EUR"}}),
+        )
+        .await;
     assert_eq!(text(&r), "EUR run 3");
     // No TTL: never cached.
     assert_eq!(text(&c.call_tool("plain", json!({})).await), "plain 1");
@@ -205,13 +222,22 @@ async fn an_identical_call_is_answered_from_the_cache() {
     // A prompt with a TTL.
     let get = json!({"name": "greeting", "arguments": {"name": "Ada"}});
     let first = c.request("prompts/get", get.clone()).await;
-    assert_eq!(first["result"]["messages"][0]["content"]["text"], "Greet Ada (1).");
-    assert_eq!(c.request("prompts/get", get.clone()).await["result"], first["result"]);
+    assert_eq!(
+        first["result"]["messages"][0]["content"]["text"],
+        "Greet Ada (1)."
+    );
+    assert_eq!(
+        c.request("prompts/get", get.clone()).await["result"],
+        first["result"]
+    );
     assert_eq!(GREETING.load(Ordering::SeqCst), 1);
     // A list change drops the prompts' results.
     server.notify_list_changed(ListChanged::Prompts);
     let r = c.request("prompts/get", get).await;
-    assert_eq!(r["result"]["messages"][0]["content"]["text"], "Greet Ada (2).");
+    assert_eq!(
+        r["result"]["messages"][0]["content"]["text"],
+        "Greet Ada (2)."
+    );
 }
 
 #[tokio::test]
@@ -231,7 +257,9 @@ async fn private_reads_are_kept_and_dropped_when_updated() {
     assert_eq!(r["result"]["contents"][0]["text"], "ada 2");
     // Errors are not kept.
     for _ in 0..2 {
-        let r = c.request("resources/read", json!({"uri": "app://broken"})).await;
+        let r = c
+            .request("resources/read", json!({"uri": "app://broken"}))
+            .await;
         assert!(r.get("error").is_some(), "{r}");
     }
     assert_eq!(BROKEN.load(Ordering::SeqCst), 2);
@@ -275,13 +303,18 @@ async fn interim_results_and_retries_are_never_kept() {
     let r = c.request("tools/call", call.clone()).await;
     let mut retry = call.clone();
     retry["requestState"] = r["result"]["requestState"].clone();
-    retry["inputResponses"] =
-        json!({"elicit-0": {"action": "accept", "content": {"name": "Ada"}}});
-    assert_eq!(text(&c.request("tools/call", retry.clone()).await), "Hello, Ada!");
+    retry["inputResponses"] = json!({"elicit-0": {"action": "accept", "content": {"name": "Ada"}}});
+    assert_eq!(
+        text(&c.request("tools/call", retry.clone()).await),
+        "Hello, Ada!"
+    );
     assert_eq!(ASK.load(Ordering::SeqCst), 4);
     // The same retry again runs again (its state is single use: refused, not replayed).
     let r = c.request("tools/call", retry).await;
-    assert!(r.get("error").is_some() || r["result"]["isError"] == true, "{r}");
+    assert!(
+        r.get("error").is_some() || r["result"]["isError"] == true,
+        "{r}"
+    );
     assert_eq!((cache.hits(), cache.len()), (0, 0));
 }
 

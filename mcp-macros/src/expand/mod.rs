@@ -93,7 +93,10 @@ impl Setters {
         self.set_some("max_concurrency", max);
         if item.cache_ttl.is_some() || item.cache_scope.is_some() {
             let p = private();
-            let ttl = item.cache_ttl.as_ref().map_or(0, |(_, v)| v.base10_parse::<u64>().unwrap_or(0));
+            let ttl = item
+                .cache_ttl
+                .as_ref()
+                .map_or(0, |(_, v)| v.base10_parse::<u64>().unwrap_or(0));
             let scope = match item.cache_scope.as_ref().map(LitStr::value).as_deref() {
                 Some("public") => quote!(#p::CacheScope::Public),
                 _ => quote!(#p::CacheScope::Private),

@@ -322,9 +322,12 @@ impl ItemArg {
             ItemKey::TimeoutMs => {
                 ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "5000")?)
             }
-            ItemKey::TtlMs | ItemKey::CacheTtlMs => {
-                ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "60000")?)
-            }
+            ItemKey::TtlMs | ItemKey::CacheTtlMs => ItemValue::Int(assigned(
+                input,
+                key.as_str(),
+                "an integer literal",
+                "60000",
+            )?),
             ItemKey::CacheScope => ItemValue::Str(assigned(
                 input,
                 key.as_str(),

@@ -292,14 +292,21 @@ fn cache(cx: &Ctxt, item: &ItemDef) {
     {
         cx.error_spanned_by(
             value,
-            format!("`{}` must be a whole number of milliseconds, 0 or more, e.g. `{} = 60000`", key.as_str(), key.as_str()),
+            format!(
+                "`{}` must be a whole number of milliseconds, 0 or more, e.g. `{} = 60000`",
+                key.as_str(),
+                key.as_str()
+            ),
         );
     }
     if let Some(scope) = &item.cache_scope {
         if !matches!(scope.value().as_str(), "public" | "private") {
             cx.error_spanned_by(
                 scope,
-                format!("unknown cache scope {:?}, expected `\"public\"` or `\"private\"`", scope.value()),
+                format!(
+                    "unknown cache scope {:?}, expected `\"public\"` or `\"private\"`",
+                    scope.value()
+                ),
             );
         } else if item.cache_ttl.is_none() && item.kind != Kind::Resource {
             cx.error_spanned_by(

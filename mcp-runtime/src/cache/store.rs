@@ -100,7 +100,10 @@ impl Store {
         }
         self.tick += 1;
         self.bytes += size;
-        *self.per_context.entry(Arc::clone(&fresh.context)).or_default() += 1;
+        *self
+            .per_context
+            .entry(Arc::clone(&fresh.context))
+            .or_default() += 1;
         self.order.insert(self.tick, Arc::clone(&key));
         self.map.insert(
             key,
@@ -198,6 +201,9 @@ mod tests {
         store.insert("d".into(), fresh("4", "x", now), bounds, now);
         assert_eq!(store.get("d", now), None);
         store.clear();
-        assert_eq!((store.len(), store.bytes, store.per_context.len()), (0, 0, 0));
+        assert_eq!(
+            (store.len(), store.bytes, store.per_context.len()),
+            (0, 0, 0)
+        );
     }
 }

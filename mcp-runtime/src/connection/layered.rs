@@ -56,7 +56,7 @@ impl Connection {
                 self.transport,
             )
             .with_session(self.session_id())
-        .with_items(&*self.server);
+            .with_items(&*self.server);
             let id = &id;
             let endpoint: Endpoint<'_> = Box::new(move || {
                 if route == Route::Unknown {
