@@ -71,7 +71,12 @@ pub(crate) struct Hub {
     /// The layers that keep results for this server's items (the `Cache`), told of every
     /// change; at most [`MAX_WATCHERS`].
     watchers: Mutex<Vec<Weak<dyn Invalidate>>>,
+    /// This hub's server among every server the process made (never reused).
+    id: usize,
 }
+
+/// The next hub's `id`.
+static NEXT_HUB: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
 
 /// Most watchers a hub keeps (one per `Cache` layer serving the server).
 const MAX_WATCHERS: usize = 64;
@@ -143,6 +148,7 @@ impl Hub {
             listeners: Mutex::new(HashMap::new()),
             max_listeners,
             watchers: Mutex::new(Vec::new()),
+            id: NEXT_HUB.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -167,9 +173,9 @@ impl Hub {
             .collect()
     }
 
-    /// This hub's server, told apart from the others alive (the hub's address).
+    /// This hub's server, told apart from every other the process made.
     pub(crate) fn server_key(&self) -> usize {
-        std::ptr::from_ref(self) as usize
+        self.id
     }
 
     /// A key for a new member.

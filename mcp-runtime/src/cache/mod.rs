@@ -98,7 +98,8 @@ use crate::server::ServerInner;
 use crate::sync::lock;
 use store::{Bounds, Fresh, Store};
 
-/// Most servers one cache tells apart for invalidation (a cache is usually one server's).
+/// Most servers one cache keeps results for (a cache is usually one server's); requests to
+/// more are passed through.
 const MAX_SERVERS: usize = 64;
 
 /// The response cache layer (see the [module docs](self)). Clones share one table.
@@ -308,13 +309,16 @@ impl Cache {
             request.version().map_or("-", |v| v.as_str()),
         );
         canonical(&Value::Object(params), &mut key);
+        // A result is kept only for a server that tells this cache of its changes.
         let mut store = lock(&self.shared.store);
-        if !store.watched.contains(&server) && store.watched.len() < MAX_SERVERS {
+        if !store.watched.contains(&server) {
             let weak: Weak<Shared> = Arc::downgrade(&self.shared);
-            if items.watch(weak) {
-                store.watched.push(server);
+            if store.watched.len() >= MAX_SERVERS || !items.watch(weak) {
+                return None;
             }
+            store.watched.push(server);
         }
+        drop(store);
         Some(Cacheable {
             key: key.into(),
             ttl: Duration::from_millis(ttl_ms),

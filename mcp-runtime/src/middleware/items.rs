@@ -17,7 +17,7 @@ pub(crate) trait Items: Send + Sync {
     /// Registers `watcher` for the server's list changes and resource updates; `false` when
     /// the server already holds as many watchers as it keeps.
     fn watch(&self, watcher: Weak<dyn Invalidate>) -> bool;
-    /// This server, told apart from the other servers alive in the process.
+    /// This server, told apart from every other server the process made.
     fn server_key(&self) -> usize;
 }
 
