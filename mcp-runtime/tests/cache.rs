@@ -21,6 +21,8 @@ static BROKEN: AtomicU32 = AtomicU32::new(0);
 static ASK: AtomicU32 = AtomicU32::new(0);
 static SHORT: AtomicU32 = AtomicU32::new(0);
 static LOOKUP: AtomicU32 = AtomicU32::new(0);
+static SCOPED: AtomicU32 = AtomicU32::new(0);
+static TASKY: AtomicU32 = AtomicU32::new(0);
 
 /// The exchange rate of a currency.
 #[tool(read_only, cache_ttl_ms = 60_000, cache_scope = "public")]
@@ -48,6 +50,20 @@ async fn plain() -> String {
 async fn lookup(code: String) -> String {
     LOOKUP.fetch_add(1, Ordering::SeqCst);
     code
+}
+
+/// Needs a scope: the layer runs before authorization, so it never keeps this.
+#[tool(read_only, cache_ttl_ms = 60_000, scopes = ["notes:read"])]
+async fn scoped() -> String {
+    SCOPED.fetch_add(1, Ordering::SeqCst);
+    "scoped".into()
+}
+
+/// May run as a task: never kept.
+#[tool(read_only, cache_ttl_ms = 60_000, task = "optional")]
+async fn tasky() -> String {
+    TASKY.fetch_add(1, Ordering::SeqCst);
+    "tasky".into()
 }
 
 /// Fresh for 400 ms.
@@ -123,6 +139,8 @@ fn server(cache: &Cache) -> Server {
         .tool(plain::TOOL)
         .tool(short::TOOL)
         .tool(lookup::TOOL)
+        .tool(scoped::TOOL)
+        .tool(tasky::TOOL)
         .tool(ask::TOOL)
         .prompt(greeting::PROMPT)
         .resource(version::RESOURCE)
@@ -342,6 +360,23 @@ async fn the_table_is_bounded_by_entries_and_bytes() {
     c.call_tool("lookup", json!({"code": "DDD"})).await;
     assert_eq!((tiny.len(), tiny.hits(), tiny.misses()), (0, 0, 2));
     assert_eq!(LOOKUP.load(Ordering::SeqCst), 6);
+}
+
+#[tokio::test]
+async fn scoped_items_and_tools_that_may_become_tasks_are_not_kept() {
+    let cache = Cache::new();
+    let server = server(&cache);
+    let mut c = server.connect_in_memory();
+    c.initialize("2025-11-25").await;
+    for _ in 0..2 {
+        assert_eq!(text(&c.call_tool("scoped", json!({})).await), "scoped");
+        assert_eq!(text(&c.call_tool("tasky", json!({})).await), "tasky");
+    }
+    assert_eq!(
+        (SCOPED.load(Ordering::SeqCst), TASKY.load(Ordering::SeqCst)),
+        (2, 2)
+    );
+    assert_eq!((cache.hits(), cache.misses(), cache.len()), (0, 0, 0));
 }
 
 #[cfg(feature = "auth")]
