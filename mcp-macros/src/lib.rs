@@ -229,6 +229,8 @@ use crate::parse::Kind;
 ///   4294967295); further calls wait for a slot.
 /// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to call it (checked by a
 ///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
+/// - `cache_ttl_ms = 60000`, `cache_scope = "public"` (default `"private"`): with `read_only` only,
+///   how long `mcp_runtime::cache::Cache` keeps its results, for whom (nothing reaches the wire).
 /// - `input_schema = r#"{…}"#`: a hand-written JSON Schema used verbatim. The function then takes
 ///   the whole arguments object as its one argument parameter, of type `serde_json::Value` or any
 ///   `Deserialize` type (or takes none).
@@ -364,6 +366,8 @@ pub fn typed_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///   matched) in flight at once, per server (1 to 4294967295); further reads wait for a slot.
 /// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to read it (checked by a
 ///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
+/// - `ttl_ms = 60000` (0 or more, default 0), `cache_scope = "public"` (default `"private"`): the
+///   read's `ttlMs`/`cacheScope` in 2026-07-28, and how long `mcp_runtime::cache::Cache` keeps it.
 ///
 /// ```
 /// use mcp_runtime::prelude::*;
@@ -421,6 +425,8 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///   4294967295); further gets wait for a slot.
 /// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to get it (checked by a
 ///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
+/// - `cache_ttl_ms = 60000`, `cache_scope = "public"` (default `"private"`): how long
+///   `mcp_runtime::cache::Cache` keeps its results, for whom (nothing reaches the wire).
 ///
 /// ```
 /// use mcp_runtime::prelude::*;

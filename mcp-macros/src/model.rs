@@ -35,6 +35,10 @@ pub(crate) struct ItemDef {
     pub(crate) scopes: Vec<LitStr>,
     /// `rename_all = ".."` as given (tools and prompts); already applied to the parameters.
     pub(crate) rename_all: Option<LitStr>,
+    /// `ttl_ms = N` (resources) or `cache_ttl_ms = N` (tools, prompts), with the key written.
+    pub(crate) cache_ttl: Option<(ItemKey, LitInt)>,
+    /// `cache_scope = "public" | "private"` (checked by `validate`).
+    pub(crate) cache_scope: Option<LitStr>,
     /// Every parameter with a plain identifier pattern, in order.
     pub(crate) params: Vec<Param>,
 }
@@ -233,6 +237,8 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
         server: None,
         scopes: Vec::new(),
         rename_all: None,
+        cache_ttl: None,
+        cache_scope: None,
         params,
     };
     let mut read_only = None;
@@ -284,6 +290,10 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::Ui, ItemValue::Path(path)) => ui = Some(path),
             (ItemKey::Visibility, ItemValue::Strs(list, span)) => visibility = Some((list, span)),
             (ItemKey::RenameAll, ItemValue::Str(s)) => item.rename_all = Some(s),
+            (ItemKey::TtlMs | ItemKey::CacheTtlMs, ItemValue::Int(i)) => {
+                item.cache_ttl = Some((arg.key, i))
+            }
+            (ItemKey::CacheScope, ItemValue::Str(s)) => item.cache_scope = Some(s),
             // The parser gives every key the value shape it expects.
             (key, _) => cx.error_at(arg.span, format!("unexpected value for `{}`", key.as_str())),
         }

@@ -187,6 +187,7 @@ extern crate self as mcp_runtime;
 
 pub mod apps;
 mod background;
+pub mod cache;
 #[cfg(feature = "auth")]
 mod caller;
 pub mod cli;

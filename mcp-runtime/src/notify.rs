@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, Weak};
 
 use mcp_core::{RequestId, SubscriptionFilter};
 
+use crate::middleware::Invalidate;
 use crate::outbound::{Outbound, Sink};
 use crate::registry::ListKind;
 use crate::sync::lock;
@@ -67,7 +68,18 @@ pub(crate) struct Hub {
     listeners: Mutex<HashMap<u64, Listener>>,
     /// Most `subscriptions/listen` streams open at once.
     max_listeners: usize,
+    /// The layers that keep results for this server's items (the `Cache`), told of every
+    /// change; at most [`MAX_WATCHERS`].
+    watchers: Mutex<Vec<Weak<dyn Invalidate>>>,
+    /// This hub's server among every server the process made (never reused).
+    id: usize,
 }
+
+/// The next hub's `id`.
+static NEXT_HUB: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+
+/// Most watchers a hub keeps (one per `Cache` layer serving the server).
+const MAX_WATCHERS: usize = 64;
 
 /// Removes a listener when its stream ends.
 pub(crate) struct ListenerGuard {
@@ -135,7 +147,35 @@ impl Hub {
             connections: Mutex::new(HashMap::new()),
             listeners: Mutex::new(HashMap::new()),
             max_listeners,
+            watchers: Mutex::new(Vec::new()),
+            id: NEXT_HUB.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// Registers `watcher` (its dead ones dropped first); `false` when the hub is full.
+    pub(crate) fn watch(&self, watcher: Weak<dyn Invalidate>) -> bool {
+        let mut watchers = lock(&self.watchers);
+        watchers.retain(|w| w.strong_count() > 0);
+        if watchers.iter().any(|w| Weak::ptr_eq(w, &watcher)) {
+            return true;
+        }
+        if watchers.len() >= MAX_WATCHERS {
+            return false;
+        }
+        watchers.push(watcher);
+        true
+    }
+
+    fn watchers(&self) -> Vec<Arc<dyn Invalidate>> {
+        lock(&self.watchers)
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect()
+    }
+
+    /// This hub's server, told apart from every other the process made.
+    pub(crate) fn server_key(&self) -> usize {
+        self.id
     }
 
     /// A key for a new member.
@@ -192,6 +232,14 @@ impl Hub {
 
     /// Sends `notifications/<kind>/list_changed` to every session and every listener that asked.
     pub(crate) fn list_changed(&self, kind: ListKind) {
+        let item_method = match kind {
+            ListKind::Tools => mcp_core::Method::CallTool,
+            ListKind::Prompts => mcp_core::Method::GetPrompt,
+            ListKind::Resources | ListKind::Templates => mcp_core::Method::ReadResource,
+        };
+        for watcher in self.watchers() {
+            watcher.list_changed(self.server_key(), item_method);
+        }
         let method = method_of(kind);
         let plain = crate::wire::notification(method, &serde_json::json!({}));
         for conn in self.connections() {
@@ -210,6 +258,9 @@ impl Hub {
 
     /// Sends `notifications/resources/updated` for `uri` to every subscriber.
     pub(crate) fn resource_updated(&self, uri: &str) {
+        for watcher in self.watchers() {
+            watcher.resource_updated(self.server_key(), uri);
+        }
         let method = "notifications/resources/updated";
         let params = mcp_core::ResourceUpdatedNotificationParams::new(uri);
         let plain = crate::wire::notification(method, &params);

@@ -8,7 +8,7 @@ pub use ::schemars;
 pub use ::serde;
 pub use ::serde_json;
 pub use mcp_core::tasks::TaskSupport;
-pub use mcp_core::{CallToolResult, GetPromptResult, ResourceContents};
+pub use mcp_core::{CacheScope, CallToolResult, GetPromptResult, ResourceContents};
 pub use serde_json::value::RawValue;
 
 pub use crate::apps::{
@@ -22,8 +22,8 @@ pub use crate::future::BoxFuture;
 pub use crate::handler::context::{Context, FromContext, StateNeeds};
 pub use crate::registry::ToolArgumentFns;
 pub use crate::registry::{
-    CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord, PromptArguments,
-    PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
+    CacheHint, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
+    PromptArguments, PromptRecord, ResourceRecord, ResourceRequest, ToolHints, ToolRecord,
 };
 pub use crate::result::{IntoPromptResult, IntoResourceContents, IntoToolResult};
 pub use crate::typed::ToolArguments;

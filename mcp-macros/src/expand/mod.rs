@@ -91,6 +91,18 @@ impl Setters {
         self.set_some("server", item.server.as_ref());
         self.set_some("timeout_ms", timeout_ms);
         self.set_some("max_concurrency", max);
+        if item.cache_ttl.is_some() || item.cache_scope.is_some() {
+            let p = private();
+            let ttl = item
+                .cache_ttl
+                .as_ref()
+                .map_or(0, |(_, v)| v.base10_parse::<u64>().unwrap_or(0));
+            let scope = match item.cache_scope.as_ref().map(LitStr::value).as_deref() {
+                Some("public") => quote!(#p::CacheScope::Public),
+                _ => quote!(#p::CacheScope::Private),
+            };
+            self.0.push(quote!(.with_cache(#ttl, #scope)));
+        }
         if !item.scopes.is_empty() {
             let scopes = &item.scopes;
             self.set("scopes", quote!(&[#(#scopes),*]));

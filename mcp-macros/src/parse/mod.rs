@@ -53,6 +53,8 @@ impl Kind {
                 Ui,
                 Visibility,
                 RenameAll,
+                CacheTtlMs,
+                CacheScope,
             ],
             Kind::Resource => &[
                 Uri,
@@ -66,6 +68,8 @@ impl Kind {
                 TimeoutMs,
                 MaxConcurrency,
                 Scopes,
+                TtlMs,
+                CacheScope,
             ],
             Kind::Prompt => &[
                 Name,
@@ -78,6 +82,8 @@ impl Kind {
                 MaxConcurrency,
                 Scopes,
                 RenameAll,
+                CacheTtlMs,
+                CacheScope,
             ],
         }
     }
@@ -141,6 +147,9 @@ keys! {
         Ui => ui,
         Visibility => visibility,
         RenameAll => rename_all,
+        TtlMs => ttl_ms,
+        CacheTtlMs => cache_ttl_ms,
+        CacheScope => cache_scope,
     }
 }
 
@@ -313,6 +322,18 @@ impl ItemArg {
             ItemKey::TimeoutMs => {
                 ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "5000")?)
             }
+            ItemKey::TtlMs | ItemKey::CacheTtlMs => ItemValue::Int(assigned(
+                input,
+                key.as_str(),
+                "an integer literal",
+                "60000",
+            )?),
+            ItemKey::CacheScope => ItemValue::Str(assigned(
+                input,
+                key.as_str(),
+                "a string literal",
+                "\"public\"",
+            )?),
             ItemKey::MaxConcurrency => {
                 ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "4")?)
             }

@@ -21,6 +21,7 @@ pub(crate) fn check(cx: &Ctxt, def: &Def) {
     let item = def.item();
     signature(cx, item.kind, &item.func);
     common(cx, item);
+    cache(cx, item);
     match def {
         Def::Tool(def) => tool(cx, def),
         Def::Resource(def) => resource(cx, def),
@@ -185,6 +186,14 @@ fn tool(cx: &Ctxt, def: &ToolDef) {
         cx.error_at(item.name_span(), why);
     }
     limits(cx, def.timeout_ms.as_ref(), def.max_concurrency.as_ref());
+    if let Some((key, value)) = &item.cache_ttl
+        && !def.read_only.as_ref().is_some_and(syn::LitBool::value)
+    {
+        cx.error_spanned_by(
+            value,
+            format!("`{}` caches a read-only tool's results only: add `read_only` (the cache must not replay a call that changes something) or remove `{}`", key.as_str(), key.as_str()),
+        );
+    }
     if let Some(task) = &def.task
         && !matches!(task.value().as_str(), "forbidden" | "optional" | "required")
     {
@@ -270,6 +279,41 @@ fn limits(cx: &Ctxt, timeout_ms: Option<&LitInt>, max_concurrency: Option<&LitIn
     }
     if let Some(value) = max_concurrency {
         positive(cx, "max_concurrency", value, true);
+    }
+}
+
+/// Rules `cache-ttl-range`, `cache-scope-value` and `cache-scope-without-ttl`: a TTL is a
+/// whole number of milliseconds, 0 or more (the specification: "Servers MUST provide a `ttlMs`
+/// value that is `>= 0`"); the scope is `"public"` or `"private"`; on a tool or a prompt, whose
+/// results carry no hint, a scope only means something with `cache_ttl_ms`.
+fn cache(cx: &Ctxt, item: &ItemDef) {
+    if let Some((key, value)) = &item.cache_ttl
+        && value.base10_parse::<u64>().is_err()
+    {
+        cx.error_spanned_by(
+            value,
+            format!(
+                "`{}` must be a whole number of milliseconds, 0 or more, e.g. `{} = 60000`",
+                key.as_str(),
+                key.as_str()
+            ),
+        );
+    }
+    if let Some(scope) = &item.cache_scope {
+        if !matches!(scope.value().as_str(), "public" | "private") {
+            cx.error_spanned_by(
+                scope,
+                format!(
+                    "unknown cache scope {:?}, expected `\"public\"` or `\"private\"`",
+                    scope.value()
+                ),
+            );
+        } else if item.cache_ttl.is_none() && item.kind != Kind::Resource {
+            cx.error_spanned_by(
+                scope,
+                "`cache_scope` says who may share a cached result: give `cache_ttl_ms = ..` too, or remove it",
+            );
+        }
     }
 }
 

@@ -26,7 +26,8 @@ impl Connection {
             version,
             self.transport,
         )
-        .with_session(self.session_id());
+        .with_session(self.session_id())
+        .with_items(&*self.server);
         let endpoint: Endpoint<'_> = Box::new(move || {
             self.notice(notice, params);
             Box::pin(std::future::ready(Outcome::notified()))
@@ -54,7 +55,8 @@ impl Connection {
                 version,
                 self.transport,
             )
-            .with_session(self.session_id());
+            .with_session(self.session_id())
+            .with_items(&*self.server);
             let id = &id;
             let endpoint: Endpoint<'_> = Box::new(move || {
                 if route == Route::Unknown {
@@ -96,7 +98,8 @@ impl Connection {
             version,
             self.transport,
         )
-        .with_session(self.session_id());
+        .with_session(self.session_id())
+        .with_items(&*self.server);
         let endpoint: Endpoint<'_> = Box::new(move || {
             Box::pin(async move {
                 let stop = cancel.clone();

@@ -278,7 +278,7 @@ pub(crate) fn input_required(
         used,
         server.options.request_state_ttl,
     ));
-    Payload::framed(id, &result)
+    Payload::framed(id, &result).map(Payload::interim)
 }
 
 /// Marks a finished result in the stateless era: `resultType: "complete"` and the server's

@@ -65,7 +65,14 @@ impl Reply {
     /// Writes the whole message into `buf`.
     pub(crate) fn write(&self, buf: &mut Vec<u8>) {
         let text = match (&self.outcome, &self.id) {
-            (Ok(Payload::Framed(message) | Payload::ToolError(message)), _) => {
+            (
+                Ok(
+                    Payload::Framed(message)
+                    | Payload::ToolError(message)
+                    | Payload::Interim(message),
+                ),
+                _,
+            ) => {
                 return buf.extend_from_slice(message);
             }
             (Ok(Payload::Shared(page)), Some(id)) => return write_response(buf, id, page),
@@ -80,7 +87,9 @@ impl Reply {
     /// The whole message, in one buffer (a framed result is not copied).
     pub(crate) fn into_bytes(self) -> Vec<u8> {
         match self.outcome {
-            Ok(Payload::Framed(message) | Payload::ToolError(message)) => message,
+            Ok(
+                Payload::Framed(message) | Payload::ToolError(message) | Payload::Interim(message),
+            ) => message,
             _ => self.to_bytes(),
         }
     }
@@ -88,7 +97,7 @@ impl Reply {
     /// The whole message, in a new buffer.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let hint = match &self.outcome {
-            Ok(Payload::Framed(m) | Payload::ToolError(m)) => m.len(),
+            Ok(Payload::Framed(m) | Payload::ToolError(m) | Payload::Interim(m)) => m.len(),
             Ok(Payload::Shared(p)) => p.len() + 48,
             _ => 128,
         };

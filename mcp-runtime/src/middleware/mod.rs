@@ -66,6 +66,7 @@
 //! A layer that panics is caught like a handler: the client receives a masked internal error
 //! (`internal error, id …`, the panic in the server's log) and the server keeps serving.
 
+mod items;
 mod outcome;
 mod request;
 
@@ -76,6 +77,7 @@ use mcp_core::ErrorObject;
 use crate::future::BoxFuture;
 use crate::handler::invoke::{CatchUnwind, mask};
 
+pub(crate) use items::{Invalidate, Items};
 pub(crate) use outcome::Payload;
 pub use outcome::{Outcome, OutcomeKind};
 pub use request::{Kind, Request, TransportKind};

@@ -17,6 +17,9 @@ pub(crate) enum Payload {
     /// Like `Framed`, for a tool's result with `isError: true` (a business error): the method
     /// that made it says so, nobody reads it back from the bytes.
     ToolError(Vec<u8>),
+    /// Like `Framed`, for an interim result (`resultType: "input_required"`): the request is
+    /// not over, its retry carries the answers. Never cached.
+    Interim(Vec<u8>),
     /// A prepared list page, shared with the catalog (or made for one caller who does not see
     /// every item), or a result a layer gave; framed when written.
     Shared(Arc<str>),
@@ -39,6 +42,30 @@ impl Payload {
     /// `{}`: the empty result.
     pub(crate) fn empty() -> Self {
         Payload::Empty
+    }
+
+    /// This framed result marked as an interim one (`input_required`).
+    pub(crate) fn interim(self) -> Self {
+        match self {
+            Payload::Framed(message) => Payload::Interim(message),
+            other => other,
+        }
+    }
+
+    /// The result's JSON text: the `result` member of a framed message (`{"jsonrpc":"2.0",
+    /// "id":…,"result":…}`, as `wire::response` writes it: the first `,"result":` is the
+    /// member's, since a JSON string holds no bare `"`), or the text as it is.
+    fn result_text(&self) -> Option<&str> {
+        match self {
+            Payload::Framed(m) | Payload::ToolError(m) | Payload::Interim(m) => {
+                const MEMBER: &[u8] = br#","result":"#;
+                let at = m.windows(MEMBER.len()).position(|w| w == MEMBER)? + MEMBER.len();
+                let body = m.get(at..m.len().checked_sub(1)?)?;
+                std::str::from_utf8(body).ok()
+            }
+            Payload::Shared(text) => Some(text),
+            Payload::Empty => Some("{}"),
+        }
     }
 
     /// This framed result marked as a tool's business error when `is_error`.
@@ -208,6 +235,46 @@ impl Outcome {
             Repr::Reply(Err(e)) => Some(e),
             _ => None,
         }
+    }
+
+    /// The result's JSON text, when the outcome is a result (a tool's `isError` result
+    /// included): what a layer that keeps results (the [`Cache`](crate::cache::Cache)) stores,
+    /// and gives back later with [`Outcome::result`] (or as the cache does).
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::Outcome;
+    /// use mcp_runtime::protocol::ErrorObject;
+    ///
+    /// let outcome = Outcome::result(&serde_json::json!({"contents": []})).unwrap();
+    /// assert_eq!(outcome.result_json(), Some(r#"{"contents":[]}"#));
+    /// assert_eq!(Outcome::error(ErrorObject::internal("x")).result_json(), None);
+    /// assert_eq!(Outcome::cancelled().result_json(), None);
+    /// ```
+    pub fn result_json(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Reply(Ok(payload)) => payload.result_text(),
+            _ => None,
+        }
+    }
+
+    /// Whether the outcome is an interim result (`resultType: "input_required"`, 2026-07-28):
+    /// the request is not over, and its retry (with `inputResponses` / `requestState`)
+    /// depends on answers a cache key does not hold. Its [`kind`](Self::kind) is
+    /// [`OutcomeKind::Result`].
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::Outcome;
+    ///
+    /// let outcome = Outcome::result(&serde_json::json!({})).unwrap();
+    /// assert!(!outcome.is_interim());
+    /// ```
+    pub fn is_interim(&self) -> bool {
+        matches!(&self.0, Repr::Reply(Ok(Payload::Interim(_))))
+    }
+
+    /// A cached result's text, answering as it is.
+    pub(crate) fn shared(text: Arc<str>) -> Self {
+        Self(Repr::Reply(Ok(Payload::Shared(text))))
     }
 
     pub(crate) fn reply(outcome: Result<Payload, ErrorObject>) -> Self {

@@ -100,6 +100,7 @@ pub struct Request<'a> {
     /// for (one pass over the params, not one each).
     scanned: OnceLock<Scanned>,
     session: Option<&'a str>,
+    items: Option<super::items::ItemsRef<'a>>,
 }
 
 impl<'a> Request<'a> {
@@ -120,8 +121,20 @@ impl<'a> Request<'a> {
             transport,
             principal: crate::principal::current(),
             scanned: OnceLock::new(),
+            items: None,
             session: None,
         }
+    }
+
+    /// The same request, with what the server knows of its item (for the crate's own layers).
+    pub(crate) fn with_items(mut self, items: &'a dyn super::Items) -> Self {
+        self.items = Some(super::items::ItemsRef(items));
+        self
+    }
+
+    /// What the server knows of its item, when the connection said.
+    pub(crate) fn items(&self) -> Option<&'a dyn super::Items> {
+        self.items.map(|i| i.0)
     }
 
     /// The same request, in the transport session `session`.

@@ -25,7 +25,7 @@ use tokio::sync::Semaphore;
 pub(crate) use descriptors::KnownProperties;
 use descriptors::{icons, meta, tool_descriptor};
 pub use record::{
-    CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
+    CacheHint, CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptGetFn, PromptRecord, ResourceReadFn, ResourceRecord, ResourceRequest,
     StateNeedsFn, ToolCallFn, ToolHints, ToolRecord,
 };

@@ -207,7 +207,18 @@ impl ServerBuilder {
         self
     }
 
-    /// `ttlMs` of cacheable results in the stateless era (default 300 000).
+    /// `ttlMs` of the list results and of `server/discover` in the stateless era (default
+    /// 300 000), with `cacheScope: "public"`. A `resources/read` result carries its
+    /// resource's own hint instead (`#[resource(ttl_ms = .., cache_scope = ..)]`, or
+    /// `ttlMs: 0`, `"private"` without one); tools and prompts set what the server-side
+    /// [`Cache`](crate::cache::Cache) layer keeps with `cache_ttl_ms`.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// let builder = Server::builder(server_info!()).cache_ttl_ms(60_000);
+    /// # let _ = builder;
+    /// ```
     pub fn cache_ttl_ms(mut self, ttl: u64) -> Self {
         self.options.ttl_ms = ttl;
         self

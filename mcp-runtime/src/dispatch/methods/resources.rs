@@ -43,7 +43,7 @@ pub(super) async fn read(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
             Ran::Done(Ok(c)) => c,
             Ran::Done(Err(err)) => return Err(error_object(&p.uri, err, || not_found(&p.uri, v))),
         };
-        return finish(server, id, contents, v);
+        return finish(server, id, contents, v, None);
     };
     call.authorize(record.scopes)?;
     tracing::Span::current().record("item", record.name);
@@ -61,21 +61,25 @@ pub(super) async fn read(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
         Ran::Done(Ok(c)) => c,
         Ran::Done(Err(err)) => return Err(error_object(record.name, err, || not_found(&p.uri, v))),
     };
-    finish(server, id, contents, v)
+    finish(server, id, contents, v, record.cache)
 }
 
-/// The read's result, shaped for the revision.
+/// The read's result, shaped for the revision: in 2026-07-28 with the resource's cache hint
+/// (`ttl_ms`, `cache_scope` of `#[resource]`), or `ttlMs: 0`, `private` without one (a
+/// mounted resource's included: the gateway does not know how long the remote's stays fresh).
 fn finish(
     server: &crate::server::ServerInner,
     id: &mcp_core::RequestId,
     contents: Vec<mcp_core::ResourceContents>,
     v: ProtocolVersion,
+    hint: Option<crate::registry::CacheHint>,
 ) -> Result<Payload, ErrorObject> {
     let mut result = ReadResourceResult::new(contents);
     result.for_version(v);
     if v.has_cache_hints() {
-        result.ttl_ms = Some(0);
-        result.cache_scope = Some(mcp_core::CacheScope::Private);
+        let (ttl, scope) = hint.map_or((0, mcp_core::CacheScope::Private), |h| (h.ttl_ms, h.scope));
+        result.ttl_ms = Some(ttl);
+        result.cache_scope = Some(scope);
     }
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
     Payload::framed(id, &result)

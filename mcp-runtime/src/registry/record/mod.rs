@@ -125,6 +125,37 @@ impl IconRecord {
     }
 }
 
+/// An item's cache hint: how long its result stays fresh and who may share it.
+///
+/// On a resource (`#[resource(ttl_ms = 60_000, cache_scope = "public")]`, or
+/// [`ResourceRecord::with_cache`]) it is what `resources/read` tells the client in 2026-07-28
+/// (`ttlMs`, `cacheScope`) and what the server-side [`Cache`](crate::cache::Cache) layer keeps
+/// the result for. On a tool or a prompt (`cache_ttl_ms = ..`) the specification puts no hint on
+/// the wire, so only the `Cache` layer reads it. An item without one: `ttlMs: 0`, `private`.
+///
+/// ```
+/// use mcp_runtime::protocol::CacheScope;
+/// use mcp_runtime::registry::CacheHint;
+///
+/// const HINT: CacheHint = CacheHint::new(60_000, CacheScope::Public);
+/// assert_eq!((HINT.ttl_ms, HINT.scope), (60_000, CacheScope::Public));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct CacheHint {
+    /// How long the result stays fresh, in milliseconds (`0`: immediately stale).
+    pub ttl_ms: u64,
+    /// Who may share it: `Private` results are kept apart per principal.
+    pub scope: mcp_core::CacheScope,
+}
+
+impl CacheHint {
+    /// Fresh for `ttl_ms` milliseconds, shared within `scope`.
+    pub const fn new(ttl_ms: u64, scope: mcp_core::CacheScope) -> Self {
+        Self { ttl_ms, scope }
+    }
+}
+
 /// Behaviour hints of a tool (the spec's `ToolAnnotations`).
 ///
 /// ```

@@ -105,6 +105,8 @@ pub struct PromptRecord {
     pub timeout_ms: Option<u64>,
     /// Most gets of this prompt in flight at once (per server).
     pub max_concurrency: Option<u32>,
+    /// Its cache hint ([`CacheHint`](super::CacheHint)); see [`with_cache`](Self::with_cache).
+    pub cache: Option<super::CacheHint>,
     /// Declaration site.
     pub location: Location,
     /// The OAuth scopes a caller needs to get this prompt (`scopes = [..]`; enforced by the HTTP
@@ -131,6 +133,7 @@ impl PromptRecord {
             server: "",
             timeout_ms: None,
             max_concurrency: None,
+            cache: None,
             location: Location::caller(),
             scopes: &[],
         }
@@ -193,6 +196,26 @@ impl PromptRecord {
     /// How many gets of it may run at once, server-wide.
     pub const fn with_max_concurrency(mut self, max_concurrency: u32) -> Self {
         self.max_concurrency = Some(max_concurrency);
+        self
+    }
+
+    /// How long the [`Cache`](crate::cache::Cache) layer may keep its `prompts/get` results,
+    /// and for whom (`#[prompt(cache_ttl_ms = ..)]`). The specification puts no cache hint on
+    /// a `prompts/get` result, so nothing of it reaches the wire.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::protocol::CacheScope;
+    ///
+    /// /// Greets.
+    /// #[prompt]
+    /// async fn hello() -> String { "Say hello.".into() }
+    ///
+    /// let record = hello::PROMPT.with_cache(60_000, CacheScope::Private);
+    /// assert_eq!(record.cache.map(|c| c.scope), Some(CacheScope::Private));
+    /// ```
+    pub const fn with_cache(mut self, ttl_ms: u64, scope: mcp_core::CacheScope) -> Self {
+        self.cache = Some(super::CacheHint::new(ttl_ms, scope));
         self
     }
 

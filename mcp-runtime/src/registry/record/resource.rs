@@ -55,6 +55,8 @@ pub struct ResourceRecord {
     pub timeout_ms: Option<u64>,
     /// Most reads of this resource (or template) in flight at once (per server).
     pub max_concurrency: Option<u32>,
+    /// Its cache hint ([`CacheHint`](super::CacheHint)); see [`with_cache`](Self::with_cache).
+    pub cache: Option<super::CacheHint>,
     /// Declaration site.
     pub location: Location,
     /// The OAuth scopes a caller needs to read this resource (`scopes = [..]`; enforced by the HTTP
@@ -83,6 +85,7 @@ impl ResourceRecord {
             server: "",
             timeout_ms: None,
             max_concurrency: None,
+            cache: None,
             location: Location::caller(),
             scopes: &[],
         }
@@ -145,6 +148,28 @@ impl ResourceRecord {
     /// How many reads of it may run at once, server-wide.
     pub const fn with_max_concurrency(mut self, max_concurrency: u32) -> Self {
         self.max_concurrency = Some(max_concurrency);
+        self
+    }
+
+    /// Its cache hint: `resources/read` of it carries `ttlMs: ttl_ms` and `cacheScope: scope`
+    /// in 2026-07-28 (no hint exists before), and the [`Cache`](crate::cache::Cache) layer
+    /// keeps its results that long. Without one, a read says `ttlMs: 0`, `private`.
+    ///
+    /// ```
+    /// use mcp_runtime::protocol::CacheScope;
+    /// use mcp_runtime::registry::{ResourceRecord, ResourceRequest};
+    /// use mcp_runtime::{BoxFuture, Context, HandlerError};
+    /// use mcp_runtime::protocol::ResourceContents;
+    ///
+    /// fn read(_: Context, r: ResourceRequest) -> BoxFuture<'static, Result<Vec<ResourceContents>, HandlerError>> {
+    ///     Box::pin(async move { Ok(vec![ResourceContents::text(r.uri, "v1")]) })
+    /// }
+    /// const VERSION: ResourceRecord =
+    ///     ResourceRecord::new("version", "text://version", read).with_cache(60_000, CacheScope::Public);
+    /// assert_eq!(VERSION.cache.map(|c| c.ttl_ms), Some(60_000));
+    /// ```
+    pub const fn with_cache(mut self, ttl_ms: u64, scope: mcp_core::CacheScope) -> Self {
+        self.cache = Some(super::CacheHint::new(ttl_ms, scope));
         self
     }
 

@@ -68,6 +68,8 @@ pub struct ToolRecord {
     pub timeout_ms: Option<u64>,
     /// Most calls of this tool in flight at once (per server).
     pub max_concurrency: Option<u32>,
+    /// Its cache hint ([`CacheHint`](super::CacheHint)); see [`with_cache`](Self::with_cache).
+    pub cache: Option<super::CacheHint>,
     /// Declaration site.
     pub location: Location,
     /// The OAuth scopes a caller needs to call this tool (`scopes = [..]`; enforced by the HTTP
@@ -102,6 +104,7 @@ impl ToolRecord {
             server: "",
             timeout_ms: None,
             max_concurrency: None,
+            cache: None,
             location: Location::caller(),
             scopes: &[],
             task_support: TaskSupport::Forbidden,
@@ -177,6 +180,31 @@ impl ToolRecord {
     /// How many calls of it may run at once, server-wide.
     pub const fn with_max_concurrency(mut self, max_concurrency: u32) -> Self {
         self.max_concurrency = Some(max_concurrency);
+        self
+    }
+
+    /// How long the [`Cache`](crate::cache::Cache) layer may keep its results, and for whom
+    /// (`#[tool(read_only, cache_ttl_ms = ..)]`). Only a tool whose hints say read-only is
+    /// cached; the specification puts no cache hint on a `tools/call` result ("Servers MUST
+    /// include caching hints on results ... returned by" the list methods, `server/discover`
+    /// and `resources/read`), so nothing of it reaches the wire.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::protocol::CacheScope;
+    /// use mcp_runtime::registry::ToolHints;
+    ///
+    /// /// Today's rate.
+    /// #[tool]
+    /// async fn rate() -> String { "1.1".into() }
+    ///
+    /// let record = rate::TOOL
+    ///     .with_hints(ToolHints::NONE.with_read_only(true))
+    ///     .with_cache(30_000, CacheScope::Public);
+    /// assert_eq!(record.cache.map(|c| c.ttl_ms), Some(30_000));
+    /// ```
+    pub const fn with_cache(mut self, ttl_ms: u64, scope: mcp_core::CacheScope) -> Self {
+        self.cache = Some(super::CacheHint::new(ttl_ms, scope));
         self
     }
 
