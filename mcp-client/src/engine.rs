@@ -44,6 +44,8 @@ pub(crate) struct Config {
     pub(crate) limits: Limits,
     /// The middleware layers, outermost first (`ClientBuilder::layer`).
     pub(crate) layers: crate::middleware::Layers,
+    /// What the connection runs over (the layers see it).
+    pub(crate) transport: crate::middleware::TransportKind,
 }
 
 /// What the connection learnt from the server.
@@ -204,10 +206,24 @@ impl Engine {
     ) -> Result<Answer, ClientError> {
         let layers = &self.config.layers;
         if layers.is_empty() {
-            return self.send_request(method, params, options).await;
+            return self.send_request(method, params, options, None).await;
         }
         let version = lock(&self.state).version;
-        let request = crate::middleware::Request::new(method, &params, version);
+        // Numbered before the layers, so they see the id the request is sent with.
+        let id = self.next_request_id();
+        let session = match &self.link {
+            Link::Http(h) => h.session(),
+            Link::Messages(_) => None,
+        };
+        let request = crate::middleware::Request::new(
+            method,
+            &params,
+            version,
+            &id,
+            self.config.transport,
+            session,
+        );
+        let sent_id = id.clone();
         let mut sent = params.clone();
         let endpoint: crate::middleware::Endpoint<'_> = Box::new(move |meta| {
             if !meta.is_empty() {
@@ -222,23 +238,32 @@ impl Engine {
                 }
             }
             Box::pin(async move {
-                crate::middleware::Outcome(self.send_request(method, sent, options).await)
+                crate::middleware::Outcome(
+                    self.send_request(method, sent, options, Some(sent_id))
+                        .await,
+                )
             })
         });
         layers.run(&request, endpoint).await
     }
 
-    /// [`request`](Self::request) past the layers.
+    /// The id of the next request.
+    fn next_request_id(&self) -> RequestId {
+        RequestId::Number(self.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// [`request`](Self::request) past the layers (`id`: the one the layers saw, if any).
     async fn send_request(
         self: &Arc<Self>,
         method: &str,
         mut params: Map<String, Value>,
         options: Options,
+        id: Option<RequestId>,
     ) -> Result<Answer, ClientError> {
         if let Some(ended) = &*lock(&self.closed) {
             return Err(ended.error());
         }
-        let id = RequestId::Number(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let id = id.unwrap_or_else(|| self.next_request_id());
         self.stamp(&mut params, &options, &id);
         let (tx, rx) = oneshot::channel();
         {

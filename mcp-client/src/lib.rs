@@ -480,7 +480,12 @@ impl ClientBuilder {
         }
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
         let link = http::HttpLink::new(url, headers, tx, self.authorizer.clone(), self.limits)?;
-        self.finish(Link::Http(link), rx).await
+        self.finish(
+            Link::Http(link),
+            rx,
+            middleware::TransportKind::StreamableHttp,
+        )
+        .await
     }
 
     /// Spawns a server and speaks to it over its stdin and stdout; the process is killed when
@@ -508,7 +513,8 @@ impl ClientBuilder {
                 let _ = child.start_kill();
             }
         });
-        self.finish(Link::Messages(link), rx).await
+        self.finish(Link::Messages(link), rx, middleware::TransportKind::Stdio)
+            .await
     }
 
     /// Connects over any message [`Transport`](transport::Transport).
@@ -519,15 +525,18 @@ impl ClientBuilder {
         self.limits.check()?;
         let (tx, rx) = mpsc::channel(INBOUND_QUEUE);
         let link = MessageLink::start(transport, tx, self.limits.max_message);
-        self.finish(Link::Messages(link), rx).await
+        self.finish(Link::Messages(link), rx, middleware::TransportKind::Other)
+            .await
     }
 
     async fn finish(
         self,
         link: Link,
         inbound: mpsc::Receiver<Incoming>,
+        transport: middleware::TransportKind,
     ) -> Result<Client, ClientError> {
         let config = Config {
+            transport,
             info: self.info,
             capabilities: self.capabilities,
             timeout: self.timeout,

@@ -27,7 +27,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use mcp_core::{Era, Method, ProtocolVersion};
+use mcp_core::{Era, Method, ProtocolVersion, RequestId};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -90,14 +90,57 @@ pub struct Request<'a> {
     params: &'a Map<String, Value>,
     version: ProtocolVersion,
     target: OnceLock<Option<String>>,
+    id: &'a RequestId,
+    transport: TransportKind,
+    session: Option<String>,
+}
+
+/// What a client's connection runs over (OpenTelemetry's `network.transport` is read from it).
+///
+/// ```
+/// use mcp_runtime_client::middleware::TransportKind;
+///
+/// assert_eq!(TransportKind::Stdio.as_str(), "stdio");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TransportKind {
+    /// A spawned server's stdin and stdout (`ClientBuilder::connect_stdio`).
+    Stdio,
+    /// Streamable HTTP (`ClientBuilder::connect_http`), either era.
+    StreamableHttp,
+    /// Any other message transport (`ClientBuilder::connect`: in memory, a socket of the
+    /// application's).
+    Other,
+}
+
+impl TransportKind {
+    /// Its name: `stdio`, `streamable-http` or `other`.
+    ///
+    /// ```
+    /// use mcp_runtime_client::middleware::TransportKind;
+    ///
+    /// assert_eq!(TransportKind::StreamableHttp.as_str(), "streamable-http");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransportKind::Stdio => "stdio",
+            TransportKind::StreamableHttp => "streamable-http",
+            TransportKind::Other => "other",
+        }
+    }
 }
 
 impl<'a> Request<'a> {
-    /// Request `name` with `params`, sent in `version`.
+    /// Request `name` with `params` and id `id`, sent in `version` over `transport`, in
+    /// `session` (the HTTP session, when there is one).
     pub(crate) fn new(
         name: &'a str,
         params: &'a Map<String, Value>,
         version: ProtocolVersion,
+        id: &'a RequestId,
+        transport: TransportKind,
+        session: Option<String>,
     ) -> Self {
         Self {
             method: Method::parse(name),
@@ -105,7 +148,49 @@ impl<'a> Request<'a> {
             params,
             version,
             target: OnceLock::new(),
+            id,
+            transport,
+            session,
         }
+    }
+
+    /// The JSON-RPC id the request is sent with.
+    ///
+    /// ```
+    /// # use mcp_runtime_client::middleware::Request;
+    /// fn id(request: &Request<'_>) -> String {
+    ///     request.id().to_string()
+    /// }
+    /// # let _ = id;
+    /// ```
+    pub fn id(&self) -> &'a RequestId {
+        self.id
+    }
+
+    /// What the connection runs over.
+    ///
+    /// ```
+    /// # use mcp_runtime_client::middleware::{Request, TransportKind};
+    /// fn over_http(request: &Request<'_>) -> bool {
+    ///     request.transport() == TransportKind::StreamableHttp
+    /// }
+    /// # let _ = over_http;
+    /// ```
+    pub fn transport(&self) -> TransportKind {
+        self.transport
+    }
+
+    /// The `Mcp-Session-Id` the server assigned (Streamable HTTP, handshake era), if any.
+    ///
+    /// ```
+    /// # use mcp_runtime_client::middleware::Request;
+    /// fn session<'r>(request: &'r Request<'_>) -> &'r str {
+    ///     request.session_id().unwrap_or("-")
+    /// }
+    /// # let _ = session;
+    /// ```
+    pub fn session_id(&self) -> Option<&str> {
+        self.session.as_deref()
     }
 
     /// The method, from `mcp-core`'s table (`Method::Unknown` for one it does not know).

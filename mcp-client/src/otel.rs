@@ -15,6 +15,9 @@
 //! its kind is `CLIENT`; its parent is the current OpenTelemetry context
 //! (`opentelemetry::Context::current()`: inside a server's handler, the request's SERVER span
 //! or the handler's own `tracing` span). Attributes: `mcp.method.name`, `mcp.protocol.version`,
+//! `jsonrpc.request.id` (the id the request is sent with), `mcp.session.id` (an HTTP session's
+//! `Mcp-Session-Id`), `network.transport` (`pipe` to a spawned server, `tcp` with
+//! `network.protocol.name = http` over Streamable HTTP; none over another transport),
 //! `gen_ai.tool.name` and `gen_ai.operation.name = execute_tool` (`tools/call`),
 //! `gen_ai.prompt.name` (`prompts/get`), `mcp.resource.uri` (`resources/read`,
 //! `resources/subscribe`, `resources/unsubscribe`); on a JSON-RPC error `error.type` and
@@ -38,7 +41,7 @@ use opentelemetry_sdk::propagation::{BaggagePropagator, TraceContextPropagator};
 use serde_json::{Map, Value};
 
 use crate::ClientError;
-use crate::middleware::{Layer, Next, Outcome, Request};
+use crate::middleware::{Layer, Next, Outcome, Request, TransportKind};
 use mcp_core::Method;
 use mcp_io::BoxFuture;
 
@@ -121,12 +124,27 @@ impl Layer for Tracing {
 
 fn describe(request: &Request<'_>) -> (Cow<'static, str>, Vec<KeyValue>) {
     let method = request.method_name().to_owned();
-    let mut attributes = Vec::with_capacity(5);
+    let mut attributes = Vec::with_capacity(9);
     attributes.push(KeyValue::new("mcp.method.name", method.clone()));
     attributes.push(KeyValue::new(
         "mcp.protocol.version",
         request.version().as_str(),
     ));
+    attributes.push(KeyValue::new(
+        "jsonrpc.request.id",
+        request.id().to_string(),
+    ));
+    if let Some(session) = request.session_id() {
+        attributes.push(KeyValue::new("mcp.session.id", session.to_owned()));
+    }
+    match request.transport() {
+        TransportKind::Stdio => attributes.push(KeyValue::new("network.transport", "pipe")),
+        TransportKind::StreamableHttp => {
+            attributes.push(KeyValue::new("network.transport", "tcp"));
+            attributes.push(KeyValue::new("network.protocol.name", "http"));
+        }
+        _ => {}
+    }
     let name = match (request.method(), request.target()) {
         (Method::CallTool, Some(tool)) => {
             attributes.push(KeyValue::new("gen_ai.tool.name", tool.to_owned()));

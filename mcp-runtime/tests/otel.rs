@@ -283,11 +283,22 @@ async fn a_gateway_call_is_one_trace_server_client_server() {
     assert_eq!(served.parent_span_id, forward.span_context.span_id());
     assert!(served.parent_span_is_remote);
     assert_eq!(inner.parent_span_id, served.span_context.span_id());
+    // The CLIENT span names the id the request was sent with: the one the mounted server's
+    // SERVER span saw.
+    let id_of = |span: &SpanData| {
+        attrs(span)
+            .into_iter()
+            .find(|(k, _)| k == "jsonrpc.request.id")
+            .map(|(_, v)| v)
+    };
+    let sent = id_of(forward).expect("the CLIENT span has jsonrpc.request.id");
+    assert_eq!(id_of(served).as_deref(), Some(sent.as_str()));
     assert_eq!(
         attrs(forward),
         pairs(&[
             ("mcp.method.name", "tools/call"),
             ("mcp.protocol.version", "2026-07-28"),
+            ("jsonrpc.request.id", &sent),
             ("gen_ai.tool.name", "whoami"),
             ("gen_ai.operation.name", "execute_tool"),
         ])

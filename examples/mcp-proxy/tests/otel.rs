@@ -312,11 +312,15 @@ async fn one_trace_across_client_proxy_and_mounted_server() {
         v.sort();
         v
     };
+    // Each CLIENT span names the id it sent and the transport: the SERVER span on the other
+    // side of the hop saw the same id (below).
     let client_side = pairs(&[
         ("mcp.method.name", "tools/call"),
         ("mcp.protocol.version", "2026-07-28"),
+        ("jsonrpc.request.id", "4"),
         ("gen_ai.tool.name", "shout"),
         ("gen_ai.operation.name", "execute_tool"),
+        ("network.transport", "pipe"),
     ]);
     assert_eq!(attrs(&forward), client_side, "the proxy's forwarded call");
     assert_eq!(
@@ -324,8 +328,11 @@ async fn one_trace_across_client_proxy_and_mounted_server() {
         pairs(&[
             ("mcp.method.name", "tools/call"),
             ("mcp.protocol.version", "2026-07-28"),
+            ("jsonrpc.request.id", "2"),
             ("gen_ai.tool.name", "shout"),
             ("gen_ai.operation.name", "execute_tool"),
+            ("network.transport", "tcp"),
+            ("network.protocol.name", "http"),
         ])
     );
     assert_eq!(
