@@ -270,7 +270,9 @@ async fn serve_http(
     eprintln!("serving MCP over Streamable HTTP at http://{local}/mcp");
     match metrics {
         Some(MetricsAt::Path(ref path)) => eprintln!("serving metrics at http://{local}{path}"),
-        Some(MetricsAt::Address(ref at, ref path)) => eprintln!("serving metrics at http://{at}{path}"),
+        Some(MetricsAt::Address(ref at, ref path)) => {
+            eprintln!("serving metrics at http://{at}{path}")
+        }
         _ => {}
     }
     let serving_at = match metrics {

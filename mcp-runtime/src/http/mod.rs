@@ -74,11 +74,11 @@ mod event_store;
 mod get_delete;
 mod guard;
 mod health;
-mod scrape;
 #[cfg(feature = "legacy-sse")]
 mod legacy;
 pub(crate) mod options;
 mod post;
+mod scrape;
 mod session;
 mod shared;
 mod sse;
@@ -228,7 +228,8 @@ impl Server {
     ) -> impl Future<Output = Result<(), Error>> + Send + '_ {
         let serving: crate::server::Serving<'_> = Box::pin(async move {
             let _signals = self.inner.listen_for_signals();
-            self.serve_http_until(listener, Cancellation::new(), None).await
+            self.serve_http_until(listener, Cancellation::new(), None)
+                .await
         });
         serving
     }

@@ -199,7 +199,12 @@ pub(crate) fn header(out: &mut String, name: &str, kind: &str, help: &str) {
 
 /// A histogram's samples: `_bucket` (cumulative, `le` last, `+Inf` the count), `_sum` in
 /// seconds, `_count`.
-pub(crate) fn render_histograms(out: &mut String, name: &str, help: &str, table: &Table<Histogram>) {
+pub(crate) fn render_histograms(
+    out: &mut String,
+    name: &str,
+    help: &str,
+    table: &Table<Histogram>,
+) {
     header(out, name, "histogram", help);
     for series in table.series() {
         let h = &series.cell;

@@ -291,7 +291,10 @@ impl Layers {
     /// it serves); whether it did.
     #[cfg(feature = "cli")]
     pub(crate) fn set_outermost(&self, layers: Vec<Arc<dyn Layer>>) -> bool {
-        let all: Box<[Arc<dyn Layer>]> = layers.into_iter().chain(self.outer.iter().cloned()).collect();
+        let all: Box<[Arc<dyn Layer>]> = layers
+            .into_iter()
+            .chain(self.outer.iter().cloned())
+            .collect();
         self.late.set(all).is_ok()
     }
 

@@ -179,7 +179,9 @@ impl crate::ServerBuilder {
     pub fn metrics(mut self, metrics: &crate::metrics::Metrics) -> Self {
         let options = self.options_mut();
         if options.metrics.set(metrics.clone()).is_ok() {
-            options.layers.push_outer(std::sync::Arc::new(metrics.clone()));
+            options
+                .layers
+                .push_outer(std::sync::Arc::new(metrics.clone()));
         } else {
             tracing::warn!("ServerBuilder::metrics given twice: the first metrics are kept");
         }
