@@ -1,12 +1,15 @@
-//! The metrics layer (`ServerBuilder::metrics`): exact counts and labels in the Prometheus
-//! text after known calls, refusals counted by cause whichever layer answered them, and the
-//! bound on label sets.
+//! The server's metrics (`mcp_runtime::metrics`): exact counts and labels after known calls on
+//! the in-memory pair, refusals counted by cause, the bound on series, the in-flight gauge, the
+//! session histogram, and `/metrics` on the standalone HTTP server (off, on the listener, on a
+//! listener of its own, refused when it cannot be served).
+
+use std::time::Duration;
 
 use mcp_runtime::metrics::Metrics;
 use mcp_runtime::middleware::{Outcome, from_fn};
 use mcp_runtime::prelude::*;
 use mcp_runtime::protocol::ErrorObject;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Adds two numbers.
 #[tool]
@@ -20,122 +23,359 @@ async fn fails() -> Result<String, ToolError> {
     Err(ToolError::new("nope"))
 }
 
-/// The line of `text` that starts with `prefix`, its value.
-fn value(text: &str, prefix: &str) -> Option<f64> {
-    text.lines()
-        .find(|l| l.starts_with(prefix))
-        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+/// Takes a while.
+#[tool]
+async fn slow() -> String {
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    "done".into()
 }
 
-/// A layer inside the metrics' one refusing `limited` as a rate limit would and `greedy` as a
-/// quota would.
-fn refuser() -> impl mcp_runtime::middleware::Layer {
-    from_fn(|request, next| {
-        Box::pin(async move {
-            let reason = match request.target() {
-                Some("limited") => "rate_limited",
-                Some("greedy") => "quota_exceeded",
-                _ => return next.run().await,
-            };
-            Outcome::error(
-                ErrorObject::new(-32000, "refused").with_data(json!({ "reason": reason })),
-            )
-        })
-    })
+const V: &str = "2025-11-25";
+
+fn server(metrics: &Metrics) -> Server {
+    Server::builder(server_info!())
+        .tool(add::TOOL)
+        .tool(fails::TOOL)
+        .tool(slow::TOOL)
+        .metrics(metrics)
+        .build()
+        .unwrap()
+}
+
+/// The `_count` lines of the operation histogram, in the exposition's order.
+fn counts(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| l.starts_with("mcp_server_operation_duration_seconds_count"))
+        .collect()
+}
+
+fn line<'a>(text: &'a str, prefix: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.starts_with(prefix)).collect()
+}
+
+/// Polls `check` on the rendered text every 10 ms, for at most 5 s.
+async fn eventually(metrics: &Metrics, check: impl Fn(&str) -> bool) -> String {
+    for _ in 0..500 {
+        let text = metrics.render();
+        if check(&text) {
+            return text;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    metrics.render()
 }
 
 #[tokio::test]
-async fn known_calls_give_exact_counts_labels_and_refusals() {
+async fn known_calls_give_exact_counts_and_labels() {
     let metrics = Metrics::new();
+    let mut c = server(&metrics).connect_in_memory();
+    c.initialize(V).await;
+    for i in 0..3 {
+        let r = c.call_tool("add", json!({"a": i, "b": 1})).await;
+        assert_eq!(
+            r["result"]["content"][0]["text"],
+            json!((i + 1).to_string())
+        );
+    }
+    let r = c.call_tool("fails", json!({})).await;
+    assert_eq!(r["result"]["isError"], json!(true));
+    let r = c.request("no/such/method", Value::Null).await;
+    assert_eq!(r["error"]["code"], json!(-32601));
+    let text = metrics.render();
+    assert_eq!(
+        counts(&text),
+        [
+            r#"mcp_server_operation_duration_seconds_count{mcp_method_name="_OTHER",error_type="-32601",rpc_response_status_code="-32601",mcp_protocol_version="2025-11-25"} 1"#,
+            r#"mcp_server_operation_duration_seconds_count{mcp_method_name="initialize"} 1"#,
+            r#"mcp_server_operation_duration_seconds_count{mcp_method_name="notifications/initialized",mcp_protocol_version="2025-11-25"} 1"#,
+            r#"mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call",gen_ai_tool_name="add",gen_ai_operation_name="execute_tool",mcp_protocol_version="2025-11-25"} 3"#,
+            r#"mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call",error_type="tool_error",gen_ai_tool_name="fails",gen_ai_operation_name="execute_tool",mcp_protocol_version="2025-11-25"} 1"#,
+        ]
+    );
+    // Fast calls: every one is in the first bucket, and `+Inf` is the count.
+    assert_eq!(
+        line(
+            &text,
+            r#"mcp_server_operation_duration_seconds_bucket{mcp_method_name="tools/call",gen_ai_tool_name="add",gen_ai_operation_name="execute_tool",mcp_protocol_version="2025-11-25",le=""#
+        )
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap())
+        .collect::<Vec<_>>(),
+        ["3"; 15]
+    );
+    assert!(text.contains("# TYPE mcp_server_operation_duration_seconds histogram\n"));
+    assert_eq!(
+        line(&text, "mcp_server_refusals_total"),
+        [
+            r#"mcp_server_refusals_total{cause="auth"} 0"#,
+            r#"mcp_server_refusals_total{cause="quota"} 0"#,
+            r#"mcp_server_refusals_total{cause="rate_limit"} 0"#,
+        ]
+    );
+    assert_eq!(
+        line(&text, "mcp_server_requests_in_flight"),
+        ["mcp_server_requests_in_flight 0"]
+    );
+}
+
+#[tokio::test]
+async fn refusals_are_counted_by_cause_even_when_an_inner_layer_refuses() {
+    let metrics = Metrics::new();
+    // The refusing layer is added first: the metrics layer still runs outside it.
+    let refuse = from_fn(|request, next| {
+        Box::pin(async move {
+            let reason = match request.target() {
+                Some("add") => "rate_limited",
+                Some("fails") => "quota_exceeded",
+                _ => return next.run().await,
+            };
+            let mut err = ErrorObject::new(-32000, "refused");
+            err.data = Some(json!({"reason": reason, "retryAfterMs": 1000}));
+            Outcome::error(err)
+        })
+    });
     let server = Server::builder(server_info!())
         .tool(add::TOOL)
         .tool(fails::TOOL)
-        // Added before the metrics: still inside them.
-        .layer(refuser())
+        .layer(refuse)
         .metrics(&metrics)
         .build()
         .unwrap();
-    let client = server
-        .connect_client(mcp_runtime::client::Client::builder())
-        .await
-        .unwrap();
-    for i in 0..3 {
-        let r = client
-            .call_tool("add", json!({"a": i, "b": 1}))
-            .await
-            .unwrap();
-        assert_eq!(r.content[0].as_text(), Some((i + 1).to_string().as_str()));
-    }
-    let r = client.call_tool("fails", json!({})).await.unwrap();
-    assert_eq!(r.is_error, Some(true));
+    let mut c = server.connect_in_memory();
+    c.initialize(V).await;
     for _ in 0..2 {
-        client.call_tool("limited", json!({})).await.unwrap_err();
+        let r = c.call_tool("add", json!({"a": 1, "b": 1})).await;
+        assert_eq!(r["error"]["data"]["reason"], json!("rate_limited"));
     }
-    client.call_tool("greedy", json!({})).await.unwrap_err();
+    let r = c.call_tool("fails", json!({})).await;
+    assert_eq!(r["error"]["data"]["reason"], json!("quota_exceeded"));
     let text = metrics.render();
-    std::fs::write("/tmp/m/render.txt", &text).unwrap();
-    let add = "mcp_server_operation_duration_seconds_count{mcp_method_name=\"tools/call\",gen_ai_tool_name=\"add\"";
-    assert_eq!(value(&text, add), Some(3.0), "{text}");
-    let fails = "mcp_server_operation_duration_seconds_count{mcp_method_name=\"tools/call\",error_type=\"tool_error\",gen_ai_tool_name=\"fails\"";
-    assert_eq!(value(&text, fails), Some(1.0), "{text}");
     assert_eq!(
-        value(&text, "mcp_server_refusals_total{cause=\"rate_limit\"}"),
-        Some(2.0),
-        "{text}"
+        line(&text, "mcp_server_refusals_total"),
+        [
+            r#"mcp_server_refusals_total{cause="auth"} 0"#,
+            r#"mcp_server_refusals_total{cause="quota"} 1"#,
+            r#"mcp_server_refusals_total{cause="rate_limit"} 2"#,
+        ]
     );
-    assert_eq!(
-        value(&text, "mcp_server_refusals_total{cause=\"quota\"}"),
-        Some(1.0),
-        "{text}"
-    );
-    assert_eq!(
-        value(&text, "mcp_server_refusals_total{cause=\"auth\"}"),
-        None,
-        "{text}"
-    );
-    assert_eq!(
-        value(&text, "mcp_server_requests_in_flight"),
-        Some(0.0),
-        "{text}"
-    );
-    assert!(
-        text.contains("# TYPE mcp_server_operation_duration_seconds histogram\n"),
-        "{text}"
-    );
+    assert!(counts(&text).contains(
+        &r#"mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call",error_type="-32000",rpc_response_status_code="-32000",gen_ai_tool_name="add",gen_ai_operation_name="execute_tool",mcp_protocol_version="2025-11-25"} 2"#
+    ));
 }
 
 #[tokio::test]
-async fn label_sets_are_bounded_and_overflow_is_other() {
+async fn series_past_the_bound_go_to_one_other_series() {
     let metrics = Metrics::with_max_series(3);
-    assert_eq!(metrics.max_series(), 3);
-    let server = Server::builder(server_info!())
-        .tool(add::TOOL)
-        .metrics(&metrics)
-        .build()
-        .unwrap();
-    let client = server
-        .connect_client(mcp_runtime::client::Client::builder())
-        .await
-        .unwrap();
-    for i in 0..20 {
-        client
-            .call_tool(&format!("made-up-{i}"), json!({}))
-            .await
-            .unwrap_err();
+    let mut c = server(&metrics).connect_in_memory();
+    c.initialize(V).await; // `initialize`, `notifications/initialized`: two series
+    c.call_tool("add", json!({"a": 1, "b": 2})).await; // the third
+    c.call_tool("fails", json!({})).await; // past the bound
+    for name in ["made-up-1", "made-up-2"] {
+        c.call_tool(name, json!({})).await; // past the bound
     }
     let text = metrics.render();
-    std::fs::write("/tmp/m/bounded.txt", &text).unwrap();
-    let series = text
-        .lines()
-        .filter(|l| l.starts_with("mcp_server_operation_duration_seconds_count{"))
-        .count();
-    assert_eq!(series, 3, "{text}");
-    let other: f64 = text
-        .lines()
-        .filter(|l| {
-            l.starts_with("mcp_server_operation_duration_seconds_count{") && l.contains("_OTHER")
-        })
-        .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
-        .sum();
-    assert!(other > 0.0, "{text}");
+    let other = r#"mcp_server_operation_duration_seconds_count{mcp_method_name="_OTHER",error_type="_OTHER",rpc_response_status_code="_OTHER",gen_ai_tool_name="_OTHER",gen_ai_prompt_name="_OTHER",gen_ai_operation_name="_OTHER",mcp_protocol_version="_OTHER",network_transport="_OTHER",network_protocol_name="_OTHER"} 3"#;
+    assert_eq!(counts(&text).len(), 4, "{text}");
+    assert_eq!(counts(&text)[3], other);
+}
+
+#[tokio::test]
+async fn in_flight_requests_and_session_durations() {
+    let metrics = Metrics::new();
+    let mut c = server(&metrics).connect_in_memory();
+    c.initialize(V).await;
+    c.send(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+        "params": {"name": "slow", "arguments": {}}}))
+        .await;
+    let text = eventually(&metrics, |t| {
+        t.contains("mcp_server_requests_in_flight 1\n")
+    })
+    .await;
+    assert!(text.contains("mcp_server_requests_in_flight 1\n"), "{text}");
+    let r = c.recv().await.unwrap();
+    assert_eq!(r["result"]["content"][0]["text"], json!("done"));
+    let text = eventually(&metrics, |t| {
+        t.contains("mcp_server_requests_in_flight 0\n")
+    })
+    .await;
+    assert!(text.contains("mcp_server_requests_in_flight 0\n"), "{text}");
+    // No session has ended yet; once the client goes, one has.
+    assert_eq!(
+        line(&text, "mcp_server_session_duration_seconds_count"),
+        [""; 0]
+    );
+    drop(c);
+    let count = r#"mcp_server_session_duration_seconds_count{mcp_protocol_version="2025-11-25"} 1"#;
+    let text = eventually(&metrics, |t| t.contains(count)).await;
+    assert_eq!(
+        line(&text, "mcp_server_session_duration_seconds_count"),
+        [count]
+    );
+}
+
+#[cfg(feature = "http")]
+mod http {
+    use super::*;
+    use mcp_runtime::http::HttpOptions;
+
+    fn client() -> reqwest::Client {
+        reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap()
+    }
+
+    fn with_http(metrics: &Metrics, options: HttpOptions) -> Server {
+        Server::builder(server_info!())
+            .tool(add::TOOL)
+            .http(options)
+            .metrics(metrics)
+            .build()
+            .unwrap()
+    }
+
+    async fn serve(server: &Server) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let server = server.clone();
+        tokio::spawn(async move { server.serve_http_on(listener).await });
+        base
+    }
+
+    /// A stateless-era `tools/call` of `add`.
+    async fn call_add(base: &str) {
+        let meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"}
+        });
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": meta}});
+        let r = client()
+            .post(format!("{base}/mcp"))
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "add")
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        let answer: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap();
+        assert_eq!(answer["result"]["content"][0]["text"], json!("3"));
+    }
+
+    const HTTP_COUNT: &str = r#"mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call",gen_ai_tool_name="add",gen_ai_operation_name="execute_tool",mcp_protocol_version="2026-07-28",network_transport="tcp",network_protocol_name="http"} 2"#;
+
+    #[tokio::test]
+    async fn metrics_are_off_by_default() {
+        let metrics = Metrics::new();
+        let base = serve(&with_http(&metrics, HttpOptions::new())).await;
+        call_add(&base).await;
+        let r = client()
+            .get(format!("{base}/metrics"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 404);
+    }
+
+    #[tokio::test]
+    async fn metrics_on_the_listener() {
+        let metrics = Metrics::new();
+        let base = serve(&with_http(&metrics, HttpOptions::new().metrics("/metrics"))).await;
+        call_add(&base).await;
+        call_add(&base).await;
+        let r = client()
+            .get(format!("{base}/metrics"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        assert_eq!(
+            r.headers()["content-type"],
+            "text/plain; version=0.0.4; charset=utf-8"
+        );
+        let text = r.text().await.unwrap();
+        assert_eq!(counts(&text), [HTTP_COUNT]);
+    }
+
+    #[tokio::test]
+    async fn metrics_on_a_listener_of_their_own() {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = free.local_addr().unwrap();
+        drop(free);
+        let options = HttpOptions::new().metrics_address(addr.to_string(), "/scrape");
+        let metrics = Metrics::new();
+        let base = serve(&with_http(&metrics, options)).await;
+        call_add(&base).await;
+        call_add(&base).await;
+        let r = client().get(format!("{base}/scrape")).send().await.unwrap();
+        assert_eq!(r.status(), 404, "not on the MCP listener");
+        let text = client()
+            .get(format!("http://{addr}/scrape"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(counts(&text), [HTTP_COUNT]);
+    }
+
+    #[tokio::test]
+    async fn metrics_that_cannot_be_served_refuse_to_start() {
+        let taken = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = taken.local_addr().unwrap();
+        let options = HttpOptions::new().metrics_address(addr.to_string(), "/metrics");
+        let server = with_http(&Metrics::new(), options);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let err = server.serve_http_on(listener).await.unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("cannot listen for metrics on {addr}")),
+            "{err}"
+        );
+
+        // Without metrics kept, `/metrics` cannot be served.
+        let server = Server::builder(server_info!())
+            .http(HttpOptions::new().metrics("/metrics"))
+            .build()
+            .unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let err = server.serve_http_on(listener).await.unwrap_err();
+        assert!(
+            err.to_string().contains("the server keeps no metrics"),
+            "{err}"
+        );
+
+        // A path taken by the MCP endpoint.
+        let server = with_http(&Metrics::new(), HttpOptions::new().metrics("/mcp"));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let err = server.serve_http_on(listener).await.unwrap_err();
+        assert!(err.to_string().contains("is taken"), "{err}");
+    }
+
+    #[cfg(feature = "cli")]
+    #[tokio::test]
+    async fn the_two_cli_flags_exclude_each_other() {
+        let server = with_http(&Metrics::new(), HttpOptions::new());
+        let cli = mcp_runtime::cli::Cli::new(&server).name("srv");
+        let out = cli
+            .execute([
+                "http",
+                "127.0.0.1:0",
+                "--metrics",
+                "--metrics-address",
+                "127.0.0.1:0",
+            ])
+            .await;
+        assert_eq!(out.code(), 2);
+        assert_eq!(
+            out.stderr,
+            "srv: `--metrics` and `--metrics-address` exclude each other\n"
+        );
+    }
 }
