@@ -302,8 +302,9 @@ pub(super) fn metrics_wanted(args: &[String]) -> bool {
 }
 
 /// Puts the command line's layers outside the application's, once: the conventions' SERVER
-/// spans when `otel` (unless `ServerBuilder::otel` placed them), and metrics when `metrics`
-/// and the server keeps none yet (`ServerBuilder::metrics`).
+/// spans when `otel` (unless `ServerBuilder::otel` placed them), and metrics when `metrics` or
+/// `otel` and the server keeps none yet (`ServerBuilder::metrics`); with `otel`, the metrics
+/// are recorded into the global meter provider's instruments too.
 pub(super) fn outermost(server: &Server, otel: bool, metrics: bool) {
     let options = &server.inner.options;
     let mut layers: Vec<std::sync::Arc<dyn crate::middleware::Layer>> = Vec::new();
@@ -313,11 +314,16 @@ pub(super) fn outermost(server: &Server, otel: bool, metrics: bool) {
     }
     #[cfg(not(feature = "otel"))]
     let _ = otel;
-    if metrics {
+    // With an OTLP export, the metrics go there too (a stdio server's included).
+    if metrics || otel {
         let kept = crate::metrics::Metrics::new();
         if options.metrics.set(kept.clone()).is_ok() {
             layers.push(std::sync::Arc::new(kept));
         }
+    }
+    #[cfg(feature = "otel")]
+    if otel && let Some(kept) = options.metrics.get() {
+        let _ = kept.clone().opentelemetry();
     }
     if !layers.is_empty() {
         options.layers.set_outermost(layers);

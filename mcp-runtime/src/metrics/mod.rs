@@ -50,6 +50,8 @@
 //! existing series hashes the borrowed label values, finds the series in a fixed table of
 //! `OnceLock` slots and adds to atomics: no lock, no allocation.
 
+#[cfg(feature = "otel")]
+mod otel;
 mod registry;
 #[cfg(feature = "http")]
 pub(crate) mod router;
@@ -141,6 +143,9 @@ struct Inner {
     sessions: Table<Histogram>,
     in_flight: AtomicI64,
     refusals: Table<AtomicU64>,
+    /// The OpenTelemetry instruments, once [`Metrics::opentelemetry`] made them.
+    #[cfg(feature = "otel")]
+    otel: std::sync::OnceLock<otel::Instruments>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -186,6 +191,8 @@ impl Metrics {
             sessions: Table::new(SESSION_LABELS, max),
             in_flight: AtomicI64::new(0),
             refusals,
+            #[cfg(feature = "otel")]
+            otel: std::sync::OnceLock::new(),
         }))
     }
 
@@ -237,12 +244,36 @@ impl Metrics {
         out
     }
 
+    /// Also records every measurement into OpenTelemetry instruments (feature `otel`) made
+    /// now from the global meter provider (install yours first; it is never replaced), under
+    /// the conventions' names (`mcp.server.operation.duration`, `mcp.server.session.duration`,
+    /// in seconds, with the conventions' bucket boundaries and attributes) and
+    /// `mcp.server.requests.in_flight`, `mcp.server.refusals`: so that a stdio server exports
+    /// them over OTLP. `Server::run` calls it when `OTEL_EXPORTER_OTLP_ENDPOINT` is set. A
+    /// second call changes nothing.
+    ///
+    /// ```
+    /// let metrics = mcp_runtime::metrics::Metrics::new().opentelemetry();
+    /// # let _ = metrics;
+    /// ```
+    #[cfg(feature = "otel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+    #[must_use]
+    pub fn opentelemetry(self) -> Self {
+        self.0.otel.get_or_init(otel::Instruments::new);
+        self
+    }
+
     /// Counts one refusal of `cause` (the HTTP authorization gate's 401 and 403).
     pub(crate) fn refused(&self, cause: Cause) {
         self.0
             .refusals
             .get(&[cause.as_str()])
             .fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.0.otel.get() {
+            otel.refused(cause.as_str());
+        }
     }
 
     /// Records a session that lasted `elapsed`, in revision `version`, over `transport`.
@@ -253,10 +284,12 @@ impl Metrics {
         transport: TransportKind,
     ) {
         let (network, protocol) = network(transport);
-        self.0
-            .sessions
-            .get(&[version.as_str(), network, protocol])
-            .observe(elapsed);
+        let values = [version.as_str(), network, protocol];
+        self.0.sessions.get(&values).observe(elapsed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.0.otel.get() {
+            otel.session(elapsed.as_secs_f64(), &values);
+        }
     }
 
     fn observe(&self, request: &Request<'_>, outcome: &Outcome, elapsed: Duration) {
@@ -282,12 +315,14 @@ impl Metrics {
         };
         let version = request.version().map_or("", |v| v.as_str());
         let (network, protocol) = network(request.transport());
-        self.0
-            .operations
-            .get(&[
-                method, error_type, status, tool, prompt, operation, version, network, protocol,
-            ])
-            .observe(elapsed);
+        let values = [
+            method, error_type, status, tool, prompt, operation, version, network, protocol,
+        ];
+        self.0.operations.get(&values).observe(elapsed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.0.otel.get() {
+            otel.operation(elapsed.as_secs_f64(), &values);
+        }
     }
 }
 
@@ -324,18 +359,26 @@ impl Code {
 }
 
 /// Decrements the in-flight gauge when the request ends, however it ends.
-struct InFlight<'a>(&'a AtomicI64);
+struct InFlight<'a>(&'a Inner);
 
 impl<'a> InFlight<'a> {
-    fn enter(gauge: &'a AtomicI64) -> Self {
-        gauge.fetch_add(1, Ordering::Relaxed);
-        Self(gauge)
+    fn enter(inner: &'a Inner) -> Self {
+        inner.in_flight.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = inner.otel.get() {
+            otel.in_flight.add(1, &[]);
+        }
+        Self(inner)
     }
 }
 
 impl Drop for InFlight<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.0.otel.get() {
+            otel.in_flight.add(-1, &[]);
+        }
     }
 }
 
@@ -345,7 +388,7 @@ impl Layer for Metrics {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         Box::pin(async move {
             let _flight =
-                (request.kind() == Kind::Request).then(|| InFlight::enter(&self.0.in_flight));
+                (request.kind() == Kind::Request).then(|| InFlight::enter(&self.0));
             let started = Instant::now();
             let outcome = next.run().await;
             self.observe(request, &outcome, started.elapsed());
