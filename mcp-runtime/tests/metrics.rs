@@ -379,3 +379,55 @@ mod http {
         );
     }
 }
+
+/// With feature `otel`, the same measurements reach OpenTelemetry instruments made from the
+/// global meter provider, under the conventions' names, boundaries and attributes.
+#[cfg(feature = "otel")]
+#[tokio::test]
+async fn opentelemetry_instruments_get_the_same_measurements() {
+    use opentelemetry::Value as OtelValue;
+    use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData};
+    use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
+
+    let exporter = InMemoryMetricExporter::default();
+    let provider = SdkMeterProvider::builder()
+        .with_reader(PeriodicReader::builder(exporter.clone()).build())
+        .build();
+    opentelemetry::global::set_meter_provider(provider.clone());
+    let metrics = Metrics::new().opentelemetry();
+    let mut c = server(&metrics).connect_in_memory();
+    c.initialize(V).await;
+    for _ in 0..2 {
+        c.call_tool("add", json!({"a": 1, "b": 2})).await;
+    }
+    provider.force_flush().unwrap();
+    let finished = exporter.get_finished_metrics().unwrap();
+    let mut found = Vec::new();
+    for resource in &finished {
+        for scope in resource.scope_metrics() {
+            for metric in scope.metrics() {
+                if metric.name() != "mcp.server.operation.duration" {
+                    continue;
+                }
+                assert_eq!(metric.unit(), "s");
+                let AggregatedMetrics::F64(MetricData::Histogram(h)) = metric.data() else {
+                    panic!("not an f64 histogram");
+                };
+                for point in h.data_points() {
+                    let tool = point
+                        .attributes()
+                        .find(|kv| kv.key.as_str() == "gen_ai.tool.name")
+                        .map(|kv| kv.value.clone());
+                    if tool == Some(OtelValue::from("add")) {
+                        let bounds: Vec<f64> = point.bounds().collect();
+                        found.push((point.count(), bounds));
+                    }
+                }
+            }
+        }
+    }
+    let seconds = vec![
+        0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
+    ];
+    assert_eq!(found, [(2, seconds)]);
+}

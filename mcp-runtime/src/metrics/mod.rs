@@ -387,8 +387,7 @@ impl Drop for InFlight<'_> {
 impl Layer for Metrics {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         Box::pin(async move {
-            let _flight =
-                (request.kind() == Kind::Request).then(|| InFlight::enter(&self.0));
+            let _flight = (request.kind() == Kind::Request).then(|| InFlight::enter(&self.0));
             let started = Instant::now();
             let outcome = next.run().await;
             self.observe(request, &outcome, started.elapsed());
