@@ -23,6 +23,10 @@ pub(crate) struct Args {
     pub(crate) name: Option<String>,
     /// `--config PATH` of `install` and `uninstall`.
     pub(crate) config: Option<String>,
+    /// `--metrics` of `http`: serve `/metrics` on the MCP listener.
+    pub(crate) metrics: bool,
+    /// `--metrics-address ADDR` of `http`: serve `/metrics` on a listener of its own.
+    pub(crate) metrics_address: Option<String>,
 }
 
 impl Args {
@@ -52,12 +56,13 @@ impl Args {
                     "`{command}` has no flag `--{name}` (its flags: {known})"
                 )));
             }
-            if name == "json" || name == "print" {
+            if matches!(name, "json" | "print" | "metrics") {
                 if inline.is_some() {
                     return Err(CliError::usage(format!("`--{name}` takes no value")));
                 }
                 match name {
                     "json" => args.json = true,
+                    "metrics" => args.metrics = true,
                     _ => args.print = true,
                 }
                 continue;
@@ -70,6 +75,7 @@ impl Args {
                 "env" => args.env.push(value),
                 "name" => args.name = Some(value),
                 "config" => args.config = Some(value),
+                "metrics-address" => args.metrics_address = Some(value),
                 _ => args.context = Some(value),
             }
         }

@@ -11,12 +11,23 @@ use super::inspect::{self, Completion};
 use crate::error::Error;
 use crate::server::Server;
 
+#[cfg(feature = "http")]
+use crate::http::options::MetricsAt;
+/// Without HTTP there is no `/metrics` to serve.
+#[cfg(not(feature = "http"))]
+#[allow(dead_code)]
+pub(super) enum MetricsAt {
+    Path(String),
+    Address(String, String),
+}
+
 const CALL: &str = "call NAME [JSON] [--json] [--timeout SECONDS]";
 const READ: &str = "read URI [--json] [--timeout SECONDS]";
 const PROMPT: &str = "prompt NAME [JSON] [--json] [--timeout SECONDS]";
 const COMPLETE: &str = "complete prompt NAME ARG [VALUE] | complete resource TEMPLATE ARG [VALUE] [--context JSON] [--json] [--timeout SECONDS]";
 const SCHEMA: &str = "schema NAME";
 const LIST: &str = "list [--json]";
+const HTTP: &str = "http [ADDR] [--metrics | --metrics-address ADDR]";
 const DIFF: &str = "diff OLD.json";
 const INSTALL: &str = "install CLIENT [--name NAME] [--env KEY=VALUE]... [--config PATH] [--print]";
 const UNINSTALL: &str = "uninstall CLIENT [--name NAME] [--config PATH]";
@@ -58,13 +69,26 @@ impl Invocation<'_> {
                 Ok(String::new())
             }
             "http" => {
-                let a = Args::parse(command, rest, &[]).map_err(fail)?;
-                a.at_most(1, &self.usage("http [ADDR]")).map_err(fail)?;
+                let a = Args::parse(command, rest, &["metrics", "metrics-address"]);
+                let a = a.map_err(fail)?;
+                a.at_most(1, &self.usage(HTTP)).map_err(fail)?;
                 let addr = a
                     .positional
                     .first()
                     .map_or("127.0.0.1:8000", String::as_str);
-                serve_http(server, addr).await.map_err(fail)?;
+                let metrics = match (a.metrics, a.metrics_address) {
+                    (false, None) => None,
+                    (true, None) => Some(MetricsAt::Path("/metrics".into())),
+                    (false, Some(at)) => Some(MetricsAt::Address(at, "/metrics".into())),
+                    (true, Some(_)) => {
+                        let why = "`--metrics` and `--metrics-address` exclude each other";
+                        return Err(fail(CliError::usage(why)));
+                    }
+                };
+                if metrics.is_some() {
+                    outermost(server, false, true);
+                }
+                serve_http(server, addr, metrics).await.map_err(fail)?;
                 Ok(String::new())
             }
             "list" => {
@@ -223,7 +247,11 @@ pub(super) fn serving(err: &Error) -> CliError {
 
 /// `http`: refuses what it cannot serve safely before it binds, then serves.
 #[cfg(feature = "http")]
-async fn serve_http(server: &Server, addr: &str) -> Result<(), CliError> {
+async fn serve_http(
+    server: &Server,
+    addr: &str,
+    metrics: Option<MetricsAt>,
+) -> Result<(), CliError> {
     #[cfg(not(feature = "auth"))]
     super::env::refuse_auth_without_feature()?;
     #[cfg(feature = "auth")]
@@ -240,16 +268,64 @@ async fn serve_http(server: &Server, addr: &str) -> Result<(), CliError> {
         );
     }
     eprintln!("serving MCP over Streamable HTTP at http://{local}/mcp");
-    server
-        .serve_http_on(listener)
-        .await
-        .map_err(|e| serving(&e))
+    match metrics {
+        Some(MetricsAt::Path(ref path)) => eprintln!("serving metrics at http://{local}{path}"),
+        Some(MetricsAt::Address(ref at, ref path)) => {
+            eprintln!("serving metrics at http://{at}{path}")
+        }
+        _ => {}
+    }
+    let serving_at = match metrics {
+        Some(at) => server.serve_http_metrics(listener, at),
+        None => Box::pin(server.serve_http_on(listener)),
+    };
+    serving_at.await.map_err(|e| serving(&e))
 }
 
 #[cfg(not(feature = "http"))]
 #[allow(clippy::unused_async)]
-async fn serve_http(_server: &Server, addr: &str) -> Result<(), CliError> {
+async fn serve_http(_server: &Server, addr: &str, _: Option<MetricsAt>) -> Result<(), CliError> {
     Err(CliError::usage(format!(
         "HTTP serving ({addr}) needs the `http` feature of mcp-runtime"
     )))
+}
+
+/// Whether the command line `args` asks for metrics (`http --metrics`, `http
+/// --metrics-address ADDR`): read before the command runs, so that the metrics layer is put
+/// outside the others with the OpenTelemetry one, once.
+pub(super) fn metrics_wanted(args: &[String]) -> bool {
+    let flag = |w: &String| {
+        let w = w.split_once('=').map_or(w.as_str(), |(name, _)| name);
+        w == "--metrics" || w == "--metrics-address"
+    };
+    args.first().is_some_and(|c| c == "http") && args[1..].iter().any(flag)
+}
+
+/// Puts the command line's layers outside the application's, once: the conventions' SERVER
+/// spans when `otel` (unless `ServerBuilder::otel` placed them), and metrics when `metrics` or
+/// `otel` and the server keeps none yet (`ServerBuilder::metrics`); with `otel`, the metrics
+/// are recorded into the global meter provider's instruments too.
+pub(super) fn outermost(server: &Server, otel: bool, metrics: bool) {
+    let options = &server.inner.options;
+    let mut layers: Vec<std::sync::Arc<dyn crate::middleware::Layer>> = Vec::new();
+    #[cfg(feature = "otel")]
+    if otel && !options.layers.otel {
+        layers.push(std::sync::Arc::new(crate::otel::Tracing::new()));
+    }
+    #[cfg(not(feature = "otel"))]
+    let _ = otel;
+    // With an OTLP export, the metrics go there too (a stdio server's included).
+    if metrics || otel {
+        let kept = crate::metrics::Metrics::new();
+        if options.metrics.set(kept.clone()).is_ok() {
+            layers.push(std::sync::Arc::new(kept));
+        }
+    }
+    #[cfg(feature = "otel")]
+    if otel && let Some(kept) = options.metrics.get() {
+        let _ = kept.clone().opentelemetry();
+    }
+    if !layers.is_empty() {
+        options.layers.set_outermost(layers);
+    }
 }

@@ -15,7 +15,7 @@ use std::fmt;
 /// | 2 | `Usage` | unknown command or flag, a missing or malformed command-line argument, arguments that are not a JSON object, an unknown client |
 /// | 3 | `Refused` | the server refused the request: unknown tool, prompt or resource, missing or invalid arguments, resource not found |
 /// | 4 | `Timeout` | no answer within `--timeout SECONDS` |
-/// | 5 | `Server` | the server could not be built (duplicate items, bad settings, a malformed environment variable), or serving failed (address in use, I/O) |
+/// | 5 | `Server` | the server could not be built (duplicate items, bad settings, a malformed environment variable), or serving failed (address in use, the `--metrics-address` among them; I/O) |
 /// | 6 | `Unsafe` | the configuration asks for what this binary cannot do safely, so nothing is served: a variable of a feature this binary was built without, or one the server was built without reading; items that declare scopes served over HTTP with no authorization |
 /// | 7 | `Breaking` | `diff`: a change of the lists breaks a client of the saved ones |
 ///
@@ -104,7 +104,7 @@ pub(super) const TABLE: [(u8, &str, &str); 8] = [
         5,
         "`Server`",
         "the server could not be built (duplicate items, bad settings, a malformed environment \
-         variable), or serving failed (address in use, I/O)",
+         variable), or serving failed (address in use, the `--metrics-address` among them; I/O)",
     ),
     (
         6,

@@ -40,6 +40,14 @@ fn builtin(server: &Server) -> Vec<(&'static str, &'static str)> {
             "http [ADDR]",
             "serve MCP over Streamable HTTP at /mcp (default 127.0.0.1:8000)",
         ));
+        lines.push((
+            "http [ADDR] --metrics",
+            "the same, and Prometheus metrics at /metrics on that listener",
+        ));
+        lines.push((
+            "http [ADDR] --metrics-address A",
+            "the same, with /metrics on a listener of its own at A (e.g. 127.0.0.1:9464)",
+        ));
     }
     lines.extend([
         (
@@ -160,6 +168,7 @@ mod tests {
         let help = text(&server, "notes", &[]);
         let has = |line: &str| help.contains(line);
         assert_eq!(has("\n  http [ADDR]  "), cfg!(feature = "http"));
+        assert_eq!(has("\n  http [ADDR] --metrics  "), cfg!(feature = "http"));
         assert_eq!(has("MCP_ALLOWED_HOSTS"), cfg!(feature = "http"));
         assert_eq!(has("MCP_AUTH_ISSUER"), cfg!(feature = "auth"));
         assert_eq!(has("MCP_REDIS_URL"), cfg!(feature = "redis"));

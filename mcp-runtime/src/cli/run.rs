@@ -240,13 +240,14 @@ impl Cli {
                 std::process::exit(e.code().into());
             }
         };
+        // The conventions' SERVER spans when `OTEL_*` exports them (unless the server was built
+        // with `ServerBuilder::otel`, which placed them itself), and the metrics `http
+        // --metrics` serves, outside the application's layers.
         #[cfg(feature = "otel")]
-        if telemetry.is_some() {
-            // The conventions' SERVER spans, outside the application's layers (unless the
-            // server was built with `ServerBuilder::otel`, which placed them itself).
-            let layer = std::sync::Arc::new(crate::otel::Tracing::new());
-            self.server.inner.options.layers.set_outermost_otel(layer);
-        }
+        let otel = telemetry.is_some();
+        #[cfg(not(feature = "otel"))]
+        let otel = false;
+        super::commands::outermost(&self.server, otel, super::commands::metrics_wanted(&args));
         #[cfg(feature = "otel")]
         init_tracing(telemetry.is_some());
         #[cfg(not(feature = "otel"))]

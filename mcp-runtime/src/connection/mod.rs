@@ -63,12 +63,19 @@ pub(crate) struct Connection {
     transport: TransportKind,
     /// The HTTP session (or legacy SSE connection) id, once one is handed out (the layers see it).
     session_id: std::sync::OnceLock<Arc<str>>,
+    /// When the connection began, if the server keeps metrics (its session's duration).
+    started: Option<Instant>,
 }
 
 impl Drop for Connection {
     fn drop(&mut self) {
         if let Some(key) = *lock(&self.hub_key) {
             self.server.hub.remove_connection(key);
+            // A session that `initialize` opened here (not a stateless request's) ends.
+            let metrics = self.server.options.metrics.get();
+            if let (Some(m), Some(at), Some(s)) = (metrics, self.started, self.link.session()) {
+                m.session_ended(at.elapsed(), s.version, self.transport);
+            }
         }
         self.link.pending.close();
     }
@@ -134,6 +141,7 @@ impl Connection {
         .with_node(options.node.clone());
         let flights = Flights::new(options.max_in_flight);
         let blocking = Arc::new(Blocking::new(options.inline_first_poll));
+        let started = options.metrics.get().map(|_| Instant::now());
         Arc::new(Self {
             server,
             out,
@@ -144,6 +152,7 @@ impl Connection {
             hub_key: Mutex::new(None),
             transport,
             session_id: std::sync::OnceLock::new(),
+            started,
         })
     }
 

@@ -78,6 +78,7 @@ mod health;
 mod legacy;
 pub(crate) mod options;
 mod post;
+mod scrape;
 mod session;
 mod shared;
 mod sse;
@@ -227,9 +228,25 @@ impl Server {
     ) -> impl Future<Output = Result<(), Error>> + Send + '_ {
         let serving: crate::server::Serving<'_> = Box::pin(async move {
             let _signals = self.inner.listen_for_signals();
-            self.serve_http_until(listener, Cancellation::new()).await
+            self.serve_http_until(listener, Cancellation::new(), None)
+                .await
         });
         serving
+    }
+
+    /// [`serve_http_on`](Self::serve_http_on) with the metrics served at `metrics` instead of
+    /// where the options say (the command line's `--metrics` and `--metrics-address`).
+    #[cfg(feature = "cli")]
+    pub(crate) fn serve_http_metrics(
+        &self,
+        listener: tokio::net::TcpListener,
+        metrics: options::MetricsAt,
+    ) -> crate::server::Serving<'_> {
+        Box::pin(async move {
+            let _signals = self.inner.listen_for_signals();
+            self.serve_http_until(listener, Cancellation::new(), Some(metrics))
+                .await
+        })
     }
 
     /// [`serve_http_on`](Self::serve_http_on) until the server shuts down or `stop` is
@@ -238,10 +255,17 @@ impl Server {
         &self,
         listener: tokio::net::TcpListener,
         stop: Cancellation,
+        metrics: Option<options::MetricsAt>,
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         options::check_serving(&self.inner, gated(&self.inner))?;
         let health = health::paths(&self.inner.http.options.health, true, &taken("/mcp"))?;
+        let mut paths = taken("/mcp");
+        if let Some((live, ready)) = &health {
+            paths.extend([live.as_str(), ready.as_str()]);
+        }
+        let at = metrics.as_ref().unwrap_or(&self.inner.http.options.metrics);
+        let scrape = scrape::prepare(&self.inner, at, &paths).await?;
         let (router, http) = build_router(
             self,
             "/mcp",
@@ -258,7 +282,22 @@ impl Server {
         let direct = Some("/mcp");
         tracing::info!(%local, "serving MCP over Streamable HTTP at /mcp");
         let live = health.map(|(live, _)| live);
-        accept::serve(listener, router, http, live, direct).await
+        match scrape {
+            scrape::Scrape::Off => accept::serve(listener, router, http, live, direct).await,
+            scrape::Scrape::Here(routes) => {
+                let router = router.merge(routes);
+                accept::serve(listener, router, http, live, direct).await
+            }
+            scrape::Scrape::Apart(apart, routes) => {
+                let served = accept::serve(listener, router, http, live, direct);
+                tokio::pin!(served);
+                tokio::select! {
+                    biased;
+                    result = &mut served => result,
+                    () = scrape::serve_apart(apart, routes) => served.await,
+                }
+            }
+        }
     }
 
     /// Serves stdio and Streamable HTTP (`http://ADDR/mcp`) from one process, until stdin closes
@@ -299,7 +338,7 @@ impl Server {
             served
         };
         let http = async {
-            let served = self.serve_http_until(listener, stop.clone()).await;
+            let served = self.serve_http_until(listener, stop.clone(), None).await;
             stop.cancel();
             served
         };

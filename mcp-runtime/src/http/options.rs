@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::http::event_store::EventStore;
 use crate::server::{ServerBuilder, ServerInner};
 pub use crate::settings::http::HttpOptions;
-pub(crate) use crate::settings::http::{Allow, Health};
+pub(crate) use crate::settings::http::{Allow, Health, MetricsAt};
 
 /// The default paths of the health endpoints.
 pub(crate) const LIVENESS: &str = "/healthz";
@@ -292,6 +292,37 @@ impl HttpOptions {
     /// ```
     pub fn without_health_endpoints(mut self) -> Self {
         self.health = Health::Off;
+        self
+    }
+
+    /// Serves the server's metrics ([`ServerBuilder::metrics`], see
+    /// [`metrics`](crate::metrics)) as Prometheus text at `path` on the standalone server's
+    /// listener (`GET`; off by default). Like the health endpoints it skips the `Host`/`Origin`
+    /// checks and the authorization gate: put it on a [separate
+    /// address](Self::metrics_address) to keep it off the public listener. The path follows the
+    /// health endpoints' rules; serving fails when it is taken or the server keeps no metrics.
+    ///
+    /// ```
+    /// # use mcp_runtime::http::HttpOptions;
+    /// let o = HttpOptions::new().metrics("/metrics");
+    /// # let _ = o;
+    /// ```
+    pub fn metrics(mut self, path: impl Into<String>) -> Self {
+        self.metrics = MetricsAt::Path(path.into());
+        self
+    }
+
+    /// Serves the server's metrics at `path` on a listener of their own, bound to `addr`
+    /// (`127.0.0.1:9464`) when the standalone server starts; serving fails when `addr` cannot
+    /// be bound, or the server keeps no metrics.
+    ///
+    /// ```
+    /// # use mcp_runtime::http::HttpOptions;
+    /// let o = HttpOptions::new().metrics_address("127.0.0.1:9464", "/metrics");
+    /// # let _ = o;
+    /// ```
+    pub fn metrics_address(mut self, addr: impl Into<String>, path: impl Into<String>) -> Self {
+        self.metrics = MetricsAt::Address(addr.into(), path.into());
         self
     }
 }

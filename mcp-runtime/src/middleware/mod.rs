@@ -134,6 +134,8 @@ pub trait Layer: Send + Sync + 'static {
 /// # let _ = go_on;
 /// ```
 pub struct Next<'a> {
+    /// The server's layers outside the application's (metrics, the command line's), first.
+    outer: &'a [Arc<dyn Layer>],
     rest: &'a [Arc<dyn Layer>],
     request: &'a Request<'a>,
     endpoint: Endpoint<'a>,
@@ -152,10 +154,20 @@ impl<'a> Next<'a> {
     /// # let _ = pass;
     /// ```
     pub fn run(self) -> BoxFuture<'a, Outcome> {
+        if let Some((layer, outer)) = self.outer.split_first() {
+            let next = Next {
+                outer,
+                rest: self.rest,
+                request: self.request,
+                endpoint: self.endpoint,
+            };
+            return layer.call(self.request, next);
+        }
         match self.rest.split_first() {
             Some((layer, rest)) => layer.call(
                 self.request,
                 Next {
+                    outer: &[],
                     rest,
                     request: self.request,
                     endpoint: self.endpoint,
@@ -169,7 +181,7 @@ impl<'a> Next<'a> {
 impl std::fmt::Debug for Next<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Next")
-            .field("layers", &self.rest.len())
+            .field("layers", &(self.outer.len() + self.rest.len()))
             .finish_non_exhaustive()
     }
 }
@@ -226,48 +238,66 @@ where
     }
 }
 
-/// A server's layers, outermost first.
+/// A server's layers: the application's (`ServerBuilder::layer`), and outside them the
+/// server's own (`ServerBuilder::metrics`, and the ones the command line turns on).
 #[derive(Clone, Default)]
-pub(crate) struct Layers(
-    Vec<Arc<dyn Layer>>,
-    /// The command line's OpenTelemetry layer, outside all the others, when it turned it on
-    /// (`OTEL_EXPORTER_OTLP_ENDPOINT`) on a server built without `ServerBuilder::otel`.
+pub(crate) struct Layers {
+    /// The application's layers, outermost first.
+    inner: Vec<Arc<dyn Layer>>,
+    /// The layers the builder put outside the application's, outermost first.
+    outer: Vec<Arc<dyn Layer>>,
+    /// Set once, before serving, by the command line: its layers (OpenTelemetry when
+    /// `OTEL_EXPORTER_OTLP_ENDPOINT` asks, metrics when `--metrics` does) in front of `outer`.
+    /// When set, it is the whole outer chain.
+    late: std::sync::OnceLock<Box<[Arc<dyn Layer>]>>,
+    /// Whether `ServerBuilder::otel` added its layer (the command line then adds none).
     #[cfg(feature = "otel")]
-    std::sync::OnceLock<Arc<dyn Layer>>,
-    /// Whether `ServerBuilder::otel` added its layer.
-    #[cfg(feature = "otel")]
-    pub(crate) bool,
-);
+    pub(crate) otel: bool,
+}
 
 impl std::fmt::Debug for Layers {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Layers")
-            .field("len", &self.0.len())
+            .field("len", &(self.inner.len() + self.outer().len()))
             .finish()
     }
 }
 
 impl Layers {
-    /// Adds `layer` inside the ones already there.
+    /// Adds `layer` inside the application's layers already there.
     pub(crate) fn push(&mut self, layer: Arc<dyn Layer>) {
-        self.0.push(layer);
+        self.inner.push(layer);
+    }
+
+    /// Adds `layer` outside every application layer, inside the server's own already there.
+    pub(crate) fn push_outer(&mut self, layer: Arc<dyn Layer>) {
+        self.outer.push(layer);
+    }
+
+    /// The layers outside the application's, outermost first.
+    #[inline]
+    fn outer(&self) -> &[Arc<dyn Layer>] {
+        match self.late.get() {
+            Some(late) => late,
+            None => &self.outer,
+        }
     }
 
     /// Whether there is none (the dispatcher's one check).
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        #[cfg(feature = "otel")]
-        if self.1.get().is_some() {
-            return false;
-        }
-        self.0.is_empty()
+        self.inner.is_empty() && self.outer().is_empty()
     }
 
-    /// Puts `layer` outside all the others, once, unless `ServerBuilder::otel` added its own
-    /// (the command line's OpenTelemetry layer); whether it did.
-    #[cfg(all(feature = "otel", feature = "cli"))]
-    pub(crate) fn set_outermost_otel(&self, layer: Arc<dyn Layer>) -> bool {
-        !self.2 && self.1.set(layer).is_ok()
+    /// Puts `layers` (outermost first) outside all the others, once (the command line's, before
+    /// it serves); whether it did.
+    #[cfg(feature = "cli")]
+    pub(crate) fn set_outermost(&self, layers: Vec<Arc<dyn Layer>>) -> bool {
+        let all: Box<[Arc<dyn Layer>]> = layers
+            .into_iter()
+            .chain(self.outer.iter().cloned())
+            .collect();
+        self.late.set(all).is_ok()
     }
 
     /// Runs `request` through the layers to `endpoint`; a panic anywhere in the chain (the
@@ -278,16 +308,11 @@ impl Layers {
         endpoint: Endpoint<'a>,
     ) -> Outcome {
         let next = Next {
-            rest: &self.0,
+            outer: self.outer(),
+            rest: &self.inner,
             request,
             endpoint,
         };
-        #[cfg(feature = "otel")]
-        let chain = match self.1.get() {
-            Some(outer) => outer.call(request, next),
-            None => next.run(),
-        };
-        #[cfg(not(feature = "otel"))]
         let chain = next.run();
         match CatchUnwind(chain).await {
             Ok(outcome) => outcome,

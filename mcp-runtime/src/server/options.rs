@@ -75,6 +75,9 @@ pub(crate) struct ServerOptions {
     pub(crate) node: Option<std::sync::Arc<str>>,
     /// The middleware layers, outermost first (`ServerBuilder::layer`).
     pub(crate) layers: crate::middleware::Layers,
+    /// The metrics the server keeps (`ServerBuilder::metrics`, or the command line's
+    /// `--metrics`): its layer is among `layers`; sessions and the HTTP gate record here too.
+    pub(crate) metrics: std::sync::OnceLock<crate::metrics::Metrics>,
 }
 
 impl Default for ServerOptions {
@@ -99,6 +102,7 @@ impl Default for ServerOptions {
             apps: crate::apps::AppsOptions::new(),
             node: None,
             layers: crate::middleware::Layers::default(),
+            metrics: std::sync::OnceLock::new(),
         }
     }
 }
@@ -155,7 +159,32 @@ impl crate::ServerBuilder {
         options
             .layers
             .push(std::sync::Arc::new(crate::otel::Tracing::new()));
-        options.layers.2 = true;
+        options.layers.otel = true;
+        self
+    }
+
+    /// Keeps metrics by the OpenTelemetry MCP semantic conventions in `metrics` (see
+    /// [`metrics`](crate::metrics)): its layer runs outside every layer of
+    /// [`layer`](Self::layer), whenever it is added, so that it counts what they refuse.
+    /// Only the first given is kept (a second call is ignored, with a warning).
+    ///
+    /// ```
+    /// use mcp_runtime::metrics::Metrics;
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// let metrics = Metrics::new();
+    /// let server = Server::builder(server_info!()).metrics(&metrics).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn metrics(mut self, metrics: &crate::metrics::Metrics) -> Self {
+        let options = self.options_mut();
+        if options.metrics.set(metrics.clone()).is_ok() {
+            options
+                .layers
+                .push_outer(std::sync::Arc::new(metrics.clone()));
+        } else {
+            tracing::warn!("ServerBuilder::metrics given twice: the first metrics are kept");
+        }
         self
     }
 }

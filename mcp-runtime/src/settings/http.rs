@@ -52,6 +52,20 @@ pub struct HttpOptions {
     pub(crate) body_read_timeout: Duration,
     pub(crate) idle_timeout: Duration,
     pub(crate) health: Health,
+    /// Where the standalone server serves `/metrics` (setters in `http/options`).
+    pub(crate) metrics: MetricsAt,
+}
+
+/// Where the standalone server serves the server's metrics as Prometheus text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum MetricsAt {
+    /// Nowhere (the default).
+    #[default]
+    Off,
+    /// On the MCP endpoint's listener, at this path.
+    Path(String),
+    /// On a listener of its own: the address, the path.
+    Address(String, String),
 }
 
 /// Where the health endpoints are served.
@@ -82,6 +96,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("body_read_timeout", &self.body_read_timeout)
             .field("idle_timeout", &self.idle_timeout)
             .field("health", &self.health)
+            .field("metrics", &self.metrics)
             .finish_non_exhaustive()
     }
 }
@@ -104,6 +119,7 @@ impl Default for HttpOptions {
             body_read_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
             health: Health::Auto,
+            metrics: MetricsAt::Off,
         }
     }
 }

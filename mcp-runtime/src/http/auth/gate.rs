@@ -51,6 +51,14 @@ impl Gate {
     }
 
     fn refuse(&self, refusal: &Refusal) -> Response {
+        // A 401 or 403 is a refusal for want of authorization (`mcp_server_refusals_total`).
+        let denied = matches!(
+            refusal,
+            Refusal::Missing | Refusal::Invalid(_) | Refusal::Insufficient(_)
+        );
+        if denied && let Some(metrics) = self.http.server.options.metrics.get() {
+            metrics.refused(crate::metrics::Cause::Auth);
+        }
         Challenger {
             metadata_url: &self.metadata_url,
             scope: &self.scope,

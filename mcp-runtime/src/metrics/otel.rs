@@ -1,0 +1,93 @@
+//! The same metrics recorded into OpenTelemetry instruments (feature `otel`), made from the
+//! global meter provider when [`Metrics::opentelemetry`](super::Metrics::opentelemetry) is
+//! called: the provider is used, never installed or replaced.
+
+use opentelemetry::metrics::{Counter, Histogram, UpDownCounter};
+use opentelemetry::{InstrumentationScope, KeyValue, global};
+
+use super::registry::SECONDS;
+
+/// The conventions' attribute names of the operation histogram's labels, in their order.
+pub(super) const OPERATION_ATTRIBUTES: &[&str] = &[
+    "mcp.method.name",
+    "error.type",
+    "rpc.response.status_code",
+    "gen_ai.tool.name",
+    "gen_ai.prompt.name",
+    "gen_ai.operation.name",
+    "mcp.protocol.version",
+    "network.transport",
+    "network.protocol.name",
+];
+/// The session histogram's.
+pub(super) const SESSION_ATTRIBUTES: &[&str] = &[
+    "mcp.protocol.version",
+    "network.transport",
+    "network.protocol.name",
+];
+
+pub(super) struct Instruments {
+    operation: Histogram<f64>,
+    session: Histogram<f64>,
+    pub(super) in_flight: UpDownCounter<i64>,
+    refusals: Counter<u64>,
+}
+
+impl Instruments {
+    pub(super) fn new() -> Self {
+        let scope = InstrumentationScope::builder("mcp-runtime")
+            .with_version(env!("CARGO_PKG_VERSION"))
+            .build();
+        let meter = global::meter_with_scope(scope);
+        let histogram = |name: &'static str, description: &'static str| {
+            meter
+                .f64_histogram(name)
+                .with_unit("s")
+                .with_description(description)
+                .with_boundaries(SECONDS.to_vec())
+                .build()
+        };
+        Self {
+            operation: histogram(
+                "mcp.server.operation.duration",
+                "The duration of MCP requests and notifications as observed on the server.",
+            ),
+            session: histogram(
+                "mcp.server.session.duration",
+                "The duration of MCP sessions as observed on the server.",
+            ),
+            in_flight: meter
+                .i64_up_down_counter("mcp.server.requests.in_flight")
+                .with_description("MCP requests being served now.")
+                .build(),
+            refusals: meter
+                .u64_counter("mcp.server.refusals")
+                .with_description("MCP requests refused, by cause (rate_limit, quota, auth).")
+                .build(),
+        }
+    }
+
+    pub(super) fn operation(&self, seconds: f64, values: &[&str]) {
+        self.operation
+            .record(seconds, &attributes(OPERATION_ATTRIBUTES, values));
+    }
+
+    pub(super) fn session(&self, seconds: f64, values: &[&str]) {
+        self.session
+            .record(seconds, &attributes(SESSION_ATTRIBUTES, values));
+    }
+
+    pub(super) fn refused(&self, cause: &'static str) {
+        self.refusals.add(1, &[KeyValue::new("cause", cause)]);
+    }
+}
+
+/// The attributes of the values that are there (an empty value is absent).
+fn attributes(names: &[&'static str], values: &[&str]) -> Vec<KeyValue> {
+    names
+        .iter()
+        .zip(values)
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| KeyValue::new(*k, (*v).to_owned()))
+        .collect()
+}

@@ -1,0 +1,290 @@
+//! The registry behind [`Metrics`](super::Metrics): tables of series with atomics inside,
+//! and their Prometheus text exposition (format 0.0.4).
+//!
+//! A table has a fixed number of slots, twice its bound on series, each a `OnceLock` claimed
+//! once by the first label set that hashes to it (open addressing, linear probing). Finding an
+//! existing series is a hash of the borrowed label values and atomic loads: no lock, no
+//! allocation. A new series allocates its label values once. Past the bound, every new label
+//! set is counted in one overflow series whose labels are all `_OTHER`.
+
+use std::fmt::Write as _;
+use std::hash::BuildHasher;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// The conventions' bucket boundaries of every MCP duration histogram, in seconds.
+pub(crate) const SECONDS: [f64; 14] = [
+    0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
+];
+
+/// The label value of the overflow series.
+pub(crate) const OTHER: &str = "_OTHER";
+
+/// One histogram series: a count per bucket (not cumulative: summed when rendered), the count
+/// and the sum in nanoseconds (exact, and one atomic add).
+#[derive(Default)]
+pub(crate) struct Histogram {
+    buckets: [AtomicU64; SECONDS.len()],
+    count: AtomicU64,
+    sum_nanos: AtomicU64,
+}
+
+impl Histogram {
+    pub(crate) fn observe(&self, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        if let Some(i) = SECONDS.iter().position(|bound| seconds <= *bound) {
+            self.buckets[i].fetch_add(1, Ordering::Relaxed);
+        }
+        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        self.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
+        self.count.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// A series: its label values (the table's label names, in order; empty is absent) and its
+/// cell.
+struct Series<C> {
+    values: Box<[Box<str>]>,
+    cell: C,
+}
+
+/// A metric's series, bounded.
+pub(crate) struct Table<C> {
+    names: &'static [&'static str],
+    max: usize,
+    slots: Box<[OnceLock<Box<Series<C>>>]>,
+    used: AtomicUsize,
+    other: OnceLock<Box<Series<C>>>,
+    hasher: std::hash::RandomState,
+}
+
+impl<C: Default> Table<C> {
+    /// A table of at most `max` series (and the overflow one) labelled by `names`.
+    pub(crate) fn new(names: &'static [&'static str], max: usize) -> Self {
+        let slots = (0..max.saturating_mul(2).max(1))
+            .map(|_| OnceLock::new())
+            .collect();
+        Self {
+            names,
+            max,
+            slots,
+            used: AtomicUsize::new(0),
+            other: OnceLock::new(),
+            hasher: std::hash::RandomState::new(),
+        }
+    }
+
+    /// The cell of the series `values` (one per label name, `""` for absent), made when new,
+    /// or the overflow series' once the table is full.
+    pub(crate) fn get(&self, values: &[&str]) -> &C {
+        debug_assert_eq!(values.len(), self.names.len());
+        let len = self.slots.len();
+        let start = (self.hasher.hash_one(values) as usize) % len;
+        let mut reserved = false;
+        for step in 0..len {
+            let slot = &self.slots[(start + step) % len];
+            if let Some(series) = slot.get() {
+                if same(&series.values, values) {
+                    if reserved {
+                        self.used.fetch_sub(1, Ordering::Relaxed);
+                    }
+                    return &series.cell;
+                }
+                continue;
+            }
+            // An empty slot: the label set is new. Reserve a place within the bound first.
+            if !reserved {
+                let admitted = self
+                    .used
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                        (n < self.max).then_some(n + 1)
+                    })
+                    .is_ok();
+                if !admitted {
+                    return self.overflow();
+                }
+                reserved = true;
+            }
+            let mut made = None;
+            let series = slot.get_or_init(|| {
+                made = Some(());
+                Box::new(Series {
+                    values: values.iter().map(|v| Box::<str>::from(*v)).collect(),
+                    cell: C::default(),
+                })
+            });
+            if made.is_some() {
+                return &series.cell;
+            }
+            // Another label set took the slot meanwhile: it may be this one.
+            if same(&series.values, values) {
+                self.used.fetch_sub(1, Ordering::Relaxed);
+                return &series.cell;
+            }
+        }
+        if reserved {
+            self.used.fetch_sub(1, Ordering::Relaxed);
+        }
+        self.overflow()
+    }
+
+    fn overflow(&self) -> &C {
+        &self
+            .other
+            .get_or_init(|| {
+                Box::new(Series {
+                    values: self.names.iter().map(|_| Box::<str>::from(OTHER)).collect(),
+                    cell: C::default(),
+                })
+            })
+            .cell
+    }
+
+    /// Every series, sorted by label values (a stable exposition), the overflow one last.
+    fn series(&self) -> Vec<&Series<C>> {
+        let mut all: Vec<&Series<C>> = self
+            .slots
+            .iter()
+            .filter_map(|slot| slot.get().map(|b| &**b))
+            .collect();
+        all.sort_by(|a, b| a.values.cmp(&b.values));
+        all.extend(self.other.get().map(|b| &**b));
+        all
+    }
+}
+
+fn same(stored: &[Box<str>], values: &[&str]) -> bool {
+    stored.len() == values.len() && stored.iter().zip(values).all(|(a, b)| **a == **b)
+}
+
+/// A label value as the exposition format writes it: `\`, `"` and line feeds escaped.
+fn escape(out: &mut String, value: &str) {
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// `{a="x",b="y"` (absent labels left out), with `extra` (`le="0.1"`) last; `}` closes it.
+fn labels(out: &mut String, names: &[&str], values: &[Box<str>], extra: Option<(&str, &str)>) {
+    let mut first = true;
+    let pairs = names
+        .iter()
+        .zip(values.iter().map(|v| &**v))
+        .filter(|(_, v)| !v.is_empty())
+        .chain(extra.as_ref().map(|(n, v)| (n, *v)));
+    for (name, value) in pairs {
+        out.push(if first { '{' } else { ',' });
+        first = false;
+        out.push_str(name);
+        out.push_str("=\"");
+        escape(out, value);
+        out.push('"');
+    }
+    if !first {
+        out.push('}');
+    }
+}
+
+/// The `# HELP` and `# TYPE` lines.
+pub(crate) fn header(out: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}");
+    let _ = writeln!(out, "# TYPE {name} {kind}");
+}
+
+/// A histogram's samples: `_bucket` (cumulative, `le` last, `+Inf` the count), `_sum` in
+/// seconds, `_count`.
+pub(crate) fn render_histograms(
+    out: &mut String,
+    name: &str,
+    help: &str,
+    table: &Table<Histogram>,
+) {
+    header(out, name, "histogram", help);
+    for series in table.series() {
+        let h = &series.cell;
+        // The count is read first: the buckets, read after, may hold a few more observations
+        // than it; `+Inf` is the larger, so that the buckets stay monotonic.
+        let count = h.count.load(Ordering::Relaxed);
+        let mut cumulative = 0u64;
+        for (bound, bucket) in SECONDS.iter().zip(&h.buckets) {
+            cumulative += bucket.load(Ordering::Relaxed);
+            let le = bound.to_string();
+            let _ = write!(out, "{name}_bucket");
+            labels(out, table.names, &series.values, Some(("le", &le)));
+            let _ = writeln!(out, " {cumulative}");
+        }
+        let _ = write!(out, "{name}_bucket");
+        labels(out, table.names, &series.values, Some(("le", "+Inf")));
+        let _ = writeln!(out, " {}", count.max(cumulative));
+        let sum = h.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9;
+        let _ = write!(out, "{name}_sum");
+        labels(out, table.names, &series.values, None);
+        let _ = writeln!(out, " {sum}");
+        let _ = write!(out, "{name}_count");
+        labels(out, table.names, &series.values, None);
+        let _ = writeln!(out, " {}", count.max(cumulative));
+    }
+}
+
+/// A counter's samples (`name` ends in `_total`).
+pub(crate) fn render_counters(out: &mut String, name: &str, help: &str, table: &Table<AtomicU64>) {
+    header(out, name, "counter", help);
+    for series in table.series() {
+        let _ = write!(out, "{name}");
+        labels(out, table.names, &series.values, None);
+        let _ = writeln!(out, " {}", series.cell.load(Ordering::Relaxed));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_with_overflow() {
+        let table: Table<AtomicU64> = Table::new(&["a"], 2);
+        for v in ["x", "y", "x", "z", "w"] {
+            table.get(&[v]).fetch_add(1, Ordering::Relaxed);
+        }
+        let mut out = String::new();
+        render_counters(&mut out, "n_total", "N.", &table);
+        assert_eq!(
+            out,
+            "# HELP n_total N.\n# TYPE n_total counter\n\
+             n_total{a=\"x\"} 2\nn_total{a=\"y\"} 1\nn_total{a=\"_OTHER\"} 2\n"
+        );
+    }
+
+    #[test]
+    fn histogram_buckets_are_cumulative() {
+        let table: Table<Histogram> = Table::new(&["m", "e"], 4);
+        let h = table.get(&["t", ""]);
+        h.observe(Duration::from_millis(15));
+        h.observe(Duration::from_millis(400));
+        h.observe(Duration::from_secs(400));
+        let mut out = String::new();
+        render_histograms(&mut out, "d_seconds", "D.", &table);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[2], "d_seconds_bucket{m=\"t\",le=\"0.01\"} 0");
+        assert_eq!(lines[3], "d_seconds_bucket{m=\"t\",le=\"0.02\"} 1");
+        assert_eq!(lines[7], "d_seconds_bucket{m=\"t\",le=\"0.5\"} 2");
+        assert_eq!(lines[15], "d_seconds_bucket{m=\"t\",le=\"300\"} 2");
+        assert_eq!(lines[16], "d_seconds_bucket{m=\"t\",le=\"+Inf\"} 3");
+        assert_eq!(lines[17], "d_seconds_sum{m=\"t\"} 400.415");
+        assert_eq!(lines[18], "d_seconds_count{m=\"t\"} 3");
+    }
+
+    #[test]
+    fn label_values_are_escaped() {
+        let mut out = String::new();
+        let values: Box<[Box<str>]> = Box::new(["a\"b\\c\nd".into()]);
+        labels(&mut out, &["x"], &values, None);
+        assert_eq!(out, r#"{x="a\"b\\c\nd"}"#);
+    }
+}
