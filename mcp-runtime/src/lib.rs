@@ -200,6 +200,7 @@ mod handler;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
+pub mod limit;
 pub mod middleware;
 mod notify;
 #[cfg(feature = "otel")]
