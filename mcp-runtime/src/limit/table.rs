@@ -15,8 +15,11 @@ struct Entry {
     last: u64,
 }
 
+/// One shard: its keys' entries.
+type Shard = Mutex<HashMap<Arc<str>, Entry>>;
+
 pub(crate) struct Table {
-    shards: Box<[Mutex<HashMap<Arc<str>, Entry>>]>,
+    shards: Box<[Shard]>,
     per_shard: usize,
     hasher: RandomState,
 }
