@@ -87,10 +87,10 @@
 //!
 //! # Replicas (feature `redis`)
 //!
-//! [`RateLimitBuilder::redis`] keeps the budgets in Redis, so that every replica of a server
+//! `RateLimitBuilder::redis` keeps the budgets in Redis, so that every replica of a server
 //! draws from one: one Lua script per request decides atomically on every matching rule (see
-//! the [`RedisLimits`] docs), on Redis's clock. A call waits at most the options'
-//! [`timeout`](crate::scale_redis::RedisOptions::timeout); when Redis is unreachable, slow or
+//! the `RedisLimits` docs), on Redis's clock. A call waits at most the options'
+//! `RedisOptions::timeout`; when Redis is unreachable, slow or
 //! fails, [`Unavailable`] says what happens (by default the replica's own in-process limiter
 //! decides).
 
