@@ -201,6 +201,7 @@ mod handler;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
+pub mod limit;
 pub mod metrics;
 pub mod middleware;
 mod notify;

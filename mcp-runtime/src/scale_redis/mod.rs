@@ -143,7 +143,7 @@ pub(crate) struct Redis {
 }
 
 impl Redis {
-    fn open(options: &RedisOptions) -> Result<Arc<Self>, Error> {
+    pub(crate) fn open(options: &RedisOptions) -> Result<Arc<Self>, Error> {
         let client = Client::open(options.url.as_str()).map_err(|e| Error::InvalidSetting {
             setting: "MCP_REDIS_URL",
             source: e.into(),
@@ -167,7 +167,7 @@ impl Redis {
     }
 
     /// The shared multiplexed connection (made on first use, inside the runtime).
-    fn manager(&self) -> Result<ConnectionManager, ScaleError> {
+    pub(crate) fn manager(&self) -> Result<ConnectionManager, ScaleError> {
         if let Some(m) = self.manager.get() {
             return Ok(m.clone());
         }
@@ -210,7 +210,7 @@ impl Redis {
         .await
     }
 
-    async fn bounded<T>(
+    pub(crate) async fn bounded<T>(
         &self,
         call: impl Future<Output = redis::RedisResult<T>>,
     ) -> Result<T, ScaleError> {
