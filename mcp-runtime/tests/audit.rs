@@ -436,3 +436,40 @@ async fn the_tracing_sink_emits_the_structured_fields() {
         "no principal nor session in memory: left out"
     );
 }
+
+/// Inside `otel::Tracing`, a call without a `traceparent` is recorded with its SERVER span's
+/// trace id.
+#[cfg(feature = "otel")]
+#[tokio::test]
+async fn inside_the_otel_layer_the_trace_id_is_the_spans() {
+    use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
+    let exporter = InMemorySpanExporter::default();
+    let provider = SdkTracerProvider::builder()
+        .with_simple_exporter(exporter.clone())
+        .build();
+    // The only test of this binary that installs a provider.
+    opentelemetry::global::set_tracer_provider(provider);
+    let records = Records::default();
+    let server = Server::builder(server_info!())
+        .tool(add::TOOL)
+        .layer(mcp_runtime::otel::Tracing::new())
+        .layer(Audit::new().sink(records.sink()))
+        .build()
+        .unwrap();
+    let mut c = server.connect_in_memory();
+    c.initialize("2025-11-25").await;
+    c.send(&call(2, "add", json!({"a": 1, "b": 2}))).await;
+    c.response(&json!(2)).await;
+    let spans = exporter.get_finished_spans().unwrap();
+    let span = spans
+        .iter()
+        .find(|s| s.name == "tools/call add")
+        .expect("the SERVER span");
+    let r = records.take();
+    assert_eq!(r[1].target.as_deref(), Some("add"));
+    assert_eq!(
+        r[1].trace_id,
+        Some(span.span_context.trace_id().to_string())
+    );
+    assert_ne!(r[0].trace_id, r[1].trace_id, "two root spans, two traces");
+}
