@@ -360,7 +360,10 @@ async fn over_http_the_principal_is_the_peer_and_the_session_is_recorded() {
 
 /// The fields of the `mcp::audit` events, as text.
 #[derive(Clone, Default)]
-struct Events(Arc<Mutex<Vec<(tracing::Level, BTreeMap<String, String>)>>>);
+struct Events(Arc<Mutex<Vec<Event>>>);
+
+/// One event: its level and fields.
+type Event = (tracing::Level, BTreeMap<String, String>);
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
 
