@@ -186,6 +186,7 @@
 extern crate self as mcp_runtime;
 
 pub mod apps;
+pub mod audit;
 mod background;
 pub mod cache;
 #[cfg(feature = "auth")]
