@@ -189,6 +189,7 @@ pub mod apps;
 mod background;
 #[cfg(feature = "auth")]
 mod caller;
+pub mod card;
 pub mod cli;
 pub mod completion;
 mod connection;

@@ -75,6 +75,8 @@ pub(crate) struct ServerOptions {
     pub(crate) node: Option<std::sync::Arc<str>>,
     /// The middleware layers, outermost first (`ServerBuilder::layer`).
     pub(crate) layers: crate::middleware::Layers,
+    /// `ServerBuilder::card`, if called.
+    pub(crate) card: Option<crate::card::CardOptions>,
 }
 
 impl Default for ServerOptions {
@@ -99,6 +101,7 @@ impl Default for ServerOptions {
             apps: crate::apps::AppsOptions::new(),
             node: None,
             layers: crate::middleware::Layers::default(),
+            card: None,
         }
     }
 }
