@@ -29,7 +29,8 @@ use crate::meta::Meta;
 /// ```
 /// assert!(mcp_runtime_core::server_card::SCHEMA_URL.ends_with("/v1/server-card.schema.json"));
 /// ```
-pub const SCHEMA_URL: &str = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+pub const SCHEMA_URL: &str =
+    "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
 /// The media type of a Server Card: "Server Cards use the media type
 /// `application/mcp-server-card+json`" (`docs/discovery.md`).

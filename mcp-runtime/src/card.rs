@@ -285,20 +285,25 @@ pub(crate) fn build(
     let public_url = options.public_url.as_deref().map(check_url).transpose()?;
     let mut remote = match &public_url {
         Some(url) => Remote::streamable_http(url.clone()),
-        None => Remote::streamable_http(format!("{{{URL_VARIABLE}}}")).with_variables([(
-            URL_VARIABLE.to_owned(),
-            Input::new()
-                .with_description("The server's Streamable HTTP URL: this card's URL without `/server-card`.")
-                .with_is_required(true),
-        )]
-        .into_iter()
-        .collect::<std::collections::BTreeMap<_, _>>()),
+        None => Remote::streamable_http(format!("{{{URL_VARIABLE}}}")).with_variables(
+            [(
+                URL_VARIABLE.to_owned(),
+                Input::new()
+                    .with_description(
+                        "The server's Streamable HTTP URL: this card's URL without `/server-card`.",
+                    )
+                    .with_is_required(true),
+            )]
+            .into_iter()
+            .collect::<std::collections::BTreeMap<_, _>>(),
+        ),
     }
     .with_supported_protocol_versions(streamable_http_versions());
     if !options.headers.is_empty() {
         remote = remote.with_headers(options.headers.clone());
     }
-    let mut card = ServerCard::new(&options.name, &info.version, description).with_remotes(vec![remote]);
+    let mut card =
+        ServerCard::new(&options.name, &info.version, description).with_remotes(vec![remote]);
     card.title.clone_from(&info.title);
     card.icons.clone_from(&info.icons);
     card.website_url.clone_from(&info.website_url);
@@ -338,7 +343,10 @@ mod tests {
         let bad = |options: CardOptions, info: Implementation| {
             build(&info, Some(&options)).unwrap_err().to_string()
         };
-        assert!(bad(CardOptions::new("adder"), info()).contains("the name \"adder\" must be reverse-DNS"));
+        assert!(
+            bad(CardOptions::new("adder"), info())
+                .contains("the name \"adder\" must be reverse-DNS")
+        );
         assert!(
             bad(CardOptions::new("a.b/c"), Implementation::new("adder", "1"))
                 .contains("a card needs a description")
@@ -348,19 +356,27 @@ mod tests {
                 .contains("`title` must be 1 to 100 characters, not 0")
         );
         assert!(
-            bad(CardOptions::new("a.b/c").public_url("mcp.example.com/mcp"), info())
-                .contains("must be an http:// or https:// URL")
+            bad(
+                CardOptions::new("a.b/c").public_url("mcp.example.com/mcp"),
+                info()
+            )
+            .contains("must be an http:// or https:// URL")
         );
         assert!(
-            bad(CardOptions::new("a.b/c").public_url("https://x/mcp?a=1"), info())
-                .contains("must be an http:// or https:// URL")
+            bad(
+                CardOptions::new("a.b/c").public_url("https://x/mcp?a=1"),
+                info()
+            )
+            .contains("must be an http:// or https:// URL")
         );
     }
 
     #[test]
     fn no_card_without_options_and_a_template_without_a_public_url() {
         assert!(build(&info(), None).unwrap().is_none());
-        let built = build(&info(), Some(&CardOptions::new("a.b/c"))).unwrap().unwrap();
+        let built = build(&info(), Some(&CardOptions::new("a.b/c")))
+            .unwrap()
+            .unwrap();
         let remote = &built.card.remotes.as_ref().unwrap()[0];
         assert_eq!(remote.url, "{streamable_http_url}");
         assert_eq!(
@@ -373,8 +389,14 @@ mod tests {
         assert_eq!(catalog["entries"][0]["data"]["name"], "a.b/c");
         let with_url = CardOptions::new("a.b/c").public_url("https://c.b.a/mcp/");
         let built = build(&info(), Some(&with_url)).unwrap().unwrap();
-        assert_eq!(built.card.remotes.as_ref().unwrap()[0].url, "https://c.b.a/mcp");
+        assert_eq!(
+            built.card.remotes.as_ref().unwrap()[0].url,
+            "https://c.b.a/mcp"
+        );
         let catalog: serde_json::Value = serde_json::from_str(&built.catalog_json).unwrap();
-        assert_eq!(catalog["entries"][0]["url"], "https://c.b.a/mcp/server-card");
+        assert_eq!(
+            catalog["entries"][0]["url"],
+            "https://c.b.a/mcp/server-card"
+        );
     }
 }

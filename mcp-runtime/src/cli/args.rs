@@ -23,6 +23,8 @@ pub(crate) struct Args {
     pub(crate) name: Option<String>,
     /// `--config PATH` of `install` and `uninstall`.
     pub(crate) config: Option<String>,
+    /// `--catalog` of `server-card`: the AI Catalog instead of the card.
+    pub(crate) catalog: bool,
 }
 
 impl Args {
@@ -52,12 +54,13 @@ impl Args {
                     "`{command}` has no flag `--{name}` (its flags: {known})"
                 )));
             }
-            if name == "json" || name == "print" {
+            if name == "json" || name == "print" || name == "catalog" {
                 if inline.is_some() {
                     return Err(CliError::usage(format!("`--{name}` takes no value")));
                 }
                 match name {
                     "json" => args.json = true,
+                    "catalog" => args.catalog = true,
                     _ => args.print = true,
                 }
                 continue;
