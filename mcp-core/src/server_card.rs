@@ -214,7 +214,7 @@ pub enum RemoteType {
 /// use mcp_runtime_core::server_card::{Input, Remote};
 ///
 /// let remote = Remote::streamable_http("https://{tenant}.example.com/mcp")
-///     .with_variables([("tenant".to_owned(), Input::new().with_description("Tenant."))].into());
+///     .with_variables([("tenant".to_owned(), Input::new().with_description("Tenant."))]);
 /// assert_eq!(
 ///     serde_json::to_string(&remote).unwrap(),
 ///     r#"{"type":"streamable-http","url":"https://{tenant}.example.com/mcp","variables":{"tenant":{"description":"Tenant."}}}"#
@@ -355,7 +355,7 @@ impl Input {
 ///
 /// let auth = KeyValueInput::new("Authorization")
 ///     .with_input(Input::new().with_is_required(true).with_value("Bearer {token}"))
-///     .with_variables([("token".to_owned(), Input::new().with_is_secret(true))].into());
+///     .with_variables([("token".to_owned(), Input::new().with_is_secret(true))]);
 /// assert_eq!(
 ///     serde_json::to_string(&auth).unwrap(),
 ///     r#"{"name":"Authorization","isRequired":true,"value":"Bearer {token}","variables":{"token":{"isSecret":true}}}"#
