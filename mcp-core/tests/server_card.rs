@@ -99,9 +99,7 @@ fn a_card_with_every_member_and_its_catalog_validate() {
                                 .with_is_secret(true)
                                 .with_value("Bearer {token}"),
                         )
-                        .with_variables(
-                            [("token".to_owned(), Input::new().with_is_secret(true))],
-                        ),
+                        .with_variables([("token".to_owned(), Input::new().with_is_secret(true))]),
                 ]),
         ])
         .with_meta(meta);
