@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn paths_are_checked() {
-        let taken = ["/mcp", "/sse", "/messages"];
+        let taken = ["/mcp", "/sse", "/messages"].map(String::from);
         assert_eq!(paths(&Health::Auto, false, &taken).unwrap(), None);
         assert_eq!(
             paths(&Health::Auto, true, &taken).unwrap(),
