@@ -45,7 +45,7 @@
 //! [`progress`] (progress and cancellation), [`pagination`], [`subscriptions`]
 //! (`subscriptions/listen`), [`tasks`] (both revisions' tasks), [`client`] (requests answered by the client: sampling,
 //! elicitation, roots, and the multi round-trip `input_required` result), [`icons`],
-//! [`meta`] (reserved `_meta` keys), [`typed`] (typed calls: `ToolArguments`, `ToolOutput`), [`method`] (the method table: every method name, both directions, targets, era rules, routing headers) and [`uri_template`] (RFC 6570).
+//! [`meta`] (reserved `_meta` keys), [`server_card`] (Server Cards and the AI Catalog, SEP-2127), [`typed`] (typed calls: `ToolArguments`, `ToolOutput`), [`method`] (the method table: every method name, both directions, targets, era rules, routing headers) and [`uri_template`] (RFC 6570).
 //!
 //! All structs tolerate unknown fields when deserialised, and types that may grow are
 //! `#[non_exhaustive]` with `new` constructors and `with_*` builders.
@@ -79,6 +79,7 @@ pub mod pagination;
 pub mod progress;
 pub mod prompts;
 pub mod resources;
+pub mod server_card;
 pub mod subscriptions;
 pub mod tasks;
 pub mod tools;

@@ -191,6 +191,7 @@ mod background;
 pub mod cache;
 #[cfg(feature = "auth")]
 mod caller;
+pub mod card;
 pub mod cli;
 pub mod completion;
 mod connection;

@@ -33,7 +33,15 @@ use mcp_runtime::prelude::*;
 
 #[tokio::main]
 async fn main() {
-    let served = Server::from_registry(server_info!())
+    let info = server_info!()
+        .with_title("Everything")
+        .with_description("Every tool, resource and prompt the MCP conformance suites exercise")
+        .with_website_url(
+            "https://github.com/mcp-runtime/mcp-runtime/tree/main/examples/everything-server",
+        );
+    let card = mcp_runtime::card::CardOptions::new("io.github.mcp-runtime/everything-server");
+    let served = Server::from_registry(info)
+        .card(card)
         .instructions("Conformance fixture server: every tool, resource and prompt the MCP conformance suites exercise.")
         .run()
         .await;

@@ -175,7 +175,20 @@ fn complete_tone(req: &CompletionRequest) -> Vec<String> {
 /// ChatGPT builds that predate MCP Apps.
 pub fn server() -> mcp_runtime::ServerBuilder {
     let openai = std::env::var_os("GIFT_SERVER_OPENAI").is_some_and(|v| v == "1");
-    Server::from_registry(server_info!())
+    let info = server_info!().with_title("Gift ideas").with_website_url(
+        "https://github.com/mcp-runtime/mcp-runtime/tree/main/examples/gift-server",
+    );
+    // The Server Card (`gift-server server-card`, `GET /mcp/server-card`); its remote is
+    // `MCP_PUBLIC_URL` when set, a template otherwise.
+    let card = mcp_runtime::card::CardOptions::new("io.github.mcp-runtime/gift-server").repository(
+        mcp_runtime::protocol::server_card::Repository::new(
+            "github",
+            "https://github.com/mcp-runtime/mcp-runtime",
+        )
+        .with_subfolder("examples/gift-server"),
+    );
+    Server::from_registry(info)
+        .card(card)
         .apps(mcp_runtime::apps::AppsOptions::new().skybridge(openai))
         .instructions(
             "Suggests gifts for an occasion and budget. Read the gift catalog resource for what \

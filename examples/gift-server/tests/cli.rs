@@ -483,3 +483,27 @@ fn apps_preview_checks_its_arguments_before_serving() {
         "{err}"
     );
 }
+
+#[test]
+fn server_card_prints_the_card_named_by_the_environment() {
+    let card: Value = serde_json::from_str(&ok(&["server-card"])).expect("a card is JSON");
+    assert_eq!(card["name"], "io.github.mcp-runtime/gift-server");
+    assert_eq!(card["title"], "Gift ideas");
+    assert_eq!(
+        card["description"],
+        "Gift ideas for any occasion: the MCP example server of mcp-runtime"
+    );
+    assert_eq!(card["remotes"][0]["url"], "{streamable_http_url}");
+    let out = Command::new(BIN)
+        .arg("server-card")
+        .env("MCP_PUBLIC_URL", "https://gifts.example.com/mcp")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let card: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(card["remotes"][0]["url"], "https://gifts.example.com/mcp");
+    assert_eq!(
+        card["remotes"][0]["supportedProtocolVersions"],
+        json!(["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
+    );
+}

@@ -27,6 +27,8 @@ pub(crate) struct Args {
     pub(crate) metrics: bool,
     /// `--metrics-address ADDR` of `http`: serve `/metrics` on a listener of its own.
     pub(crate) metrics_address: Option<String>,
+    /// `--catalog` of `server-card`: the AI Catalog instead of the card.
+    pub(crate) catalog: bool,
 }
 
 impl Args {
@@ -56,13 +58,14 @@ impl Args {
                     "`{command}` has no flag `--{name}` (its flags: {known})"
                 )));
             }
-            if matches!(name, "json" | "print" | "metrics") {
+            if matches!(name, "json" | "print" | "metrics" | "catalog") {
                 if inline.is_some() {
                     return Err(CliError::usage(format!("`--{name}` takes no value")));
                 }
                 match name {
                     "json" => args.json = true,
                     "metrics" => args.metrics = true,
+                    "catalog" => args.catalog = true,
                     _ => args.print = true,
                 }
                 continue;

@@ -29,6 +29,7 @@ const SCHEMA: &str = "schema NAME";
 const LIST: &str = "list [--json]";
 const HTTP: &str = "http [ADDR] [--metrics | --metrics-address ADDR]";
 const DIFF: &str = "diff OLD.json";
+const SERVER_CARD: &str = "server-card [--catalog]";
 const INSTALL: &str = "install CLIENT [--name NAME] [--env KEY=VALUE]... [--config PATH] [--print]";
 const UNINSTALL: &str = "uninstall CLIENT [--name NAME] [--config PATH]";
 
@@ -102,6 +103,21 @@ impl Invocation<'_> {
                 Ok(listing + "\n")
             }
             "diff" => self.diff(rest),
+            "server-card" => {
+                let a = Args::parse(command, rest, &["catalog"]).map_err(fail)?;
+                a.at_most(0, &self.usage(SERVER_CARD)).map_err(fail)?;
+                let document = if a.catalog {
+                    server.ai_catalog_json()
+                } else {
+                    server.server_card_json()
+                };
+                let document = document.ok_or_else(|| {
+                    fail(CliError::usage(
+                        "this server has no Server Card (give it one with `ServerBuilder::card`)",
+                    ))
+                })?;
+                Ok(format!("{document}\n"))
+            }
             "install" => {
                 let flags = ["print", "env", "name", "config"];
                 let a = Args::parse(command, rest, &flags).map_err(fail)?;

@@ -24,6 +24,20 @@ pub(super) fn from_env(builder: ServerBuilder) -> Result<ServerBuilder, Error> {
             .map_err(|e| Error::Config(format!("MCP_REQUEST_STATE_KEYS: {e}")))?;
         builder = builder.request_state_keys(ring);
     }
+    // `MCP_PUBLIC_URL`: the public URL the Server Card names, unless the code gave one; a
+    // server without a card would ignore it.
+    if let Some(url) = std::env::var("MCP_PUBLIC_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+    {
+        let Some(card) = builder.options_mut().card.as_mut() else {
+            return Err(Error::Config(
+                "MCP_PUBLIC_URL is set, but this server has no Server Card (ServerBuilder::card)"
+                    .into(),
+            ));
+        };
+        card.public_url_or(url.trim().to_owned());
+    }
     // `MCP_ALLOWED_HOSTS`, `MCP_ALLOW_UNPROTECTED`: a malformed host list is reported by the
     // `http` command, which is the one that uses it.
     #[cfg(feature = "http")]
@@ -210,7 +224,8 @@ pub(super) fn help() -> String {
          \x20 MCP_LOG_MESSAGES=1       log every JSON message in and out on stderr\n\
          \x20 RUST_LOG=...             tracing filter for the server's own logs (stderr)\n\
          \x20 MCP_REQUEST_STATE_KEYS=KEYS\n\
-         \x20                          the requestState key ring replicas share\n",
+         \x20                          the requestState key ring replicas share\n\
+         \x20 MCP_PUBLIC_URL=URL       the public Streamable HTTP URL the Server Card names\n",
     );
     if cfg!(feature = "http") {
         text.push_str(

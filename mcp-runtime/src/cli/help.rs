@@ -91,6 +91,13 @@ fn builtin(server: &Server) -> Vec<(&'static str, &'static str)> {
             "remove this server from the configuration of CLIENT (--name NAME, --config PATH)",
         ),
     ]);
+    if server.server_card().is_some() {
+        lines.push((
+            "server-card [--catalog]",
+            "print the Server Card served at /mcp/server-card (--catalog: the AI Catalog \
+             document), to publish elsewhere",
+        ));
+    }
     if cfg!(feature = "http") && has_widgets(server) {
         lines.push((
             "apps preview [ADDR] [TOOL [JSON]]",
@@ -181,6 +188,8 @@ mod tests {
         );
         // No widget here: no `apps preview`, whatever the features.
         assert!(!has("apps preview"), "{help}");
+        // No card here: no `server-card`.
+        assert!(!has("server-card"), "{help}");
         assert!(has(
             "\n  help                     print this help (also -h, --help)\n"
         ));

@@ -16,6 +16,7 @@
 //! | `diff OLD.json` | compares the lists with a saved `list --json` (or `list`): each change with its path, breaking or compatible; exit 7 on a breaking one |
 //! | `install CLIENT` | writes this binary's entry (its absolute path, `stdio`, `--env KEY=VALUE`, named `--name` or after the binary) into the configuration of `claude-desktop`, `claude-code`, `cursor`, `vscode` or `gemini`, merged with what the file holds (`--config PATH` for another file, `--print` to print it instead) |
 //! | `uninstall CLIENT` | removes that entry (`--name`, `--config PATH`) |
+//! | `server-card [--catalog]` | prints the Server Card (`ServerBuilder::card`) as served at `/mcp/server-card`, or with `--catalog` the AI Catalog document, to publish elsewhere; `MCP_PUBLIC_URL` names the remote's URL |
 //! | `apps preview [ADDR] [TOOL [JSON]]` | serves a local page rendering the server's widgets (MCP Apps) with sample results (default `127.0.0.1:8765`; needs `http`) |
 //! | `help` (`-h`, `--help`) | prints the commands, flags, exit codes and environment variables |
 //!

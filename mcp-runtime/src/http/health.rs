@@ -16,7 +16,7 @@ use crate::http::options::{Health, LIVENESS, READINESS};
 pub(crate) fn paths(
     health: &Health,
     standalone: bool,
-    taken: &[&str],
+    taken: &[String],
 ) -> Result<Option<(String, String)>, Error> {
     let (live, ready) = match health {
         Health::Off => return Ok(None),
@@ -34,7 +34,7 @@ pub(crate) fn paths(
                 "health endpoint path {path:?} must start with `/` and use only letters, digits and `/-._~`"
             )));
         }
-        if taken.contains(&path.as_str()) {
+        if taken.contains(path) {
             return Err(Error::Config(format!(
                 "health endpoint path {path:?} is taken by the MCP endpoint"
             )));
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn paths_are_checked() {
-        let taken = ["/mcp", "/sse", "/messages"];
+        let taken = ["/mcp", "/sse", "/messages"].map(String::from);
         assert_eq!(paths(&Health::Auto, false, &taken).unwrap(), None);
         assert_eq!(
             paths(&Health::Auto, true, &taken).unwrap(),

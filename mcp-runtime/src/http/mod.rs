@@ -68,6 +68,7 @@ mod accept;
 mod ahead;
 #[cfg(feature = "auth")]
 pub mod auth;
+mod card;
 mod conns;
 pub(crate) mod endpoint;
 mod event_store;
@@ -98,12 +99,13 @@ use endpoint::Http;
 use get_delete::{handle_delete, handle_get};
 use post::handle_post;
 
-/// The paths besides `path` that the endpoint's routes take.
-fn taken(path: &str) -> Vec<&str> {
-    let mut taken = vec![path];
+/// The paths besides `path` that the endpoint's routes take (the Server Card's among them).
+fn taken(server: &Server, path: &str, standalone: bool) -> Vec<String> {
+    let mut taken = vec![path.to_owned()];
     if cfg!(feature = "legacy-sse") {
-        taken.extend(["/sse", "/messages"]);
+        taken.extend(["/sse".to_owned(), "/messages".to_owned()]);
     }
+    taken.extend(card::paths(&server.inner, path, standalone));
     taken
 }
 
@@ -114,6 +116,7 @@ fn build_router(
     path: &str,
     loopback: bool,
     health: Option<&(String, String)>,
+    standalone: bool,
     stop: Cancellation,
 ) -> (Router, Arc<Http>) {
     let state = Arc::new(Http::new(Arc::clone(&server.inner), loopback, stop));
@@ -130,6 +133,7 @@ fn build_router(
     let router = router.merge(legacy::router(Arc::clone(&state)));
     #[cfg(feature = "auth")]
     let router = auth::protect(router, &state, path != "/");
+    let router = card::routes(router, &server.inner, path, standalone);
     let router = match health {
         Some(paths) => health::routes(router, &state, paths),
         None => router,
@@ -140,12 +144,24 @@ fn build_router(
 /// The router to mount at a path of the user's choosing; health endpoints only when asked for
 /// (a bad path is logged and skipped: mounting cannot fail).
 fn mounted(server: &Server, path: &str) -> Router {
-    let health = health::paths(&server.inner.http.options.health, false, &taken(path))
-        .unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "health endpoints not served");
-            None
-        });
-    build_router(server, path, true, health.as_ref(), Cancellation::new()).0
+    let health = health::paths(
+        &server.inner.http.options.health,
+        false,
+        &taken(server, path, false),
+    )
+    .unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "health endpoints not served");
+        None
+    });
+    build_router(
+        server,
+        path,
+        true,
+        health.as_ref(),
+        false,
+        Cancellation::new(),
+    )
+    .0
 }
 
 impl Server {
@@ -259,11 +275,12 @@ impl Server {
     ) -> Result<(), Error> {
         let local = listener.local_addr()?;
         options::check_serving(&self.inner, gated(&self.inner))?;
-        let health = health::paths(&self.inner.http.options.health, true, &taken("/mcp"))?;
-        let mut paths = taken("/mcp");
+        let mut paths = taken(self, "/mcp", true);
+        let health = health::paths(&self.inner.http.options.health, true, &paths)?;
         if let Some((live, ready)) = &health {
-            paths.extend([live.as_str(), ready.as_str()]);
+            paths.extend([live.clone(), ready.clone()]);
         }
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
         let at = metrics.as_ref().unwrap_or(&self.inner.http.options.metrics);
         let scrape = scrape::prepare(&self.inner, at, &paths).await?;
         let (router, http) = build_router(
@@ -271,6 +288,7 @@ impl Server {
             "/mcp",
             local.ip().is_loopback(),
             health.as_ref(),
+            true,
             stop,
         );
         // Behind no gate, a POST to the endpoint goes straight to its handler (the router's

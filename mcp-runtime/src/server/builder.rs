@@ -554,6 +554,7 @@ impl ServerBuilder {
                 ));
             }
         }
+        let card = crate::card::build(&self.info, self.options.card.as_ref())?;
         let mut options = self.options;
         options.node = self.scale.as_ref().map(|s| Arc::clone(&s.node));
         let client_requests = Arc::new(tokio::sync::Semaphore::new(
@@ -588,6 +589,7 @@ impl ServerBuilder {
                 server_info_json,
                 scale: self.scale,
                 mounts_pending,
+                card,
             }),
         };
         for start in self.on_build {

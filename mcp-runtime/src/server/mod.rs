@@ -2,6 +2,7 @@
 //! the notification hub), and the changes a running server accepts.
 
 pub(crate) mod builder;
+mod card;
 #[cfg(feature = "client")]
 mod mount;
 pub(crate) mod options;
@@ -165,6 +166,8 @@ pub(crate) struct ServerInner {
     pub(crate) scale: Option<crate::scale::ScaleOut>,
     /// How many mounted servers' first lists are not in yet ([`Server::mounted`]).
     pub(crate) mounts_pending: tokio::sync::watch::Sender<usize>,
+    /// The Server Card, built once (`ServerBuilder::card`).
+    pub(crate) card: Option<Arc<crate::card::Built>>,
 }
 
 impl ServerInner {

@@ -78,6 +78,8 @@ pub(crate) struct ServerOptions {
     /// The metrics the server keeps (`ServerBuilder::metrics`, or the command line's
     /// `--metrics`): its layer is among `layers`; sessions and the HTTP gate record here too.
     pub(crate) metrics: std::sync::OnceLock<crate::metrics::Metrics>,
+    /// `ServerBuilder::card`, if called.
+    pub(crate) card: Option<crate::card::CardOptions>,
 }
 
 impl Default for ServerOptions {
@@ -103,6 +105,7 @@ impl Default for ServerOptions {
             node: None,
             layers: crate::middleware::Layers::default(),
             metrics: std::sync::OnceLock::new(),
+            card: None,
         }
     }
 }
