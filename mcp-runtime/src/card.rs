@@ -178,6 +178,7 @@ impl CardOptions {
 
     /// Sets the public URL unless one was given (the command line's `MCP_PUBLIC_URL` does not
     /// override the code).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub(crate) fn public_url_or(&mut self, url: String) {
         self.public_url.get_or_insert(url);
     }
@@ -185,6 +186,8 @@ impl CardOptions {
 
 /// A built card: the typed card and the exact bytes served, with their entity tags.
 #[derive(Debug)]
+// The entity tags and the catalog are read by the HTTP routes only.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) struct Built {
     pub(crate) card: ServerCard,
     /// The card as served and printed (pretty JSON, no trailing newline).
