@@ -6,15 +6,12 @@
 //! tests/redis.rs: without it these tests fail, they are never skipped.
 #![cfg(feature = "redis")]
 
-use std::net::TcpListener as StdListener;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use mcp_runtime::limit::{ERROR_CODE, RateLimit, Rule, Unavailable};
 use mcp_runtime::prelude::*;
 use mcp_runtime::scale_redis::RedisOptions;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Searches.
 #[tool]
@@ -22,76 +19,9 @@ async fn search() -> String {
     "found".into()
 }
 
-/// A redis-server of the test's own on a free port, stopped on drop.
-struct RedisServer {
-    port: u16,
-    child: Child,
-}
-
-impl RedisServer {
-    async fn start() -> Self {
-        let port = free_port();
-        let child = Command::new("redis-server")
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "cannot start redis-server ({e}): install Debian's redis-server \
-                     (apt-get install -y redis-server); these tests need a real one"
-                )
-            });
-        let server = Self { port, child };
-        let ready = async {
-            while server.command(&["PING"]).await.as_deref() != Some("+PONG") {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(20), ready)
-            .await
-            .expect("redis-server never answered PING");
-        server
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
-    }
-
-    /// One command over RESP; the answer's first line (`None` when unreachable).
-    async fn command(&self, args: &[&str]) -> Option<String> {
-        let mut s = tokio::net::TcpStream::connect(("127.0.0.1", self.port))
-            .await
-            .ok()?;
-        let mut req = format!("*{}\r\n", args.len());
-        for a in args {
-            req.push_str(&format!("${}\r\n{a}\r\n", a.len()));
-        }
-        s.write_all(req.as_bytes()).await.ok()?;
-        let mut buf = vec![0u8; 4096];
-        let n = tokio::time::timeout(Duration::from_secs(20), s.read(&mut buf))
-            .await
-            .ok()?
-            .ok()?;
-        Some(String::from_utf8_lossy(&buf[..n]).trim_end().to_owned())
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    StdListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+#[path = "support/redis_server.rs"]
+mod redis_server;
+use redis_server::{RedisServer, free_port};
 
 /// A replica: its own server and limiter, the budget in Redis at `url`.
 fn replica(url: &str, ns: &str, unavailable: Unavailable) -> Server {

@@ -25,11 +25,7 @@ pub(crate) fn paths(
         Health::Paths(live, ready) => (live.clone(), ready.clone()),
     };
     for path in [&live, &ready] {
-        let valid = path.starts_with('/')
-            && path
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"/-._~".contains(&b));
-        if !valid {
+        if !plain_path(path) {
             return Err(Error::Config(format!(
                 "health endpoint path {path:?} must start with `/` and use only letters, digits and `/-._~`"
             )));
@@ -46,6 +42,15 @@ pub(crate) fn paths(
         )));
     }
     Ok(Some((live, ready)))
+}
+
+/// Whether `path` is a route this server may add beside its endpoint: it starts with `/` and
+/// has only letters, digits and `/-._~` (no route parameters, no wildcards, nothing to escape).
+pub(crate) fn plain_path(path: &str) -> bool {
+    path.starts_with('/')
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/-._~".contains(&b))
 }
 
 /// Adds the two endpoints to `router`.

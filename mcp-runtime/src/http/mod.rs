@@ -280,7 +280,6 @@ impl Server {
         if let Some((live, ready)) = &health {
             paths.extend([live.clone(), ready.clone()]);
         }
-        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
         let at = metrics.as_ref().unwrap_or(&self.inner.http.options.metrics);
         let scrape = scrape::prepare(&self.inner, at, &paths).await?;
         let (router, http) = build_router(

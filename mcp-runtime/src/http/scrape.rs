@@ -22,7 +22,7 @@ pub(crate) enum Scrape {
 pub(crate) async fn prepare(
     server: &ServerInner,
     at: &MetricsAt,
-    taken: &[&str],
+    taken: &[String],
 ) -> Result<Scrape, Error> {
     let (addr, path) = match at {
         MetricsAt::Off => return Ok(Scrape::Off),
@@ -34,18 +34,14 @@ pub(crate) async fn prepare(
             "/metrics is asked for but the server keeps no metrics: give it `ServerBuilder::metrics`".into(),
         ));
     };
-    let valid = path.starts_with('/')
-        && path
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/-._~".contains(&b));
-    if !valid {
+    if !super::health::plain_path(path) {
         return Err(Error::Config(format!(
             "metrics path {path:?} must start with `/` and use only letters, digits and `/-._~`"
         )));
     }
     let routes = crate::metrics::router::at(metrics, path);
     match addr {
-        None if taken.contains(&path.as_str()) => Err(Error::Config(format!(
+        None if taken.contains(path) => Err(Error::Config(format!(
             "metrics path {path:?} is taken by another endpoint"
         ))),
         None => Ok(Scrape::Here(routes)),
