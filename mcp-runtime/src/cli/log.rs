@@ -159,9 +159,15 @@ mod tests {
         }
     }
 
+    /// Held by each test that installs a subscriber: `tracing` caches a call site's interest
+    /// across every live subscriber, so one test's raw-log layer would otherwise answer for
+    /// another's `raw_log_enabled()` while both run.
+    static SUBSCRIBERS: Mutex<()> = Mutex::new(());
+
     /// Logs one message in and one out, and an ordinary warning, under `RUST_LOG=rust_log`,
     /// with or without the raw log; gives what the events layer and the wire layer wrote.
     fn log_under(rust_log: &str, raw: bool) -> (String, String) {
+        let _one = SUBSCRIBERS.lock().unwrap_or_else(|e| e.into_inner());
         let (events_out, wire_out) = (Buffer::default(), Buffer::default());
         let subscriber = tracing_subscriber::registry()
             .with(events(filter(Some(rust_log)), events_out.clone()))
@@ -183,6 +189,7 @@ mod tests {
     #[cfg(feature = "otel")]
     #[test]
     fn the_otel_stack_leaves_what_it_does_not_export_disabled() {
+        let _one = SUBSCRIBERS.lock().unwrap_or_else(|e| e.into_inner());
         let subscriber = tracing_subscriber::registry().with(stack(
             Some("warn"),
             false,
