@@ -2,7 +2,7 @@
 //! and answers an identical request from them while they are fresh, and the per-item hints it
 //! reads ([`CacheHint`](crate::registry::CacheHint)).
 //!
-//! ```
+//! ```standalone_crate
 //! use mcp_runtime::cache::Cache;
 //! use mcp_runtime::prelude::*;
 //!

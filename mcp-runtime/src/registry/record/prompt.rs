@@ -203,7 +203,7 @@ impl PromptRecord {
     /// and for whom (`#[prompt(cache_ttl_ms = ..)]`). The specification puts no cache hint on
     /// a `prompts/get` result, so nothing of it reaches the wire.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     /// use mcp_runtime::protocol::CacheScope;
     ///

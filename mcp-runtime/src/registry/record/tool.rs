@@ -189,7 +189,7 @@ impl ToolRecord {
     /// include caching hints on results ... returned by" the list methods, `server/discover`
     /// and `resources/read`), so nothing of it reaches the wire.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use mcp_runtime::prelude::*;
     /// use mcp_runtime::protocol::CacheScope;
     /// use mcp_runtime::registry::ToolHints;
