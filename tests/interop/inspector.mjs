@@ -110,6 +110,8 @@ const SERVER_INFO = {
     name: "gift-server",
     version: "0.1.0",
     description: "Gift ideas for any occasion: the MCP example server of mcp-runtime",
+    title: "Gift ideas",
+    websiteUrl: "https://github.com/mcp-runtime/mcp-runtime/tree/main/examples/gift-server",
   },
 };
 

@@ -102,6 +102,8 @@ SERVER_INFO_STAMP = {
     "name": "gift-server",
     "version": "0.1.0",
     "description": "Gift ideas for any occasion: the MCP example server of mcp-runtime",
+    "title": "Gift ideas",
+    "websiteUrl": "https://github.com/mcp-runtime/mcp-runtime/tree/main/examples/gift-server",
 }
 PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 MODERN = "2026-07-28"
