@@ -358,12 +358,42 @@ async fn over_http_the_principal_is_the_peer_and_the_session_is_recorded() {
     assert_eq!(r[1].target.as_deref(), Some("add"));
 }
 
-/// The fields of the `mcp::audit` events, as text.
+/// The fields of the `mcp::audit` events, as text, with the thread that emitted them.
 #[derive(Clone, Default)]
-struct Events(Arc<Mutex<Vec<Event>>>);
+struct Events(Arc<Mutex<Vec<(std::thread::ThreadId, Event)>>>);
 
 /// One event: its level and fields.
 type Event = (tracing::Level, BTreeMap<String, String>);
+
+impl Events {
+    /// The binary's one collector, installed as the global subscriber on first use. A scoped
+    /// (`set_default`) subscriber is not enough: tracing caches each call site's interest across
+    /// every live dispatcher, and a call site first reached on another test's thread can be cached
+    /// as uninteresting while this one is being registered.
+    fn global() -> &'static Events {
+        static EVENTS: std::sync::OnceLock<Events> = std::sync::OnceLock::new();
+        EVENTS.get_or_init(|| {
+            use tracing_subscriber::layer::SubscriberExt;
+            let events = Events::default();
+            tracing::subscriber::set_global_default(
+                tracing_subscriber::registry().with(events.clone()),
+            )
+            .expect("the only global subscriber of this binary");
+            events
+        })
+    }
+
+    /// Takes the events emitted on the calling thread.
+    fn take_this_threads(&self) -> Vec<Event> {
+        let me = std::thread::current().id();
+        let mut all = self.0.lock().unwrap();
+        let (mine, rest) = std::mem::take(&mut *all)
+            .into_iter()
+            .partition::<Vec<_>, _>(|(t, _)| *t == me);
+        *all = rest;
+        mine.into_iter().map(|(_, e)| e).collect()
+    }
+}
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
 
@@ -390,16 +420,14 @@ impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Events {
         let mut fields = BTreeMap::new();
         event.record(&mut Fields(&mut fields));
         let level = *event.metadata().level();
-        self.0.lock().unwrap().push((level, fields));
+        let thread = std::thread::current().id();
+        self.0.lock().unwrap().push((thread, (level, fields)));
     }
 }
 
 #[tokio::test]
 async fn the_tracing_sink_emits_the_structured_fields() {
-    use tracing_subscriber::layer::SubscriberExt;
-    let events = Events::default();
-    let _guard =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(events.clone()));
+    let events = Events::global();
     let mut c = server(Audit::new().with_arguments()).connect_in_memory();
     c.initialize("2025-11-25").await;
     let msg = json!({"jsonrpc":"2.0","id":"x-7","method":"tools/call","params":{"name":"missing",
@@ -407,7 +435,8 @@ async fn the_tracing_sink_emits_the_structured_fields() {
         "_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}});
     c.send(&msg).await;
     c.response(&msg["id"]).await;
-    let mut seen = std::mem::take(&mut *events.0.lock().unwrap());
+    // A current-thread runtime: the server's events are emitted on this test's thread.
+    let mut seen = events.take_this_threads();
     assert_eq!(seen.len(), 2, "{seen:#?}");
     let (level, mut fields) = seen.remove(1);
     assert_eq!(level, tracing::Level::INFO);
