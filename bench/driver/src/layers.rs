@@ -21,19 +21,25 @@ use crate::servers::Server;
 use crate::workload::Era;
 use crate::{Sample, Scenario};
 
+/// The sampler of a variant that exports traces: `OTEL_TRACES_SAMPLER` and
+/// `OTEL_TRACES_SAMPLER_ARG`.
+type Sampler = Option<(&'static str, &'static str)>;
+
 /// The variants, in table order: name, `BENCH_LAYERS` value and the sampler when traces are
-/// exported (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`).
-const VARIANTS: [(&str, &str, Option<(&str, &str)>); 6] = [
+/// exported.
+const VARIANTS: [(&str, &str, Sampler); 6] = [
     ("no layer", "none", None),
     ("one pass-through layer", "pass", None),
     ("metrics", "metrics", None),
     ("tracing (1 % of traces)", "otel", Some(RATIO)),
     ("tracing (1 % of traces) + metrics", "observe", Some(RATIO)),
-    ("tracing (every span) + metrics", "observe", Some(("always_on", "1"))),
+    ("tracing (every span) + metrics", "observe", Some(EVERY)),
 ];
 
 /// 1 % of the traces that start here; a request carrying a sampled `traceparent` is traced.
 const RATIO: (&str, &str) = ("parentbased_traceidratio", "0.01");
+/// Every trace.
+const EVERY: (&str, &str) = ("always_on", "1");
 
 /// An OTLP/HTTP receiver that discards what it is sent, counting the bytes.
 struct Sink {
