@@ -49,9 +49,9 @@
 //! The layer boxes one future and reads the clock twice per message. Recording into an
 //! existing series hashes the borrowed label values, finds the series in a fixed table of
 //! `OnceLock` slots and adds to atomics: no lock, no allocation. Recorded into OpenTelemetry
-//! too ([`Metrics::opentelemetry`]), each series keeps the histogram bound to its attributes
-//! (made on its first call): a call allocates no attribute and the SDK does not look the set
-//! up again.
+//! too (`Metrics::opentelemetry`, feature `otel`), each series keeps the histogram bound to
+//! its attributes (made on its first call): a call allocates no attribute and the SDK does not
+//! look the set up again.
 
 #[cfg(feature = "otel")]
 mod otel;
