@@ -1,12 +1,14 @@
 //! `bench layers`: what middleware costs ours. The same `bench-server` binary runs with no
-//! layer, with one pass-through layer (`BENCH_LAYERS=pass`), and with the observability layers
-//! a production server turns on (`BENCH_LAYERS=observe`: the OpenTelemetry tracing layer
-//! exporting over OTLP/HTTP to a sink in this process, with every trace sampled and with 1 % of
-//! them, and the metrics layer, exported too); over stdio (64 in flight) and HTTP (16 connections), the variants interleaved, and the
+//! layer, with one pass-through layer (`BENCH_LAYERS=pass`), with the metrics layer alone
+//! (`metrics`, kept in process), with the OpenTelemetry tracing layer alone (`otel`) and with
+//! both as a production server turns them on (`observe`: `Server::run` with the OTLP export,
+//! the metrics recorded into OpenTelemetry too). Traces go over OTLP/HTTP to a sink in this
+//! process, sampled by `parentbased_traceidratio` at 1 % and, for `observe`, by `always_on`
+//! too. Over stdio (64 in flight) and HTTP (16 connections), the variants interleaved, and the
 //! table shows medians of server CPU per call and each variant's ratio to no layer.
 //!
-//! The sink answers every OTLP export with `200 OK` and counts the bytes it was sent: a run of
-//! `observe` whose spans never arrived is reported as failed, not measured.
+//! The sink answers every OTLP export with `200 OK` and counts the bytes it was sent: a run
+//! with tracing whose export never arrived is reported as failed, not measured.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -19,13 +21,25 @@ use crate::servers::Server;
 use crate::workload::Era;
 use crate::{Sample, Scenario};
 
-/// The variants, in table order: name and `BENCH_LAYERS` value.
-const VARIANTS: [(&str, &str); 4] = [
-    ("no layer", "none"),
-    ("one pass-through layer", "pass"),
-    ("tracing (every span) + metrics", "observe"),
-    ("tracing (1 % of traces) + metrics", "observe-1%"),
+/// The sampler of a variant that exports traces: `OTEL_TRACES_SAMPLER` and
+/// `OTEL_TRACES_SAMPLER_ARG`.
+type Sampler = Option<(&'static str, &'static str)>;
+
+/// The variants, in table order: name, `BENCH_LAYERS` value and the sampler when traces are
+/// exported.
+const VARIANTS: [(&str, &str, Sampler); 6] = [
+    ("no layer", "none", None),
+    ("one pass-through layer", "pass", None),
+    ("metrics", "metrics", None),
+    ("tracing (1 % of traces)", "otel", Some(RATIO)),
+    ("tracing (1 % of traces) + metrics", "observe", Some(RATIO)),
+    ("tracing (every span) + metrics", "observe", Some(EVERY)),
 ];
+
+/// 1 % of the traces that start here; a request carrying a sampled `traceparent` is traced.
+const RATIO: (&str, &str) = ("parentbased_traceidratio", "0.01");
+/// Every trace.
+const EVERY: (&str, &str) = ("always_on", "1");
 
 /// An OTLP/HTTP receiver that discards what it is sent, counting the bytes.
 struct Sink {
@@ -112,23 +126,18 @@ pub fn run(ours: &Server, secs: f64, reps: usize, logs: &Path) {
     let mut rps: std::collections::HashMap<(usize, usize), Vec<f64>> = Default::default();
     for rep in 0..reps {
         for (si, scenario) in scenarios.iter().enumerate() {
-            for (vi, (name, value)) in VARIANTS.iter().enumerate() {
+            for (vi, (name, layers, sampled)) in VARIANTS.iter().enumerate() {
                 let mut server = ours.clone();
-                let observe = value.starts_with("observe");
-                let layers = if observe { "observe" } else { value };
-                server.env = vec![("BENCH_LAYERS".to_owned(), layers.to_owned())];
-                if observe {
-                    let (sampler, ratio) = match *value {
-                        "observe" => ("always_on", "1"),
-                        _ => ("traceidratio", "0.01"),
-                    };
+                let observe = sampled.is_some();
+                server.env = vec![("BENCH_LAYERS".to_owned(), (*layers).to_owned())];
+                if let Some((sampler, ratio)) = sampled {
                     server.env.extend([
                         (
                             "OTEL_EXPORTER_OTLP_ENDPOINT".to_owned(),
                             sink.endpoint.clone(),
                         ),
-                        ("OTEL_TRACES_SAMPLER".to_owned(), sampler.to_owned()),
-                        ("OTEL_TRACES_SAMPLER_ARG".to_owned(), ratio.to_owned()),
+                        ("OTEL_TRACES_SAMPLER".to_owned(), (*sampler).to_owned()),
+                        ("OTEL_TRACES_SAMPLER_ARG".to_owned(), (*ratio).to_owned()),
                         ("OTEL_SERVICE_NAME".to_owned(), "bench-server".to_owned()),
                     ]);
                 }
@@ -139,7 +148,7 @@ pub fn run(ours: &Server, secs: f64, reps: usize, logs: &Path) {
                     scenario.label(),
                 );
                 let before = sink.bytes.load(Ordering::Relaxed);
-                let log = logs.join(format!("ours-layers-{}.log", value.replace('%', "pct")));
+                let log = logs.join(format!("ours-layers-{vi}-{layers}.log"));
                 match scenario.run_in(&server, secs, &log, Era::Handshake) {
                     Ok(sample) => {
                         let sent = sink.bytes.load(Ordering::Relaxed) - before;
@@ -172,7 +181,7 @@ pub fn run(ours: &Server, secs: f64, reps: usize, logs: &Path) {
     out.push_str("| scenario | layers | µs/call | / no layer | req/s |\n|---|---|--:|--:|--:|\n");
     for (si, scenario) in scenarios.iter().enumerate() {
         let base = get(&cpu, si, 0);
-        for (vi, (name, _)) in VARIANTS.iter().enumerate() {
+        for (vi, (name, _, _)) in VARIANTS.iter().enumerate() {
             let v = get(&cpu, si, vi);
             let ratio = v.zip(base).map(|(v, b)| v / b);
             out.push_str(&format!(

@@ -11,7 +11,7 @@
 //! bench sessions SERVER [--sessions N] [--wrap "valgrind --tool=dhat"]
 //! bench input [--calls N] [--lists M] [--stateless] > FILE   the fixed callgrind input (stdio)
 //! bench eras [--only floor,ours] [--secs S] [--reps N]        stateless / handshake CPU per call
-//! bench layers [--secs S] [--reps N]     ours' CPU per call: no layer, one, tracing + metrics
+//! bench layers [--secs S] [--reps N]     ours' CPU per call: no layer, one, metrics, tracing, both
 //!
 //! `stdio` and `http` take `--stateless`: the client speaks 2026-07-28 (no handshake, `_meta`
 //! on every request; over HTTP the `Mcp-Method` / `Mcp-Name` headers and no session).

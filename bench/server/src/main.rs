@@ -6,8 +6,11 @@
 //! ```
 //!
 //! `BENCH_LAYERS` picks the middleware (`bench layers`): `none` (or unset), `pass` (one layer
-//! that only calls `next`), `observe` (the OpenTelemetry tracing layer, exporting where the
-//! standard `OTEL_*` variables say, and the metrics layer). Any other value refuses to start.
+//! that only calls `next`), `metrics` (the metrics layer, kept in process), `otel` (the
+//! OpenTelemetry tracing layer alone, exporting where the standard `OTEL_*` variables say:
+//! served without the command line, which would add the metrics layer), `observe` (both, as
+//! `Server::run` serves them: the metrics exported over OTLP too). Any other value refuses to
+//! start.
 
 use mcp_runtime::prelude::*;
 use schemars::JsonSchema;
@@ -116,24 +119,53 @@ async fn suggest_gifts(
 }
 
 /// The server, with the layers `BENCH_LAYERS` asks for.
-fn server() -> mcp_runtime::ServerBuilder {
+fn server(layers: &str) -> mcp_runtime::ServerBuilder {
     let builder = Server::from_registry(server_info!());
-    match std::env::var("BENCH_LAYERS").as_deref() {
-        Err(_) | Ok("none") => builder,
-        Ok("pass") => builder.layer(mcp_runtime::middleware::from_fn(|_request, next| {
+    match layers {
+        "none" => builder,
+        "pass" => builder.layer(mcp_runtime::middleware::from_fn(|_request, next| {
             next.run()
         })),
-        Ok("observe") => builder.otel(),
-        Ok(other) => {
-            eprintln!("bench-server: BENCH_LAYERS={other}: expected none, pass or observe");
+        "metrics" => builder.metrics(&mcp_runtime::metrics::Metrics::new()),
+        "otel" => builder.otel(),
+        "observe" => builder
+            .otel()
+            .metrics(&mcp_runtime::metrics::Metrics::new()),
+        other => {
+            eprintln!(
+                "bench-server: BENCH_LAYERS={other}: expected none, pass, metrics, otel or observe"
+            );
             std::process::exit(2);
         }
     }
 }
 
+/// `otel`: the tracing layer alone. `Server::run` would add the metrics layer with the OTLP
+/// export, so this installs the export and serves stdio or `http ADDR` itself.
+async fn otel_only() -> Result<(), String> {
+    let telemetry = mcp_runtime::cli::Telemetry::from_env("bench-server")
+        .map_err(|e| e.to_string())?
+        .ok_or("BENCH_LAYERS=otel: set OTEL_EXPORTER_OTLP_ENDPOINT")?;
+    let server = server("otel").build().map_err(|e| e.to_string())?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let served = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [] | ["stdio"] => server.serve_stdio().await,
+        ["http", addr] => server.serve_http(addr).await,
+        _ => return Err("usage: bench-server [stdio | http ADDR]".to_owned()),
+    };
+    telemetry.shutdown().await;
+    served.map_err(|e| e.to_string())
+}
+
 #[tokio::main]
 async fn main() {
-    if let Err(err) = server().run().await {
+    let layers = std::env::var("BENCH_LAYERS").unwrap_or_else(|_| "none".to_owned());
+    let served = if layers == "otel" {
+        otel_only().await
+    } else {
+        server(&layers).run().await.map_err(|e| e.to_string())
+    };
+    if let Err(err) = served {
         eprintln!("bench-server: {err}");
         std::process::exit(2);
     }

@@ -48,7 +48,10 @@
 //!
 //! The layer boxes one future and reads the clock twice per message. Recording into an
 //! existing series hashes the borrowed label values, finds the series in a fixed table of
-//! `OnceLock` slots and adds to atomics: no lock, no allocation.
+//! `OnceLock` slots and adds to atomics: no lock, no allocation. Recorded into OpenTelemetry
+//! too (`Metrics::opentelemetry`, feature `otel`), each series keeps the histogram bound to
+//! its attributes (made on its first call): a call allocates no attribute and the SDK does not
+//! look the set up again.
 
 #[cfg(feature = "otel")]
 mod otel;
@@ -139,7 +142,7 @@ pub struct Metrics(Arc<Inner>);
 
 struct Inner {
     max_series: usize,
-    operations: Table<Histogram>,
+    operations: Table<Operation>,
     sessions: Table<Histogram>,
     in_flight: AtomicI64,
     refusals: Table<AtomicU64>,
@@ -318,11 +321,37 @@ impl Metrics {
         let values = [
             method, error_type, status, tool, prompt, operation, version, network, protocol,
         ];
-        self.0.operations.get(&values).observe(elapsed);
+        let series = self.0.operations.get(&values);
+        series.histogram.observe(elapsed);
         #[cfg(feature = "otel")]
         if let Some(otel) = self.0.otel.get() {
-            otel.operation(elapsed.as_secs_f64(), &values);
+            let seconds = elapsed.as_secs_f64();
+            if self.0.operations.is_overflow(series) {
+                // Its labels are `_OTHER`; OpenTelemetry has the values (and a bound of its own).
+                otel.operation(seconds, &values);
+            } else {
+                series
+                    .bound
+                    .get_or_init(|| otel.bind_operation(&values))
+                    .record(seconds);
+            }
         }
+    }
+}
+
+/// One series of the operation histogram: the histogram and, once recorded into
+/// OpenTelemetry, the instrument bound to its attributes (made once per series, so that a
+/// call neither allocates them nor has them hashed and looked up again).
+#[derive(Default)]
+struct Operation {
+    histogram: Histogram,
+    #[cfg(feature = "otel")]
+    bound: std::sync::OnceLock<opentelemetry::metrics::BoundHistogram<f64>>,
+}
+
+impl AsRef<Histogram> for Operation {
+    fn as_ref(&self) -> &Histogram {
+        &self.histogram
     }
 }
 

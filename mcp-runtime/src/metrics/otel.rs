@@ -2,7 +2,7 @@
 //! global meter provider when [`Metrics::opentelemetry`](super::Metrics::opentelemetry) is
 //! called: the provider is used, never installed or replaced.
 
-use opentelemetry::metrics::{Counter, Histogram, UpDownCounter};
+use opentelemetry::metrics::{BoundHistogram, Counter, Histogram, UpDownCounter};
 use opentelemetry::{InstrumentationScope, KeyValue, global};
 
 use super::registry::SECONDS;
@@ -67,9 +67,17 @@ impl Instruments {
         }
     }
 
+    /// Records one operation of the label values `values`.
     pub(super) fn operation(&self, seconds: f64, values: &[&str]) {
         self.operation
             .record(seconds, &attributes(OPERATION_ATTRIBUTES, values));
+    }
+
+    /// The operation histogram bound to the attributes of the label values `values` (kept by
+    /// their series).
+    pub(super) fn bind_operation(&self, values: &[&str]) -> BoundHistogram<f64> {
+        self.operation
+            .bind(&attributes(OPERATION_ATTRIBUTES, values))
     }
 
     pub(super) fn session(&self, seconds: f64, values: &[&str]) {

@@ -30,6 +30,12 @@ pub(crate) struct Histogram {
     sum_nanos: AtomicU64,
 }
 
+impl AsRef<Histogram> for Histogram {
+    fn as_ref(&self) -> &Histogram {
+        self
+    }
+}
+
 impl Histogram {
     pub(crate) fn observe(&self, elapsed: Duration) {
         let seconds = elapsed.as_secs_f64();
@@ -80,7 +86,7 @@ impl<C: Default> Table<C> {
     pub(crate) fn get(&self, values: &[&str]) -> &C {
         debug_assert_eq!(values.len(), self.names.len());
         let len = self.slots.len();
-        let start = (self.hasher.hash_one(values) as usize) % len;
+        let start = (self.hash(values) as usize) % len;
         let mut reserved = false;
         for step in 0..len {
             let slot = &self.slots[(start + step) % len];
@@ -127,6 +133,41 @@ impl<C: Default> Table<C> {
             self.used.fetch_sub(1, Ordering::Relaxed);
         }
         self.overflow()
+    }
+
+    /// The hash of a label set: its values' bytes, each followed by `0xff` (never in UTF-8),
+    /// hashed as one stream, gathered on the stack so that the hasher is fed once per value
+    /// set rather than twice per value.
+    fn hash(&self, values: &[&str]) -> u64 {
+        use std::hash::Hasher as _;
+        let mut hasher = self.hasher.build_hasher();
+        let mut buf = [0u8; 256];
+        let mut used = 0;
+        for value in values {
+            let bytes = value.as_bytes();
+            if used + bytes.len() >= buf.len() {
+                hasher.write(&buf[..used]);
+                used = 0;
+                if bytes.len() >= buf.len() {
+                    hasher.write(bytes);
+                    hasher.write(&[0xff]);
+                    continue;
+                }
+            }
+            buf[used..used + bytes.len()].copy_from_slice(bytes);
+            buf[used + bytes.len()] = 0xff;
+            used += bytes.len() + 1;
+        }
+        hasher.write(&buf[..used]);
+        hasher.finish()
+    }
+
+    /// Whether `cell` is the overflow series' (whose label values are all `_OTHER`).
+    #[cfg_attr(not(feature = "otel"), allow(dead_code))]
+    pub(crate) fn is_overflow(&self, cell: &C) -> bool {
+        self.other
+            .get()
+            .is_some_and(|series| std::ptr::eq(&series.cell, cell))
     }
 
     fn overflow(&self) -> &C {
@@ -199,15 +240,15 @@ pub(crate) fn header(out: &mut String, name: &str, kind: &str, help: &str) {
 
 /// A histogram's samples: `_bucket` (cumulative, `le` last, `+Inf` the count), `_sum` in
 /// seconds, `_count`.
-pub(crate) fn render_histograms(
+pub(crate) fn render_histograms<C: Default + AsRef<Histogram>>(
     out: &mut String,
     name: &str,
     help: &str,
-    table: &Table<Histogram>,
+    table: &Table<C>,
 ) {
     header(out, name, "histogram", help);
     for series in table.series() {
-        let h = &series.cell;
+        let h = series.cell.as_ref();
         // The count is read first: the buckets, read after, may hold a few more observations
         // than it; `+Inf` is the larger, so that the buckets stay monotonic.
         let count = h.count.load(Ordering::Relaxed);

@@ -98,7 +98,7 @@ pub struct Request<'a> {
     principal: Option<Arc<str>>,
     /// The target and `_meta`, read from the params together the first time either is asked
     /// for (one pass over the params, not one each).
-    scanned: OnceLock<Scanned>,
+    scanned: OnceLock<Scanned<'a>>,
     session: Option<&'a str>,
     items: Option<super::items::ItemsRef<'a>>,
 }
@@ -288,7 +288,7 @@ impl<'a> Request<'a> {
         self.scanned().meta.as_ref()
     }
 
-    fn scanned(&self) -> &Scanned {
+    fn scanned(&self) -> &Scanned<'a> {
         self.scanned.get_or_init(|| {
             self.params
                 .map(|p| scan(self.method.target(), p))
@@ -318,10 +318,11 @@ struct MetaOnly {
     meta: Option<Map<String, Value>>,
 }
 
-/// What [`Request::target`] and [`Request::meta`] read from the params.
+/// What [`Request::target`] and [`Request::meta`] read from the params (the target borrowed
+/// from them unless it has escapes).
 #[derive(Debug, Default)]
-struct Scanned {
-    target: Option<String>,
+struct Scanned<'a> {
+    target: Option<Cow<'a, str>>,
     meta: Option<Map<String, Value>>,
 }
 
@@ -349,7 +350,7 @@ struct Reference<'a> {
 
 /// The target (for a method that has one) and `_meta`, in one pass over the params. Params
 /// the method would refuse (a duplicate member, a wrong type) have neither.
-fn scan(target: Option<Target>, params: &RawValue) -> Scanned {
+fn scan(target: Option<Target>, params: &RawValue) -> Scanned<'_> {
     if target.is_none() {
         let meta = serde_json::from_str::<MetaOnly>(params.get()).ok();
         return Scanned {
@@ -368,7 +369,7 @@ fn scan(target: Option<Target>, params: &RawValue) -> Scanned {
         _ => None,
     };
     Scanned {
-        target: found.map(Cow::into_owned),
+        target: found,
         meta: t.meta,
     }
 }

@@ -35,6 +35,13 @@
 //! | `error.type` | a JSON-RPC error: its code (`-32602`); a tool's `isError` result: `tool_error`; a cancellation: `cancelled` |
 //! | `rpc.response.status_code` | a JSON-RPC error: its code (`-32602`) |
 //!
+//! The sampler is asked with the span's kind, the method as its name (`tools/call`) and the
+//! attributes that are fixed text (`mcp.method.name`, `mcp.protocol.version`,
+//! `network.transport`, `network.protocol.name`, `gen_ai.operation.name`); the target in the
+//! name and the attributes copied from the request (`mcp.session.id`, `jsonrpc.request.id`,
+//! `gen_ai.tool.name`, `gen_ai.prompt.name`, `mcp.resource.uri`) are set once it decided to
+//! record, so a request left out by a ratio sampler allocates none of them.
+//!
 //! "Span status SHOULD be set to `ERROR` when `error.type` attribute is present. The status
 //! description SHOULD match the `JSONRPCError.message`": it is, and the description of a
 //! tool error is `tool_error`.
@@ -69,11 +76,9 @@
 
 mod attrs;
 
-use std::borrow::Cow;
-
 use opentelemetry::propagation::{Extractor, TextMapCompositePropagator, TextMapPropagator};
 use opentelemetry::trace::{
-    FutureExt, Link, SpanKind, Status, TraceContextExt, Tracer, TracerProvider,
+    FutureExt, Link, Span, SpanKind, Status, TraceContextExt, Tracer, TracerProvider,
 };
 use opentelemetry::{Context, InstrumentationScope, KeyValue, global};
 use opentelemetry_sdk::propagation::{BaggagePropagator, TraceContextPropagator};
@@ -166,20 +171,26 @@ impl Layer for Tracing {
         let remote = extracted
             .as_ref()
             .is_some_and(|cx| cx.span().span_context().is_remote());
-        let ambient_span = ambient.span().span_context().clone();
         // Extracted over the ambient context: without a `traceparent` the ambient span stays
         // the parent (and the baggage, if any, is added to it).
+        let link = (remote && ambient.span().span_context().is_valid())
+            .then(|| Link::with_context(ambient.span().span_context().clone()));
         let parent = extracted.unwrap_or(ambient);
         let tracer = global::tracer_provider().tracer_with_scope(self.scope.clone());
-        let (name, attributes) = describe(request);
+        // The sampler sees the method's name and the attributes that cost no allocation; the
+        // rest (the target in the name, the ids) is added only to a span that records.
+        let method = request.method().name().unwrap_or("_OTHER");
         let mut builder = tracer
-            .span_builder(name)
+            .span_builder(method)
             .with_kind(SpanKind::Server)
-            .with_attributes(attributes);
-        if remote && ambient_span.is_valid() {
-            builder = builder.with_links(vec![Link::with_context(ambient_span)]);
+            .with_attributes(fixed(request, method));
+        if let Some(link) = link {
+            builder = builder.with_links(vec![link]);
         }
-        let span = builder.start_with_context(&tracer, &parent);
+        let mut span = builder.start_with_context(&tracer, &parent);
+        if span.is_recording() {
+            describe(request, method, &mut span);
+        }
         let cx = parent.with_span(span);
         Box::pin(async move {
             let outcome = next.run().with_context(cx.clone()).await;
@@ -189,22 +200,12 @@ impl Layer for Tracing {
     }
 }
 
-/// The span's name and its attributes known before the outcome.
-fn describe(request: &Request<'_>) -> (Cow<'static, str>, Vec<KeyValue>) {
-    use mcp_core::Method;
-    let method = request.method().name().unwrap_or("_OTHER");
-    let mut attributes = Vec::with_capacity(8);
+/// The attributes of the span known before the outcome that are static text.
+fn fixed(request: &Request<'_>, method: &'static str) -> Vec<KeyValue> {
+    let mut attributes = Vec::with_capacity(5);
     attributes.push(KeyValue::new(attrs::METHOD, method));
     if let Some(version) = request.version() {
         attributes.push(KeyValue::new(attrs::PROTOCOL_VERSION, version.as_str()));
-    }
-    if let Some(session) = request.session_id() {
-        attributes.push(KeyValue::new(attrs::SESSION_ID, session.to_owned()));
-    }
-    if request.kind() == Kind::Request
-        && let Some(id) = request.id()
-    {
-        attributes.push(KeyValue::new(attrs::REQUEST_ID, id.to_string()));
     }
     match request.transport() {
         TransportKind::Stdio => attributes.push(KeyValue::new(attrs::TRANSPORT, "pipe")),
@@ -214,33 +215,50 @@ fn describe(request: &Request<'_>) -> (Cow<'static, str>, Vec<KeyValue>) {
         }
         _ => {}
     }
-    let target = request.target();
-    let name = match (request.method(), target) {
-        (Method::CallTool, Some(tool)) => {
-            attributes.push(KeyValue::new(attrs::TOOL_NAME, tool.to_owned()));
-            attributes.push(KeyValue::new(attrs::OPERATION, "execute_tool"));
-            Cow::Owned(format!("{method} {tool}"))
-        }
-        (Method::CallTool, None) => {
-            attributes.push(KeyValue::new(attrs::OPERATION, "execute_tool"));
-            Cow::Borrowed(method)
-        }
-        (Method::GetPrompt, Some(prompt)) => {
-            attributes.push(KeyValue::new(attrs::PROMPT_NAME, prompt.to_owned()));
-            Cow::Owned(format!("{method} {prompt}"))
-        }
-        (Method::ReadResource | Method::Subscribe | Method::Unsubscribe, Some(uri)) => {
-            attributes.push(KeyValue::new(attrs::RESOURCE_URI, uri.to_owned()));
-            Cow::Borrowed(method)
-        }
-        _ => Cow::Borrowed(method),
+    if request.method() == mcp_core::Method::CallTool {
+        attributes.push(KeyValue::new(attrs::OPERATION, "execute_tool"));
+    }
+    attributes
+}
+
+/// A recording span's name (`{mcp.method.name} {target}` where the conventions want the
+/// target) and the attributes that are the request's own text.
+fn describe(request: &Request<'_>, method: &'static str, span: &mut impl Span) {
+    use mcp_core::Method;
+    if let Some(session) = request.session_id() {
+        span.set_attribute(KeyValue::new(attrs::SESSION_ID, session.to_owned()));
+    }
+    if request.kind() == Kind::Request
+        && let Some(id) = request.id()
+    {
+        span.set_attribute(KeyValue::new(attrs::REQUEST_ID, id.to_string()));
+    }
+    let Some(target) = request.target() else {
+        return;
     };
-    (name, attributes)
+    match request.method() {
+        Method::CallTool => {
+            span.set_attribute(KeyValue::new(attrs::TOOL_NAME, target.to_owned()));
+            span.update_name(format!("{method} {target}"));
+        }
+        Method::GetPrompt => {
+            span.set_attribute(KeyValue::new(attrs::PROMPT_NAME, target.to_owned()));
+            span.update_name(format!("{method} {target}"));
+        }
+        Method::ReadResource | Method::Subscribe | Method::Unsubscribe => {
+            span.set_attribute(KeyValue::new(attrs::RESOURCE_URI, target.to_owned()));
+        }
+        _ => {}
+    }
 }
 
 /// The outcome's attributes and status on the span, which then ends.
 fn record(cx: &Context, outcome: &Outcome) {
     let span = cx.span();
+    if !span.is_recording() {
+        span.end();
+        return;
+    }
     match (outcome.kind(), outcome.error_object()) {
         (_, Some(error)) => {
             let code = error.code.to_string();
