@@ -80,7 +80,7 @@ use crate::handler::invoke::{CatchUnwind, mask};
 pub(crate) use items::{Invalidate, Items};
 pub(crate) use outcome::Payload;
 pub use outcome::{Outcome, OutcomeKind};
-pub use request::{Kind, Request, TransportKind};
+pub use request::{Direction, Kind, Request, TransportKind};
 
 /// A middleware layer: runs around every message a client sends (see the [module
 /// docs](self)). It calls `next.run()` to go on (to the next layer, then the method) and
@@ -121,6 +121,31 @@ pub trait Layer: Send + Sync + 'static {
     /// }
     /// ```
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome>;
+
+    /// Whether this layer also sees what the server sends the client ([`Direction::Outgoing`]:
+    /// its requests to the client and its notifications). `false` unless a layer says so: a
+    /// layer written for the client's calls (a rate limit, an audit log, the metrics of
+    /// served operations) is not handed the server's own messages.
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::{Layer, Next, Outcome, Request};
+    ///
+    /// struct Both;
+    ///
+    /// impl Layer for Both {
+    ///     fn call<'a>(&'a self, _: &'a Request<'a>, next: Next<'a>) -> mcp_runtime::BoxFuture<'a, Outcome> {
+    ///         next.run()
+    ///     }
+    ///
+    ///     fn sees_outgoing(&self) -> bool {
+    ///         true
+    ///     }
+    /// }
+    /// assert!(Both.sees_outgoing());
+    /// ```
+    fn sees_outgoing(&self) -> bool {
+        false
+    }
 }
 
 /// What comes after a layer: the layers inside it, then the method.
@@ -154,27 +179,39 @@ impl<'a> Next<'a> {
     /// # let _ = pass;
     /// ```
     pub fn run(self) -> BoxFuture<'a, Outcome> {
-        if let Some((layer, outer)) = self.outer.split_first() {
-            let next = Next {
-                outer,
-                rest: self.rest,
-                request: self.request,
-                endpoint: self.endpoint,
-            };
-            return layer.call(self.request, next);
+        let Next {
+            mut outer,
+            mut rest,
+            request,
+            endpoint,
+        } = self;
+        // What the server sends passes only the layers that asked to see it.
+        let skip = |layer: &Arc<dyn Layer>| request.is_outgoing() && !layer.sees_outgoing();
+        while let Some((layer, tail)) = outer.split_first() {
+            outer = tail;
+            if !skip(layer) {
+                let next = Next {
+                    outer,
+                    rest,
+                    request,
+                    endpoint,
+                };
+                return layer.call(request, next);
+            }
         }
-        match self.rest.split_first() {
-            Some((layer, rest)) => layer.call(
-                self.request,
-                Next {
+        while let Some((layer, tail)) = rest.split_first() {
+            rest = tail;
+            if !skip(layer) {
+                let next = Next {
                     outer: &[],
                     rest,
-                    request: self.request,
-                    endpoint: self.endpoint,
-                },
-            ),
-            None => (self.endpoint)(),
+                    request,
+                    endpoint,
+                };
+                return layer.call(request, next);
+            }
         }
+        endpoint()
     }
 }
 
@@ -195,7 +232,26 @@ impl std::fmt::Debug for Next<'_> {
 /// let _: &FromFn<_> = &layer;
 /// ```
 #[derive(Clone)]
-pub struct FromFn<F>(F);
+pub struct FromFn<F> {
+    f: F,
+    outgoing: bool,
+}
+
+impl<F> FromFn<F> {
+    /// The same layer, seeing what the server sends too ([`Layer::sees_outgoing`]).
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::{Layer, from_fn};
+    ///
+    /// let both = from_fn(|_request, next| next.run()).with_outgoing();
+    /// assert!(both.sees_outgoing());
+    /// ```
+    #[must_use]
+    pub fn with_outgoing(mut self) -> Self {
+        self.outgoing = true;
+        self
+    }
+}
 
 impl<F> std::fmt::Debug for FromFn<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -226,7 +282,7 @@ pub fn from_fn<F>(f: F) -> FromFn<F>
 where
     F: for<'a> Fn(&'a Request<'a>, Next<'a>) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
-    FromFn(f)
+    FromFn { f, outgoing: false }
 }
 
 impl<F> Layer for FromFn<F>
@@ -234,7 +290,11 @@ where
     F: for<'a> Fn(&'a Request<'a>, Next<'a>) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
-        (self.0)(request, next)
+        (self.f)(request, next)
+    }
+
+    fn sees_outgoing(&self) -> bool {
+        self.outgoing
     }
 }
 

@@ -1,0 +1,266 @@
+//! What the server sends passes its layers too: a layer that asks to
+//! (`from_fn(..).with_outgoing()`) sees an elicitation round trip, a progress notification, a
+//! log message and a `list_changed` notification, answers `roots/list` itself (the handler sees
+//! its answer, the client never sees the request) and drops the log message; a layer that did
+//! not ask sees only the client's messages. In memory and over stdio (a child process).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use mcp_runtime::ListChanged;
+use mcp_runtime::middleware::{Kind, Layer, Outcome, from_fn};
+use mcp_runtime::prelude::*;
+use serde_json::{Value, json};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Name {
+    /// Your name
+    name: String,
+}
+
+/// The server this process serves, for the tool that announces a list change.
+static SERVER: OnceLock<Server> = OnceLock::new();
+
+/// Reports progress, asks the user and the client's roots, logs, and says the tools changed.
+#[tool]
+async fn ask(ctx: Context) -> Result<String, ToolError> {
+    ctx.progress(1.0, Some(2.0), Some("asking")).await;
+    let who = match ctx.elicit::<Name>("Who are you?").await? {
+        Elicitation::Accept(n) => n.name,
+        Elicitation::Decline | Elicitation::Cancel => "nobody".into(),
+    };
+    let roots = ctx.roots().await?;
+    ctx.log(LoggingLevel::Info, "asked").await;
+    if let Some(server) = SERVER.get() {
+        server.notify_list_changed(ListChanged::Tools);
+    }
+    let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
+    Ok(format!("{who} {}", uris.join(",")))
+}
+
+#[derive(Clone, Default)]
+struct Seen(Arc<Mutex<Vec<String>>>);
+
+impl Seen {
+    fn push(&self, line: String) {
+        self.0.lock().unwrap().push(line);
+    }
+
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+/// Sees both ways; writes what the server sends: a notification as it enters (before it is
+/// sent), a request with its outcome. Answers `roots/list`, drops `notifications/message`.
+fn outgoing(seen: Seen) -> impl Layer {
+    from_fn(move |request, next| {
+        let seen = seen.clone();
+        Box::pin(async move {
+            if !request.is_outgoing() {
+                return next.run().await;
+            }
+            let method = request.method().name().unwrap_or("?");
+            let params = request.params().map_or("-", |p| p.get());
+            let transport = request.transport().as_str();
+            if request.kind() == Kind::Notification {
+                seen.push(format!("{transport} notification {method} {params}"));
+                if method == "notifications/message" {
+                    return Outcome::notified();
+                }
+                return next.run().await;
+            }
+            let outcome = if method == "roots/list" {
+                Outcome::result(&json!({"roots": [{"uri": "file:///from-layer"}]})).unwrap()
+            } else {
+                next.run().await
+            };
+            let id = request.id().map(ToString::to_string).unwrap_or_default();
+            let version = request.version().map_or("-", |v| v.as_str());
+            let answer = outcome.result_json().unwrap_or("-");
+            seen.push(format!(
+                "{transport} request {id} {version} {method} {:?} {answer}",
+                outcome.kind()
+            ));
+            outcome
+        })
+    })
+    .with_outgoing()
+}
+
+/// Sees only what the client sends (it did not ask for more).
+fn incoming(seen: Seen) -> impl Layer {
+    from_fn(move |request, next| {
+        let seen = seen.clone();
+        Box::pin(async move {
+            let direction = format!("{:?}", request.direction());
+            let method = request.method().name().unwrap_or("?").to_owned();
+            seen.push(format!("{direction} {method}"));
+            next.run().await
+        })
+    })
+}
+
+fn server(out: &Seen, inc: &Seen) -> Server {
+    let server = Server::builder(server_info!())
+        .tool(ask::TOOL)
+        .layer(incoming(inc.clone()))
+        .layer(outgoing(out.clone()))
+        .build()
+        .unwrap();
+    let _ = SERVER.set(server.clone());
+    server
+}
+
+fn init() -> Value {
+    json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25",
+        "capabilities":{"elicitation":{"form":{}},"roots":{}},
+        "clientInfo":{"name":"t","version":"0"}}})
+}
+
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+fn call() -> Value {
+    json!({"jsonrpc":"2.0","id":2,"method":"tools/call",
+        "params":{"name":"ask","arguments":{},"_meta":{"progressToken":"p"}}})
+}
+
+fn accept() -> Value {
+    json!({"jsonrpc":"2.0","id":"s-1","result":{"action":"accept","content":{"name":"Ada"}}})
+}
+
+/// What the outgoing layer writes, over transport `t`.
+fn expected(t: &str) -> Vec<String> {
+    [
+        format!(
+            r#"{t} notification notifications/progress {{"progressToken":"p","progress":1.0,"total":2.0,"message":"asking"}}"#
+        ),
+        format!(r#"{t} request s-1 2025-11-25 elicitation/create Result {{"action":"accept","content":{{"name":"Ada"}}}}"#),
+        format!(r#"{t} request s-2 2025-11-25 roots/list Result {{"roots":[{{"uri":"file:///from-layer"}}]}}"#),
+        format!(r#"{t} notification notifications/message {{"level":"info","data":"asked"}}"#),
+        format!("{t} notification notifications/tools/list_changed {{}}"),
+    ]
+    .to_vec()
+}
+
+/// What the client receives after its call, in order: the progress, the question, and (in
+/// either order: the hub's notification and the reply take separate ways) the tools'
+/// `list_changed` and the call's answer. Never `roots/list` or the log message.
+fn check_received(received: &[Value]) {
+    assert_eq!(received.len(), 4, "{received:?}");
+    assert_eq!(received[0]["method"], "notifications/progress");
+    assert_eq!(received[0]["params"]["progressToken"], "p");
+    assert_eq!(received[1]["method"], "elicitation/create");
+    assert_eq!(received[1]["id"], "s-1");
+    let mut rest: Vec<&Value> = received[2..].iter().collect();
+    rest.sort_by_key(|m| m.get("id").is_some());
+    assert_eq!(
+        *rest[0],
+        json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}})
+    );
+    assert_eq!(rest[1]["id"], 2);
+    assert_eq!(
+        rest[1]["result"]["content"][0]["text"],
+        "Ada file:///from-layer"
+    );
+}
+
+#[tokio::test]
+async fn in_memory_a_layer_sees_what_the_server_sends_and_answers_a_request_to_the_client() {
+    let (out, inc) = (Seen::default(), Seen::default());
+    let mut c = server(&out, &inc).connect_in_memory();
+    c.send(&init()).await;
+    assert_eq!(c.recv().await.unwrap()["id"], 1);
+    c.send_raw(INITIALIZED).await;
+    c.send(&call()).await;
+    let mut received = Vec::new();
+    while received.len() < 4 {
+        let msg = c.recv().await.expect("the server goes on");
+        if msg["method"] == "elicitation/create" {
+            c.send(&accept()).await;
+        }
+        received.push(msg);
+    }
+    check_received(&received);
+    assert_eq!(out.take(), expected("memory"));
+    assert_eq!(
+        inc.take(),
+        [
+            "Incoming initialize",
+            "Incoming notifications/initialized",
+            "Incoming tools/call"
+        ],
+        "a layer that did not ask sees none of the server's messages"
+    );
+}
+
+/// The stdio child: the same server on stdin and stdout; the layer's lines go to stderr as
+/// `seen: ...` when stdin closes.
+#[tokio::test]
+#[ignore = "run by stdio_a_layer_sees_what_the_server_sends as a child process"]
+async fn stdio_outgoing_child() {
+    assert!(std::env::var_os("MCP_TEST_CHILD").is_some(), "a child only");
+    let (out, inc) = (Seen::default(), Seen::default());
+    server(&out, &inc).serve_stdio().await.unwrap();
+    for line in out.take() {
+        writeln!(std::io::stderr(), "seen: {line}").unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stdio_a_layer_sees_what_the_server_sends() {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "--ignored",
+            "stdio_outgoing_child",
+            "--quiet",
+            "--test-threads=1",
+        ])
+        .env("MCP_TEST_CHILD", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (lines_tx, lines) = std::sync::mpsc::channel::<Value>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let Ok(msg) = serde_json::from_str(&line) else {
+                continue;
+            };
+            if lines_tx.send(msg).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = Duration::from_secs(10);
+    writeln!(stdin, "{}", init()).unwrap();
+    assert_eq!(lines.recv_timeout(wait).unwrap()["id"], 1);
+    writeln!(stdin, "{INITIALIZED}").unwrap();
+    writeln!(stdin, "{}", call()).unwrap();
+    let mut received = Vec::new();
+    while received.len() < 4 {
+        let msg = lines.recv_timeout(wait).unwrap();
+        if msg["method"] == "elicitation/create" {
+            writeln!(stdin, "{}", accept()).unwrap();
+        }
+        received.push(msg);
+    }
+    check_received(&received);
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let seen: Vec<String> = String::from_utf8(output.stderr)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("seen: "))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(seen, expected("stdio"));
+}
