@@ -68,6 +68,7 @@ mod error;
 mod handler;
 mod headers;
 mod http;
+mod incoming;
 mod limits;
 mod link;
 mod lists;

@@ -132,7 +132,7 @@ fn describe(request: &Request<'_>) -> (Cow<'static, str>, Vec<KeyValue>) {
     ));
     attributes.push(KeyValue::new(
         "jsonrpc.request.id",
-        request.id().to_string(),
+        request.id().map(ToString::to_string).unwrap_or_default(),
     ));
     if let Some(session) = request.session_id() {
         attributes.push(KeyValue::new("mcp.session.id", session.to_owned()));

@@ -2,7 +2,9 @@
 //! (`from_fn(..).with_outgoing()`) sees an elicitation round trip, a progress notification, a
 //! log message and a `list_changed` notification, answers `roots/list` itself (the handler sees
 //! its answer, the client never sees the request) and drops the log message; a layer that did
-//! not ask sees only the client's messages. In memory and over stdio (a child process).
+//! not ask sees only the client's messages. In memory and over stdio (a child process); and
+//! the client's side of it: a client layer that asks sees the server's questions and
+//! notifications, and answers one.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -263,4 +265,101 @@ async fn stdio_a_layer_sees_what_the_server_sends() {
         .map(str::to_owned)
         .collect();
     assert_eq!(seen, expected("stdio"));
+}
+
+/// The client's side: a client layer that asks sees the server's questions around the
+/// client's handler, answers `roots/list` itself (the server's handler sees its answer), and
+/// sees the server's log message; it sees none of it without asking.
+#[cfg(feature = "client")]
+#[tokio::test]
+async fn a_client_layer_sees_the_servers_questions_and_notifications_and_answers_one() {
+    use mcp_runtime::client::middleware::{Outcome as ClientOutcome, from_fn as client_fn};
+    use mcp_runtime::client::protocol::{ElicitAction, ElicitRequestParams, ElicitResult};
+    use mcp_runtime::client::{BoxFuture, Client, ClientHandler};
+    use mcp_runtime::protocol::{ClientCapabilities, ErrorObject};
+
+    struct Grace;
+
+    impl ClientHandler for Grace {
+        fn elicit(
+            &self,
+            _request: ElicitRequestParams,
+        ) -> BoxFuture<'_, Result<ElicitResult, ErrorObject>> {
+            let mut result = ElicitResult::new(ElicitAction::Accept);
+            result.content = Some(serde_json::from_value(json!({"name": "Grace"})).unwrap());
+            Box::pin(async move { Ok(result) })
+        }
+    }
+
+    let seen = Seen::default();
+    let log = seen.clone();
+    let both = client_fn(move |request, next| {
+        let log = log.clone();
+        Box::pin(async move {
+            let method = request.method_name().to_owned();
+            let outcome = if method == "roots/list" {
+                ClientOutcome::result(&json!({"roots": [{"uri": "file:///client-layer"}]})).unwrap()
+            } else {
+                next.run().await
+            };
+            let id = request.id().map(ToString::to_string).unwrap_or("-".into());
+            let text = outcome.text().unwrap_or("-").to_owned();
+            log.push(format!("{:?} {id} {method} {text}", request.direction()));
+            outcome
+        })
+    })
+    .with_incoming();
+    let plain_seen = Seen::default();
+    let plain_log = plain_seen.clone();
+    let plain = client_fn(move |request, next| {
+        plain_log.push(format!(
+            "{:?} {}",
+            request.direction(),
+            request.method_name()
+        ));
+        next.run()
+    });
+    let server = Server::builder(server_info!())
+        .tool(ask::TOOL)
+        .build()
+        .unwrap();
+    let caps: ClientCapabilities =
+        serde_json::from_value(json!({"elicitation": {"form": {}}, "roots": {}})).unwrap();
+    let client = server
+        .connect_client(
+            Client::builder()
+                .protocol_version(mcp_runtime::protocol::ProtocolVersion::V2025_11_25)
+                .capabilities(caps)
+                .handler(Grace)
+                .layer(plain)
+                .layer(both),
+        )
+        .await
+        .unwrap();
+    let result = client.call_tool("ask", json!({})).await.unwrap();
+    assert_eq!(
+        result.content[0].as_text(),
+        Some("Grace file:///client-layer")
+    );
+    let seen = seen.take();
+    assert_eq!(seen.len(), 5, "{seen:?}");
+    assert!(
+        seen[0].starts_with("Outgoing 1 initialize {"),
+        "{}",
+        seen[0]
+    );
+    assert_eq!(
+        seen[1..],
+        [
+            r#"Incoming s-1 elicitation/create {"jsonrpc":"2.0","id":null,"result":{"action":"accept","content":{"name":"Grace"}}}"#,
+            r#"Incoming s-2 roots/list {"jsonrpc":"2.0","id":null,"result":{"roots":[{"uri":"file:///client-layer"}]}}"#,
+            "Incoming - notifications/message -",
+            r#"Outgoing 2 tools/call {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Grace file:///client-layer"}]}}"#,
+        ]
+    );
+    assert_eq!(
+        plain_seen.take(),
+        ["Outgoing initialize", "Outgoing tools/call"],
+        "a layer that did not ask sees only the client's requests"
+    );
 }

@@ -86,14 +86,10 @@ impl Member for Connection {
     fn notify(&self, message: Vec<u8>) {
         // (Logged once, where the hub built it: `wire::notification`.)
         if self.link.session().is_some() {
-            match self.notices.get() {
-                Some(layered) => {
-                    let _ = layered.try_send(message);
-                }
-                None => {
-                    let _ = self.out.try_send(Outbound::Message(message));
-                }
-            }
+            let _ = match self.notices.get() {
+                Some(layered) => layered.try_send(message).is_ok(),
+                None => self.out.try_send(Outbound::Message(message)).is_ok(),
+            };
         }
     }
 

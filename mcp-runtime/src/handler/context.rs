@@ -208,24 +208,6 @@ impl Context {
         self.send_notification(peer, msg).await;
     }
 
-    /// Sends a notification to the client: through the server's layers, when it has some.
-    async fn send_notification(&self, peer: &Sink, msg: Vec<u8>) {
-        let server = &self.inner.server;
-        if !server.has_layers() {
-            let _ = peer.send(Outbound::Message(msg)).await;
-            return;
-        }
-        let send = |msg: Vec<u8>| -> crate::future::BoxFuture<'_, ()> {
-            Box::pin(async move {
-                let _ = peer.send(Outbound::Message(msg)).await;
-            })
-        };
-        let version = Some(self.inner.version);
-        server
-            .notify_through_layers(&self.inner.via, version, msg, send)
-            .await;
-    }
-
     /// Closes the HTTP connection carrying this request's SSE stream without ending the request
     /// (handshake era, Streamable HTTP): the client reconnects with `GET` + `Last-Event-ID` and
     /// receives what follows, the reply included. Elsewhere it does nothing.

@@ -37,6 +37,54 @@
 //! serve it in (no session, an unsupported revision in `_meta`), and a message that is not
 //! JSON-RPC, are answered before the layers.
 //!
+//! # What the server sends
+//!
+//! A layer that asks to ([`Layer::sees_outgoing`]; [`FromFn::with_outgoing`] for a closure)
+//! also sees what the server sends the client, as requests whose
+//! [`direction`](Request::direction) is [`Direction::Outgoing`]: the requests a handler makes
+//! through its [`Context`](crate::Context) (`elicitation/create`, `sampling/createMessage`,
+//! `roots/list`; their id is the server's, `s-N`) and the notifications (progress, log
+//! messages, `notifications/*/list_changed`, `notifications/resources/updated`).
+//!
+//! - A request's outcome is the client's answer: a layer that answers instead (an
+//!   [`Outcome::result`] or an [`Outcome::error`]) is what the handler receives, and the
+//!   client never sees the request. A request that got no answer (the client went away, the
+//!   server's client-request timeout) is an internal error to the layers; the handler sees
+//!   what happened ([`InteractionError`](crate::InteractionError)).
+//! - A notification's outcome is [`OutcomeKind::Notified`]; a layer that does not call `next`
+//!   drops it. The hub's notifications (list changes, resource updates) pass a connection's
+//!   layers in a task of the connection's, in order (at most 64 wait; more are dropped, as a
+//!   full outbound queue drops them).
+//!
+//! Other layers are not handed these messages: a layer written for the client's calls (a rate
+//! limit, an audit log, the metrics of served operations) would count the server's own. In the
+//! stateless era the server asks no questions of its own (they are `input_required` results
+//! of the client's request, which the layers see), and `subscriptions/listen` streams and task
+//! status notifications do not pass the layers.
+//!
+//! ```
+//! use mcp_runtime::middleware::{Outcome, from_fn};
+//! use mcp_runtime::prelude::*;
+//! use mcp_runtime::protocol::Method;
+//!
+//! let server = Server::builder(server_info!())
+//!     .layer(
+//!         from_fn(|request, next| {
+//!             Box::pin(async move {
+//!                 // The server answers its own `roots/list`: the client is not asked.
+//!                 if request.is_outgoing() && request.method() == Method::ListRoots {
+//!                     return Outcome::result(&serde_json::json!({"roots": []})).unwrap();
+//!                 }
+//!                 next.run().await
+//!             })
+//!         })
+//!         .with_outgoing(),
+//!     )
+//!     .build()
+//!     .unwrap();
+//! # let _ = server;
+//! ```
+//!
 //! # Before authorization
 //!
 //! Layers run around the method, so around its authorization (`MethodCall::authorize`):
@@ -58,7 +106,7 @@
 //! # Cost
 //!
 //! With no layer the dispatcher checks `layers.is_empty()` once per message and takes its
-//! usual path: no request view is built, nothing is boxed. With layers, each message builds one
+//! usual path: no request view is built, nothing is boxed; so does what the server sends. With layers, each message builds one
 //! [`Request`] on the stack and boxes one future per layer and one for the method.
 //!
 //! # Panics

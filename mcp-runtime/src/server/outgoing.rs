@@ -14,7 +14,9 @@ use serde_json::value::RawValue;
 use super::ServerInner;
 use crate::future::BoxFuture;
 use crate::handler::ask::InteractionError;
+use crate::handler::context::Context;
 use crate::middleware::{Endpoint, Kind, Outcome, OutcomeKind, Request, TransportKind};
+use crate::outbound::{Outbound, Sink};
 use crate::sync::lock;
 
 /// The way a request came to the server: its messages to the client go the same way.
@@ -128,5 +130,25 @@ impl ServerInner {
             })
         });
         let _ = self.options.layers.run(&request, endpoint).await;
+    }
+}
+
+impl Context {
+    /// Sends a notification to the client: through the server's layers, when it has some.
+    pub(crate) async fn send_notification(&self, peer: &Sink, msg: Vec<u8>) {
+        let server = &self.inner.server;
+        if !server.has_layers() {
+            let _ = peer.send(Outbound::Message(msg)).await;
+            return;
+        }
+        let send = |msg: Vec<u8>| -> BoxFuture<'_, ()> {
+            Box::pin(async move {
+                let _ = peer.send(Outbound::Message(msg)).await;
+            })
+        };
+        let version = Some(self.inner.version);
+        server
+            .notify_through_layers(&self.inner.via, version, msg, send)
+            .await;
     }
 }
