@@ -73,6 +73,9 @@ mod limits;
 mod link;
 mod lists;
 mod methods;
+#[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+pub mod metrics;
 pub mod middleware;
 mod notification;
 #[cfg(feature = "oauth")]

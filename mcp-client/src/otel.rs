@@ -169,7 +169,7 @@ fn describe(request: &Request<'_>) -> (Cow<'static, str>, Vec<KeyValue>) {
 }
 
 /// Whether a successful answer is a tool's `isError` result.
-fn is_tool_error(text: &str) -> bool {
+pub(crate) fn is_tool_error(text: &str) -> bool {
     #[derive(serde::Deserialize)]
     struct Envelope {
         result: Option<Flag>,
