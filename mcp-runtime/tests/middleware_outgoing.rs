@@ -2,9 +2,10 @@
 //! (`from_fn(..).with_outgoing()`) sees an elicitation round trip, a progress notification, a
 //! log message and a `list_changed` notification, answers `roots/list` itself (the handler sees
 //! its answer, the client never sees the request) and drops the log message; a layer that did
-//! not ask sees only the client's messages. In memory and over stdio (a child process); and
-//! the client's side of it: a client layer that asks sees the server's questions and
-//! notifications, and answers one.
+//! not ask sees only the client's messages. In memory and over stdio (a child process). A
+//! layer's error for a request to the client is the handler's refusal; an answer that never
+//! comes stays the handler's time limit. And the client's side of it: a client layer that
+//! asks sees the server's questions and notifications, and answers one.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -361,5 +362,82 @@ async fn a_client_layer_sees_the_servers_questions_and_notifications_and_answers
         plain_seen.take(),
         ["Outgoing initialize", "Outgoing tools/call"],
         "a layer that did not ask sees only the client's requests"
+    );
+}
+
+/// Asks for a sample twice: the layer refuses the first (the handler sees its error as the
+/// client's), lets the second through (the client never answers: the handler sees the time
+/// limit, not the internal error the layers saw).
+#[tool]
+async fn sample_twice(ctx: Context) -> String {
+    use mcp_runtime::protocol::{CreateMessageRequestParams, SamplingMessage};
+    let ask = || CreateMessageRequestParams::new(vec![SamplingMessage::user("Hi")], 10);
+    let first = match ctx.sample(ask()).await {
+        Err(InteractionError::Rejected(e)) => format!("rejected {} {}", e.code, e.message),
+        other => format!("{other:?}"),
+    };
+    let second = match ctx.sample(ask()).await {
+        Err(InteractionError::TimedOut) => "timed out".to_owned(),
+        other => format!("{other:?}"),
+    };
+    format!("{first}; {second}")
+}
+
+#[tokio::test]
+async fn a_layers_error_is_the_clients_refusal_and_a_missing_answer_stays_a_time_limit() {
+    use mcp_runtime::protocol::ErrorObject;
+    let seen = Seen::default();
+    let log = seen.clone();
+    let refuse_first = from_fn(move |request, next| {
+        let log = log.clone();
+        Box::pin(async move {
+            let id = request.id().map(ToString::to_string).unwrap_or_default();
+            let outcome = if request.is_outgoing() && id == "s-1" {
+                Outcome::error(ErrorObject::new(-32000, "no sampling here"))
+            } else {
+                next.run().await
+            };
+            if request.is_outgoing() {
+                let code = outcome.error_object().map(|e| (e.code, e.message.clone()));
+                log.push(format!("{id} {:?} {code:?}", outcome.kind()));
+            }
+            outcome
+        })
+    })
+    .with_outgoing();
+    let server = Server::builder(server_info!())
+        .tool(sample_twice::TOOL)
+        .client_request_timeout(Duration::from_millis(200))
+        .layer(refuse_first)
+        .build()
+        .unwrap();
+    let mut c = server.connect_in_memory();
+    c.send(
+        &json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{"sampling":{}},
+        "clientInfo":{"name":"t","version":"0"}}}),
+    )
+    .await;
+    assert_eq!(c.recv().await.unwrap()["id"], 1);
+    c.send_raw(INITIALIZED).await;
+    c.send(&json!({"jsonrpc":"2.0","id":2,"method":"tools/call",
+        "params":{"name":"sample_twice","arguments":{}}}))
+        .await;
+    // Only the second request reaches the client; it is left unanswered.
+    let asked = c.recv().await.unwrap();
+    assert_eq!(asked["method"], "sampling/createMessage");
+    assert_eq!(asked["id"], "s-2");
+    let answer = c.recv().await.unwrap();
+    assert_eq!(answer["id"], 2);
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "rejected -32000 no sampling here; timed out"
+    );
+    assert_eq!(
+        seen.take(),
+        [
+            r#"s-1 Error Some((-32000, "no sampling here"))"#,
+            r#"s-2 Error Some((-32603, "the client did not answer in time"))"#,
+        ]
     );
 }
