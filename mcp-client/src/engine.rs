@@ -413,7 +413,7 @@ impl Engine {
             Message::Notification(n) => {
                 let params: Option<Value> =
                     n.params.and_then(|p| serde_json::from_str(p.get()).ok());
-                if !self.config.layers.is_empty() {
+                if self.config.layers.sees_incoming() {
                     return Some((n.method.into_owned(), params));
                 }
                 self.notified(&n.method, params);

@@ -54,7 +54,7 @@ impl Engine {
         params: Option<Value>,
     ) -> Result<Value, ErrorObject> {
         let layers = &self.config.layers;
-        if layers.is_empty() {
+        if !layers.sees_incoming() {
             return answer(handler, method, params).await;
         }
         let (map, version, session) = self.incoming_view(params.as_ref());

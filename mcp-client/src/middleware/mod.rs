@@ -365,6 +365,12 @@ impl Layers {
         self.0.is_empty()
     }
 
+    /// Whether a layer asked to see what the server sends ([`Layer::sees_incoming`]).
+    #[inline]
+    pub(crate) fn sees_incoming(&self) -> bool {
+        !self.0.is_empty() && self.0.iter().any(|layer| layer.sees_incoming())
+    }
+
     /// Runs `request` through the layers to `endpoint`.
     pub(crate) async fn run<'a>(
         &'a self,

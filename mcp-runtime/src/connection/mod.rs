@@ -432,7 +432,7 @@ impl Connection {
             let hub = &self.server.hub;
             let k = hub.key();
             let member: Weak<dyn Member> = Arc::downgrade(self) as Weak<dyn Member>;
-            if self.server.has_layers() {
+            if self.server.sends_through_layers() {
                 self.start_notices();
             }
             hub.add_connection(k, member);

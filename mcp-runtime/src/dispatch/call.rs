@@ -253,7 +253,7 @@ impl<'a> MethodCall<'a> {
                 server: Arc::clone(self.server),
                 via: crate::server::outgoing::Via {
                     transport: self.link.transport,
-                    session: if self.server.has_layers() {
+                    session: if self.server.sends_through_layers() {
                         self.link.session_id.get().cloned()
                     } else {
                         None

@@ -255,7 +255,7 @@ impl Context {
         let request = crate::wire::request(&id, method, &params);
         // The server's layers see the params (only when there are some).
         let server = &self.inner.server;
-        let layered = if server.has_layers() {
+        let layered = if server.sends_through_layers() {
             serde_json::value::to_raw_value(&params).ok()
         } else {
             None

@@ -106,8 +106,9 @@
 //! # Cost
 //!
 //! With no layer the dispatcher checks `layers.is_empty()` once per message and takes its
-//! usual path: no request view is built, nothing is boxed; so does what the server sends. With layers, each message builds one
-//! [`Request`] on the stack and boxes one future per layer and one for the method.
+//! usual path: no request view is built, nothing is boxed; so does what the server sends
+//! (also when no layer [asked](Layer::sees_outgoing) to see it). With layers, each message
+//! builds one [`Request`] on the stack and boxes one future per layer and one for the method.
 //!
 //! # Panics
 //!
@@ -395,6 +396,19 @@ impl Layers {
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.inner.is_empty() && self.outer().is_empty()
+    }
+
+    /// Whether a layer asked to see what the server sends ([`Layer::sees_outgoing`]): without
+    /// one, the server's messages to the client skip the layers (one `is_empty` check when
+    /// there is no layer at all).
+    #[inline]
+    pub(crate) fn sees_outgoing(&self) -> bool {
+        !self.is_empty()
+            && (self
+                .inner
+                .iter()
+                .chain(self.outer())
+                .any(|layer| layer.sees_outgoing()))
     }
 
     /// Puts `layers` (outermost first) outside all the others, once (the command line's, before

@@ -3,7 +3,7 @@
 //! (progress, log messages, `list_changed`, `resources/updated`), each as a
 //! [`Direction::Outgoing`](crate::middleware::Direction) request a layer that asks to
 //! ([`Layer::sees_outgoing`](crate::middleware::Layer::sees_outgoing)) sees and may answer
-//! or drop. Taken only when the server has a layer: without one, messages go out as before.
+//! or drop. Taken only when a layer asked: without one, messages go out as before.
 
 use std::sync::{Arc, Mutex};
 
@@ -28,10 +28,11 @@ pub(crate) struct Via {
 }
 
 impl ServerInner {
-    /// Whether the server's messages to the client take the layered path.
+    /// Whether the server's messages to the client take the layered path: a layer asked to
+    /// see them.
     #[inline]
-    pub(crate) fn has_layers(&self) -> bool {
-        !self.options.layers.is_empty()
+    pub(crate) fn sends_through_layers(&self) -> bool {
+        self.options.layers.sees_outgoing()
     }
 
     /// A request to the client through the layers: `send` sends it and waits for the answer,
@@ -137,7 +138,7 @@ impl Context {
     /// Sends a notification to the client: through the server's layers, when it has some.
     pub(crate) async fn send_notification(&self, peer: &Sink, msg: Vec<u8>) {
         let server = &self.inner.server;
-        if !server.has_layers() {
+        if !server.sends_through_layers() {
             let _ = peer.send(Outbound::Message(msg)).await;
             return;
         }
