@@ -23,7 +23,7 @@ use crate::sync::lock;
 #[derive(Debug, Clone)]
 pub(crate) struct Via {
     pub(crate) transport: TransportKind,
-    /// The transport's session id, kept only when the server has layers (they see it).
+    /// The transport's session id, kept only when a layer sees what the server sends.
     pub(crate) session: Option<Arc<str>>,
 }
 
@@ -135,7 +135,7 @@ impl ServerInner {
 }
 
 impl Context {
-    /// Sends a notification to the client: through the server's layers, when it has some.
+    /// Sends a notification to the client: through the server's layers, when one asked.
     pub(crate) async fn send_notification(&self, peer: &Sink, msg: Vec<u8>) {
         let server = &self.inner.server;
         if !server.sends_through_layers() {
