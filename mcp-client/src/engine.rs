@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use crate::error::{ClientError, TransportError};
-use crate::handler::{ClientHandler, answer};
+use crate::handler::ClientHandler;
 use crate::headers::ParamHeader;
 use crate::limits::Limits;
 use crate::link::Link;
@@ -378,13 +378,14 @@ impl Engine {
         lock(&self.notifications).take();
     }
 
-    /// One message from the server; an answer keeps its text, read later by its caller.
-    fn receive(self: &Arc<Self>, text: String) {
+    /// One message from the server; an answer keeps its text, read later by its caller. A
+    /// notification that is to pass the layers is handed back, unhandled.
+    fn receive(self: &Arc<Self>, text: String) -> Option<(String, Option<Value>)> {
         let message = match jsonrpc::parse_message(&text) {
             Ok(m) => m,
             Err(e) => {
                 tracing::warn!("mcp client: ignored a message that is not JSON-RPC: {e}");
-                return;
+                return None;
             }
         };
         match message {
@@ -397,7 +398,7 @@ impl Engine {
                             e.message
                         );
                     }
-                    return;
+                    return None;
                 };
                 let outcome = match r.outcome {
                     Ok(_) => Ok(()),
@@ -412,12 +413,16 @@ impl Engine {
             Message::Notification(n) => {
                 let params: Option<Value> =
                     n.params.and_then(|p| serde_json::from_str(p.get()).ok());
+                if self.config.layers.sees_incoming() {
+                    return Some((n.method.into_owned(), params));
+                }
                 self.notified(&n.method, params);
             }
         }
+        None
     }
 
-    fn notified(&self, method: &str, params: Option<Value>) {
+    pub(crate) fn notified(&self, method: &str, params: Option<Value>) {
         match Method::server_notification(method) {
             Method::Cancelled => {
                 let id = params
@@ -470,7 +475,11 @@ impl Engine {
         let mut answering = lock(&self.answering);
         let task = tokio::spawn(async move {
             let outcome = match handler {
-                Ok(handler) => answer(&*handler, &method, params).await,
+                Ok(handler) => {
+                    engine
+                        .answer_through_layers(&*handler, &task_id, &method, params)
+                        .await
+                }
                 Err(refused) => Err(refused),
             };
             lock(&engine.answering).remove(&task_id);
@@ -547,7 +556,11 @@ async fn read(engine: Weak<Engine>, mut inbound: mpsc::Receiver<Incoming>) {
             return;
         };
         match item {
-            Incoming::Message(text) => engine.receive(text),
+            Incoming::Message(text) => {
+                if let Some((method, params)) = engine.receive(text) {
+                    engine.notified_through_layers(method, params).await;
+                }
+            }
             Incoming::Failed(id, e) => engine.complete(&id, Err(e)),
             Incoming::Closed(why) => {
                 engine.shut(Some(why));

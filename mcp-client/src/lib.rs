@@ -32,7 +32,9 @@
 //!   module, `ClientBuilder::oauth`): discovery from the server's 401, registration, PKCE,
 //!   scopes and step-up, DPoP, refresh.
 //! - `otel`: OpenTelemetry by the MCP semantic conventions (the `otel` module,
-//!   `ClientBuilder::otel`): a CLIENT span per request, its W3C context in `params._meta`.
+//!   `ClientBuilder::otel`): a CLIENT span per request, its W3C context in `params._meta`;
+//!   and the client metrics (the `metrics` module: `mcp.client.operation.duration`,
+//!   `mcp.client.session.duration`).
 //!
 //! # Eras
 //!
@@ -68,10 +70,14 @@ mod error;
 mod handler;
 mod headers;
 mod http;
+mod incoming;
 mod limits;
 mod link;
 mod lists;
 mod methods;
+#[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+pub mod metrics;
 pub mod middleware;
 mod notification;
 #[cfg(feature = "oauth")]

@@ -132,7 +132,7 @@ fn describe(request: &Request<'_>) -> (Cow<'static, str>, Vec<KeyValue>) {
     ));
     attributes.push(KeyValue::new(
         "jsonrpc.request.id",
-        request.id().to_string(),
+        request.id().map(ToString::to_string).unwrap_or_default(),
     ));
     if let Some(session) = request.session_id() {
         attributes.push(KeyValue::new("mcp.session.id", session.to_owned()));
@@ -169,7 +169,7 @@ fn describe(request: &Request<'_>) -> (Cow<'static, str>, Vec<KeyValue>) {
 }
 
 /// Whether a successful answer is a tool's `isError` result.
-fn is_tool_error(text: &str) -> bool {
+pub(crate) fn is_tool_error(text: &str) -> bool {
     #[derive(serde::Deserialize)]
     struct Envelope {
         result: Option<Flag>,

@@ -13,8 +13,44 @@ use crate::dispatch::route::Route;
 use crate::dispatch::scope::{Scope, Scoping};
 use crate::handler::context::Cancellation;
 use crate::middleware::{Endpoint, Kind, Outcome, OutcomeKind, Request};
+use crate::outbound::Outbound;
+use crate::server::outgoing::Via;
+
+/// How many of the hub's notifications wait for the layers per connection, at most (more are
+/// dropped, as a full outbound queue drops them).
+const NOTICES: usize = 64;
 
 impl Connection {
+    /// Sends the hub's notifications (`list_changed`, `resources/updated`) through the layers,
+    /// in order, from a task of the connection's: the hub hands them over without waiting.
+    pub(super) fn start_notices(self: &Arc<Self>) {
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<u8>>(NOTICES);
+        if self.notices.set(tx).is_err() {
+            return;
+        }
+        // Weak: the connection holds the sender; when it goes, the queue closes and so does
+        // the task.
+        let conn = Arc::downgrade(self);
+        crate::background::spawn(async move {
+            while let Some(message) = rx.recv().await {
+                let Some(conn) = conn.upgrade() else { return };
+                let via = Via {
+                    transport: conn.transport,
+                    session: conn.link.session_id.get().cloned(),
+                };
+                let version = conn.link.session().map(|s| s.version);
+                let out = conn.out.clone();
+                let send = move |message: Vec<u8>| -> crate::future::BoxFuture<'static, ()> {
+                    let _ = out.try_send(Outbound::Message(message));
+                    Box::pin(std::future::ready(()))
+                };
+                conn.server
+                    .notify_through_layers(&via, version, message, send)
+                    .await;
+            }
+        });
+    }
+
     /// A client notification through the layers (a layer that does not go on drops it).
     pub(super) async fn notice_layered(&self, notice: Route, params: Option<&RawValue>) {
         let version = self.link.session().map(|s| s.version);

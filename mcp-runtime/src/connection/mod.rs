@@ -59,10 +59,11 @@ pub(crate) struct Connection {
     blocking: Arc<Blocking>,
     /// Key in the server's notification hub, once registered.
     hub_key: Mutex<Option<u64>>,
+    /// Where the hub's notifications wait for the layers, when the server has some (see
+    /// `layered.rs`).
+    notices: std::sync::OnceLock<tokio::sync::mpsc::Sender<Vec<u8>>>,
     /// What the messages come over (the layers see it).
     transport: TransportKind,
-    /// The HTTP session (or legacy SSE connection) id, once one is handed out (the layers see it).
-    session_id: std::sync::OnceLock<Arc<str>>,
     /// When the connection began, if the server keeps metrics (its session's duration).
     started: Option<Instant>,
 }
@@ -85,7 +86,10 @@ impl Member for Connection {
     fn notify(&self, message: Vec<u8>) {
         // (Logged once, where the hub built it: `wire::notification`.)
         if self.link.session().is_some() {
-            let _ = self.out.try_send(Outbound::Message(message));
+            let _ = match self.notices.get() {
+                Some(layered) => layered.try_send(message).is_ok(),
+                None => self.out.try_send(Outbound::Message(message)).is_ok(),
+            };
         }
     }
 
@@ -109,12 +113,12 @@ impl Connection {
     /// Records the session id the transport handed out (once; later calls are ignored).
     #[cfg(feature = "http")]
     pub(crate) fn set_session_id(&self, id: Arc<str>) {
-        let _ = self.session_id.set(id);
+        let _ = self.link.session_id.set(id);
     }
 
     /// The session id, when the transport has one.
     pub(crate) fn session_id(&self) -> Option<&str> {
-        self.session_id.get().map(|id| &**id)
+        self.link.session_id.get().map(|id| &**id)
     }
 
     /// A connection whose server-initiated messages go to `out`.
@@ -138,7 +142,8 @@ impl Connection {
             options.client_request_timeout,
         )
         .with_out(out.clone())
-        .with_node(options.node.clone());
+        .with_node(options.node.clone())
+        .with_transport(transport);
         let flights = Flights::new(options.max_in_flight);
         let blocking = Arc::new(Blocking::new(options.inline_first_poll));
         let started = options.metrics.get().map(|_| Instant::now());
@@ -150,8 +155,8 @@ impl Connection {
             raw_log,
             blocking,
             hub_key: Mutex::new(None),
+            notices: std::sync::OnceLock::new(),
             transport,
-            session_id: std::sync::OnceLock::new(),
             started,
         })
     }
@@ -427,6 +432,9 @@ impl Connection {
             let hub = &self.server.hub;
             let k = hub.key();
             let member: Weak<dyn Member> = Arc::downgrade(self) as Weak<dyn Member>;
+            if self.server.sends_through_layers() {
+                self.start_notices();
+            }
             hub.add_connection(k, member);
             *key = Some(k);
         }

@@ -251,6 +251,14 @@ impl<'a> MethodCall<'a> {
                 interact,
                 fault: Mutex::new(None),
                 server: Arc::clone(self.server),
+                via: crate::server::outgoing::Via {
+                    transport: self.link.transport,
+                    session: if self.server.sends_through_layers() {
+                        self.link.session_id.get().cloned()
+                    } else {
+                        None
+                    },
+                },
                 #[cfg(feature = "auth")]
                 auth: scope.caller.map(|c| c.claims),
             }),

@@ -12,6 +12,7 @@ use crate::dispatch::meta_memo::MetaMemo;
 use crate::dispatch::scope::Negotiated;
 use crate::handler::context::{Cancellation, severity};
 use crate::handler::peer::Pending;
+use crate::middleware::TransportKind;
 use crate::notify::Subscriptions;
 use crate::outbound::Sink;
 use crate::sync::lock;
@@ -35,6 +36,11 @@ pub(crate) struct LinkState {
     task_owner: std::sync::OnceLock<String>,
     /// The last plain stateless `_meta` read here, by its text.
     pub(crate) meta_memo: MetaMemo,
+    /// What the messages come over (the layers see it, both ways).
+    pub(crate) transport: TransportKind,
+    /// The HTTP session (or legacy SSE connection) id, once one is handed out (the layers see
+    /// it).
+    pub(crate) session_id: std::sync::OnceLock<Arc<str>>,
 }
 
 impl LinkState {
@@ -50,7 +56,15 @@ impl LinkState {
             out: None,
             task_owner: std::sync::OnceLock::new(),
             meta_memo: MetaMemo::default(),
+            transport: TransportKind::Custom,
+            session_id: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The same link, over `transport`.
+    pub(crate) fn with_transport(mut self, transport: TransportKind) -> Self {
+        self.transport = transport;
+        self
     }
 
     /// The same link on replica `node`: its requests to the client say so in their ids.

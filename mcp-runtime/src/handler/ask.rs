@@ -253,16 +253,37 @@ impl Context {
         })?;
         let _forget = Forget(pending, id.clone());
         let request = crate::wire::request(&id, method, &params);
+        // The server's layers see the params (only when there are some).
+        let server = &self.inner.server;
+        let layered = if server.sends_through_layers() {
+            serde_json::value::to_raw_value(&params).ok()
+        } else {
+            None
+        };
         // Waiting may take minutes: keep nothing the answer does not need.
         drop(params);
-        if peer.send(Outbound::Message(request)).await.is_err() {
-            return Err(InteractionError::Disconnected);
-        }
-        match tokio::time::timeout(pending.timeout, rx).await {
-            Ok(Ok(Ok(raw))) => Ok(raw),
-            Ok(Ok(Err(err))) => Err(InteractionError::Rejected(err)),
-            Ok(Err(_)) => Err(InteractionError::Disconnected),
-            Err(_) => Err(InteractionError::TimedOut),
+        let timeout = pending.timeout;
+        let send = async move {
+            if peer.send(Outbound::Message(request)).await.is_err() {
+                return Err(InteractionError::Disconnected);
+            }
+            match tokio::time::timeout(timeout, rx).await {
+                Ok(Ok(Ok(raw))) => Ok(raw),
+                Ok(Ok(Err(err))) => Err(InteractionError::Rejected(err)),
+                Ok(Err(_)) => Err(InteractionError::Disconnected),
+                Err(_) => Err(InteractionError::TimedOut),
+            }
+        };
+        match layered {
+            None => send.await,
+            Some(params) => {
+                let via = &self.inner.via;
+                let version = self.inner.version;
+                let send = Box::pin(send);
+                server
+                    .ask_through_layers(via, version, &id, method, &params, send)
+                    .await
+            }
         }
     }
 

@@ -56,6 +56,9 @@ pub(crate) struct ContextInner {
     /// functions take a `Context`, so the two types refer to each other (ARCHITECTURE.md,
     /// "Layers"; `tests/it/module_cycles.rs` names this edge as the only one allowed).
     pub(crate) server: Arc<crate::server::ServerInner>,
+    /// What the request came over: the server's messages to the client go the same way (the
+    /// layers see it).
+    pub(crate) via: crate::server::outgoing::Via,
     /// The verified caller (feature `auth`, a protected HTTP endpoint).
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<Arc<crate::caller::Claims>>,
@@ -175,7 +178,7 @@ impl Context {
         }
         mcp_core::ForVersion::for_version(&mut params, self.inner.version);
         let msg = wire::notification("notifications/progress", &params);
-        let _ = peer.send(Outbound::Message(msg)).await;
+        self.send_notification(peer, msg).await;
     }
 
     /// Sends a log message to the client (`notifications/message`), if the client's level lets it
@@ -202,7 +205,7 @@ impl Context {
         let mut params = mcp_core::LoggingMessageNotificationParams::new(level, data);
         params.logger = logger.map(str::to_owned);
         let msg = wire::notification("notifications/message", &params);
-        let _ = peer.send(Outbound::Message(msg)).await;
+        self.send_notification(peer, msg).await;
     }
 
     /// Closes the HTTP connection carrying this request's SSE stream without ending the request

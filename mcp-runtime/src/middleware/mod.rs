@@ -37,6 +37,54 @@
 //! serve it in (no session, an unsupported revision in `_meta`), and a message that is not
 //! JSON-RPC, are answered before the layers.
 //!
+//! # What the server sends
+//!
+//! A layer that asks to ([`Layer::sees_outgoing`]; [`FromFn::with_outgoing`] for a closure)
+//! also sees what the server sends the client, as requests whose
+//! [`direction`](Request::direction) is [`Direction::Outgoing`]: the requests a handler makes
+//! through its [`Context`](crate::Context) (`elicitation/create`, `sampling/createMessage`,
+//! `roots/list`; their id is the server's, `s-N`) and the notifications (progress, log
+//! messages, `notifications/*/list_changed`, `notifications/resources/updated`).
+//!
+//! - A request's outcome is the client's answer: a layer that answers instead (an
+//!   [`Outcome::result`] or an [`Outcome::error`]) is what the handler receives, and the
+//!   client never sees the request. A request that got no answer (the client went away, the
+//!   server's client-request timeout) is an internal error to the layers; the handler sees
+//!   what happened ([`InteractionError`](crate::InteractionError)).
+//! - A notification's outcome is [`OutcomeKind::Notified`]; a layer that does not call `next`
+//!   drops it. The hub's notifications (list changes, resource updates) pass a connection's
+//!   layers in a task of the connection's, in order (at most 64 wait; more are dropped, as a
+//!   full outbound queue drops them).
+//!
+//! Other layers are not handed these messages: a layer written for the client's calls (a rate
+//! limit, an audit log, the metrics of served operations) would count the server's own. In the
+//! stateless era the server asks no questions of its own (they are `input_required` results
+//! of the client's request, which the layers see), and `subscriptions/listen` streams and task
+//! status notifications do not pass the layers.
+//!
+//! ```
+//! use mcp_runtime::middleware::{Outcome, from_fn};
+//! use mcp_runtime::prelude::*;
+//! use mcp_runtime::protocol::Method;
+//!
+//! let server = Server::builder(server_info!())
+//!     .layer(
+//!         from_fn(|request, next| {
+//!             Box::pin(async move {
+//!                 // The server answers its own `roots/list`: the client is not asked.
+//!                 if request.is_outgoing() && request.method() == Method::ListRoots {
+//!                     return Outcome::result(&serde_json::json!({"roots": []})).unwrap();
+//!                 }
+//!                 next.run().await
+//!             })
+//!         })
+//!         .with_outgoing(),
+//!     )
+//!     .build()
+//!     .unwrap();
+//! # let _ = server;
+//! ```
+//!
 //! # Before authorization
 //!
 //! Layers run around the method, so around its authorization (`MethodCall::authorize`):
@@ -58,8 +106,9 @@
 //! # Cost
 //!
 //! With no layer the dispatcher checks `layers.is_empty()` once per message and takes its
-//! usual path: no request view is built, nothing is boxed. With layers, each message builds one
-//! [`Request`] on the stack and boxes one future per layer and one for the method.
+//! usual path: no request view is built, nothing is boxed; so does what the server sends
+//! (also when no layer [asked](Layer::sees_outgoing) to see it). With layers, each message
+//! builds one [`Request`] on the stack and boxes one future per layer and one for the method.
 //!
 //! # Panics
 //!
@@ -80,7 +129,7 @@ use crate::handler::invoke::{CatchUnwind, mask};
 pub(crate) use items::{Invalidate, Items};
 pub(crate) use outcome::Payload;
 pub use outcome::{Outcome, OutcomeKind};
-pub use request::{Kind, Request, TransportKind};
+pub use request::{Direction, Kind, Request, TransportKind};
 
 /// A middleware layer: runs around every message a client sends (see the [module
 /// docs](self)). It calls `next.run()` to go on (to the next layer, then the method) and
@@ -121,6 +170,31 @@ pub trait Layer: Send + Sync + 'static {
     /// }
     /// ```
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome>;
+
+    /// Whether this layer also sees what the server sends the client ([`Direction::Outgoing`]:
+    /// its requests to the client and its notifications). `false` unless a layer says so: a
+    /// layer written for the client's calls (a rate limit, an audit log, the metrics of
+    /// served operations) is not handed the server's own messages.
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::{Layer, Next, Outcome, Request};
+    ///
+    /// struct Both;
+    ///
+    /// impl Layer for Both {
+    ///     fn call<'a>(&'a self, _: &'a Request<'a>, next: Next<'a>) -> mcp_runtime::BoxFuture<'a, Outcome> {
+    ///         next.run()
+    ///     }
+    ///
+    ///     fn sees_outgoing(&self) -> bool {
+    ///         true
+    ///     }
+    /// }
+    /// assert!(Both.sees_outgoing());
+    /// ```
+    fn sees_outgoing(&self) -> bool {
+        false
+    }
 }
 
 /// What comes after a layer: the layers inside it, then the method.
@@ -154,27 +228,39 @@ impl<'a> Next<'a> {
     /// # let _ = pass;
     /// ```
     pub fn run(self) -> BoxFuture<'a, Outcome> {
-        if let Some((layer, outer)) = self.outer.split_first() {
-            let next = Next {
-                outer,
-                rest: self.rest,
-                request: self.request,
-                endpoint: self.endpoint,
-            };
-            return layer.call(self.request, next);
+        let Next {
+            mut outer,
+            mut rest,
+            request,
+            endpoint,
+        } = self;
+        // What the server sends passes only the layers that asked to see it.
+        let skip = |layer: &Arc<dyn Layer>| request.is_outgoing() && !layer.sees_outgoing();
+        while let Some((layer, tail)) = outer.split_first() {
+            outer = tail;
+            if !skip(layer) {
+                let next = Next {
+                    outer,
+                    rest,
+                    request,
+                    endpoint,
+                };
+                return layer.call(request, next);
+            }
         }
-        match self.rest.split_first() {
-            Some((layer, rest)) => layer.call(
-                self.request,
-                Next {
+        while let Some((layer, tail)) = rest.split_first() {
+            rest = tail;
+            if !skip(layer) {
+                let next = Next {
                     outer: &[],
                     rest,
-                    request: self.request,
-                    endpoint: self.endpoint,
-                },
-            ),
-            None => (self.endpoint)(),
+                    request,
+                    endpoint,
+                };
+                return layer.call(request, next);
+            }
         }
+        endpoint()
     }
 }
 
@@ -195,7 +281,26 @@ impl std::fmt::Debug for Next<'_> {
 /// let _: &FromFn<_> = &layer;
 /// ```
 #[derive(Clone)]
-pub struct FromFn<F>(F);
+pub struct FromFn<F> {
+    f: F,
+    outgoing: bool,
+}
+
+impl<F> FromFn<F> {
+    /// The same layer, seeing what the server sends too ([`Layer::sees_outgoing`]).
+    ///
+    /// ```
+    /// use mcp_runtime::middleware::{Layer, from_fn};
+    ///
+    /// let both = from_fn(|_request, next| next.run()).with_outgoing();
+    /// assert!(both.sees_outgoing());
+    /// ```
+    #[must_use]
+    pub fn with_outgoing(mut self) -> Self {
+        self.outgoing = true;
+        self
+    }
+}
 
 impl<F> std::fmt::Debug for FromFn<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -226,7 +331,7 @@ pub fn from_fn<F>(f: F) -> FromFn<F>
 where
     F: for<'a> Fn(&'a Request<'a>, Next<'a>) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
-    FromFn(f)
+    FromFn { f, outgoing: false }
 }
 
 impl<F> Layer for FromFn<F>
@@ -234,7 +339,11 @@ where
     F: for<'a> Fn(&'a Request<'a>, Next<'a>) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
-        (self.0)(request, next)
+        (self.f)(request, next)
+    }
+
+    fn sees_outgoing(&self) -> bool {
+        self.outgoing
     }
 }
 
@@ -287,6 +396,19 @@ impl Layers {
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.inner.is_empty() && self.outer().is_empty()
+    }
+
+    /// Whether a layer asked to see what the server sends ([`Layer::sees_outgoing`]): without
+    /// one, the server's messages to the client skip the layers (one `is_empty` check when
+    /// there is no layer at all).
+    #[inline]
+    pub(crate) fn sees_outgoing(&self) -> bool {
+        !self.is_empty()
+            && (self
+                .inner
+                .iter()
+                .chain(self.outer())
+                .any(|layer| layer.sees_outgoing()))
     }
 
     /// Puts `layers` (outermost first) outside all the others, once (the command line's, before

@@ -25,6 +25,26 @@ pub enum Kind {
     Notification,
 }
 
+/// Which way a message goes: from the peer to this server, or from this server to the peer
+/// (a request a handler makes of the client, a notification the server sends).
+///
+/// ```
+/// use mcp_runtime::middleware::Direction;
+///
+/// assert_ne!(Direction::Incoming, Direction::Outgoing);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Direction {
+    /// Sent by the client: the server serves it.
+    Incoming,
+    /// Sent by the server: `elicitation/create`, `sampling/createMessage`, `roots/list`,
+    /// `notifications/progress`, `notifications/message`, the `list_changed` notifications and
+    /// `notifications/resources/updated`. Only layers whose
+    /// [`sees_outgoing`](super::Layer::sees_outgoing) says so see these.
+    Outgoing,
+}
+
 /// The transport a request came over (what OpenTelemetry calls `network.transport` is read
 /// from it).
 ///
@@ -90,6 +110,7 @@ impl TransportKind {
 #[non_exhaustive]
 pub struct Request<'a> {
     kind: Kind,
+    direction: Direction,
     method: Method,
     id: Option<&'a RequestId>,
     params: Option<&'a RawValue>,
@@ -114,6 +135,7 @@ impl<'a> Request<'a> {
     ) -> Self {
         Self {
             kind,
+            direction: Direction::Incoming,
             method,
             id,
             params,
@@ -137,6 +159,12 @@ impl<'a> Request<'a> {
         self.items.map(|i| i.0)
     }
 
+    /// The same message, sent by the server to the client.
+    pub(crate) fn outgoing(mut self) -> Self {
+        self.direction = Direction::Outgoing;
+        self
+    }
+
     /// The same request, in the transport session `session`.
     pub(crate) fn with_session(mut self, session: Option<&'a str>) -> Self {
         self.session = session;
@@ -154,6 +182,36 @@ impl<'a> Request<'a> {
     /// ```
     pub fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// Which way the message goes: [`Direction::Incoming`] for what the client sends,
+    /// [`Direction::Outgoing`] for what the server sends it (its id is then the server's own,
+    /// `s-N`).
+    ///
+    /// ```
+    /// # use mcp_runtime::middleware::{Direction, Request};
+    /// fn from_client(request: &Request<'_>) -> bool {
+    ///     request.direction() == Direction::Incoming
+    /// }
+    /// # let _ = from_client;
+    /// ```
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    /// Whether the server sends this message (see [`direction`](Self::direction)).
+    ///
+    /// ```
+    /// # use mcp_runtime::middleware::Request;
+    /// use mcp_runtime::protocol::Method;
+    ///
+    /// fn asks_the_user(request: &Request<'_>) -> bool {
+    ///     request.is_outgoing() && request.method() == Method::Elicit
+    /// }
+    /// # let _ = asks_the_user;
+    /// ```
+    pub fn is_outgoing(&self) -> bool {
+        self.direction == Direction::Outgoing
     }
 
     /// The method, from `mcp-core`'s table (`Method::Unknown` for a name a client may not send).

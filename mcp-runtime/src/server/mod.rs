@@ -6,6 +6,7 @@ mod card;
 #[cfg(feature = "client")]
 mod mount;
 pub(crate) mod options;
+pub(crate) mod outgoing;
 pub(crate) mod shutdown;
 
 use std::sync::{Arc, Mutex, RwLock};

@@ -1,5 +1,5 @@
 //! Middleware on the client's outgoing requests: a [`Layer`] sees each request the client
-//! sends, typed (its [`Method`] from `mcp-core`'s table, its target, revision, `_meta`), and
+//! sends, typed (its [`Method`](mcp_core::Method) from `mcp-core`'s table, its target, revision, `_meta`), and
 //! its outcome (the answer or the [`ClientError`]), and may answer instead of the server (a
 //! short-circuit). The server's own seam is `mcp_runtime::middleware`; this one lives here
 //! because the client never depends on the server.
@@ -8,6 +8,19 @@
 //! ([`ClientBuilder::layer`](crate::ClientBuilder::layer)) is the outermost. With none, a
 //! request takes its usual path: one `is_empty` check, nothing built or boxed. A layer runs
 //! outside the request's time limit and before the era's `_meta` is stamped on the params.
+//!
+//! # What the server sends
+//!
+//! A layer that asks to ([`Layer::sees_incoming`], [`FromFn::with_incoming`]) also sees what
+//! the server sends the client, as [`Direction::Incoming`] requests: its questions
+//! (`elicitation/create`, `sampling/createMessage`, `roots/list`, `ping`; handshake era),
+//! around the [`ClientHandler`](crate::ClientHandler) that answers them (a layer may answer
+//! instead: its result, or its [`ClientError::Rpc`], is what the server receives), and its
+//! notifications (progress, log messages, `list_changed`, ...), before the client handles them
+//! (a layer that does not call `next` drops one). A notification's layers run on the client's
+//! reader, in the order the notifications came: a layer must not wait there for an answer
+//! of the server. The stateless era's `input_required` questions are answered inside the
+//! request that got them, which the layers see.
 //!
 //! ```
 //! use mcp_runtime_client::Client;
@@ -25,11 +38,14 @@
 //! # let _ = builder;
 //! ```
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use mcp_core::{Era, Method, ProtocolVersion, RequestId};
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+mod request;
+
+pub use request::{Direction, Request, TransportKind};
 
 use crate::error::ClientError;
 use crate::outgoing::Answer;
@@ -69,233 +85,28 @@ pub trait Layer: Send + Sync + 'static {
     /// }
     /// ```
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome>;
-}
 
-/// One outgoing request as a layer sees it.
-///
-/// ```
-/// use mcp_runtime_client::middleware::{Request, from_fn};
-///
-/// let layer = from_fn(|request: &Request<'_>, next| {
-///     let _ = (request.target(), request.version());
-///     next.run()
-/// });
-/// # let _ = layer;
-/// ```
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct Request<'a> {
-    method: Method,
-    name: &'a str,
-    params: &'a Map<String, Value>,
-    version: ProtocolVersion,
-    target: OnceLock<Option<String>>,
-    id: &'a RequestId,
-    transport: TransportKind,
-    session: Option<String>,
-}
-
-/// What a client's connection runs over (OpenTelemetry's `network.transport` is read from it).
-///
-/// ```
-/// use mcp_runtime_client::middleware::TransportKind;
-///
-/// assert_eq!(TransportKind::Stdio.as_str(), "stdio");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TransportKind {
-    /// A spawned server's stdin and stdout (`ClientBuilder::connect_stdio`).
-    Stdio,
-    /// Streamable HTTP (`ClientBuilder::connect_http`), either era.
-    StreamableHttp,
-    /// Any other message transport (`ClientBuilder::connect`: in memory, a socket of the
-    /// application's).
-    Other,
-}
-
-impl TransportKind {
-    /// Its name: `stdio`, `streamable-http` or `other`.
+    /// Whether this layer also sees what the server sends the client ([`Direction::Incoming`]:
+    /// its questions and notifications); `false` unless a layer says so.
     ///
     /// ```
-    /// use mcp_runtime_client::middleware::TransportKind;
+    /// use mcp_runtime_client::middleware::{Layer, Next, Outcome, Request};
     ///
-    /// assert_eq!(TransportKind::StreamableHttp.as_str(), "streamable-http");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TransportKind::Stdio => "stdio",
-            TransportKind::StreamableHttp => "streamable-http",
-            TransportKind::Other => "other",
-        }
-    }
-}
-
-impl<'a> Request<'a> {
-    /// Request `name` with `params` and id `id`, sent in `version` over `transport`, in
-    /// `session` (the HTTP session, when there is one).
-    pub(crate) fn new(
-        name: &'a str,
-        params: &'a Map<String, Value>,
-        version: ProtocolVersion,
-        id: &'a RequestId,
-        transport: TransportKind,
-        session: Option<String>,
-    ) -> Self {
-        Self {
-            method: Method::parse(name),
-            name,
-            params,
-            version,
-            target: OnceLock::new(),
-            id,
-            transport,
-            session,
-        }
-    }
-
-    /// The JSON-RPC id the request is sent with.
+    /// struct Both;
     ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// fn id(request: &Request<'_>) -> String {
-    ///     request.id().to_string()
+    /// impl Layer for Both {
+    ///     fn call<'a>(&'a self, _: &'a Request<'a>, next: Next<'a>) -> mcp_runtime_client::BoxFuture<'a, Outcome> {
+    ///         next.run()
+    ///     }
+    ///
+    ///     fn sees_incoming(&self) -> bool {
+    ///         true
+    ///     }
     /// }
-    /// # let _ = id;
+    /// assert!(Both.sees_incoming());
     /// ```
-    pub fn id(&self) -> &'a RequestId {
-        self.id
-    }
-
-    /// What the connection runs over.
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::{Request, TransportKind};
-    /// fn over_http(request: &Request<'_>) -> bool {
-    ///     request.transport() == TransportKind::StreamableHttp
-    /// }
-    /// # let _ = over_http;
-    /// ```
-    pub fn transport(&self) -> TransportKind {
-        self.transport
-    }
-
-    /// The `Mcp-Session-Id` the server assigned (Streamable HTTP, handshake era), if any.
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// fn session<'r>(request: &'r Request<'_>) -> &'r str {
-    ///     request.session_id().unwrap_or("-")
-    /// }
-    /// # let _ = session;
-    /// ```
-    pub fn session_id(&self) -> Option<&str> {
-        self.session.as_deref()
-    }
-
-    /// The method, from `mcp-core`'s table (`Method::Unknown` for one it does not know).
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// fn method<'r>(request: &'r Request<'_>) -> &'r str {
-    ///     request.method_name()
-    /// }
-    /// # let _ = method;
-    /// ```
-    pub fn method(&self) -> Method {
-        self.method
-    }
-
-    /// The method's name as sent.
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// fn is_call(request: &Request<'_>) -> bool {
-    ///     request.method_name() == "tools/call"
-    /// }
-    /// # let _ = is_call;
-    /// ```
-    pub fn method_name(&self) -> &'a str {
-        self.name
-    }
-
-    /// The params (before the stateless era's `_meta` is added).
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// fn has_arguments(request: &Request<'_>) -> bool {
-    ///     request.params().contains_key("arguments")
-    /// }
-    /// # let _ = has_arguments;
-    /// ```
-    pub fn params(&self) -> &'a Map<String, Value> {
-        self.params
-    }
-
-    /// The `_meta` the caller put in the params, if any.
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// fn traceparent<'r>(request: &'r Request<'_>) -> Option<&'r str> {
-    ///     request.meta()?.get("traceparent")?.as_str()
-    /// }
-    /// # let _ = traceparent;
-    /// ```
-    pub fn meta(&self) -> Option<&'a Map<String, Value>> {
-        self.params.get("_meta")?.as_object()
-    }
-
-    /// The revision the request is sent in.
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// fn revision(request: &Request<'_>) -> &'static str {
-    ///     request.version().as_str()
-    /// }
-    /// # let _ = revision;
-    /// ```
-    pub fn version(&self) -> ProtocolVersion {
-        self.version
-    }
-
-    /// The era it is sent in.
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// use mcp_runtime_client::protocol::Era;
-    ///
-    /// fn stateless(request: &Request<'_>) -> bool {
-    ///     request.era() == Era::Stateless
-    /// }
-    /// # let _ = stateless;
-    /// ```
-    pub fn era(&self) -> Era {
-        self.version.era()
-    }
-
-    /// The tool or prompt name, resource URI, task id or completion reference the request
-    /// acts on, when its method has one.
-    ///
-    /// ```
-    /// # use mcp_runtime_client::middleware::Request;
-    /// fn target<'r>(request: &'r Request<'_>) -> &'r str {
-    ///     request.target().unwrap_or("-")
-    /// }
-    /// # let _ = target;
-    /// ```
-    pub fn target(&self) -> Option<&str> {
-        self.target
-            .get_or_init(|| {
-                let member = self.method.target()?.member();
-                let value = self.params.get(member)?;
-                let found = match value {
-                    Value::String(s) => s.as_str(),
-                    Value::Object(r) => r.get("name").or_else(|| r.get("uri"))?.as_str()?,
-                    _ => return None,
-                };
-                Some(found.to_owned())
-            })
-            .as_deref()
+    fn sees_incoming(&self) -> bool {
+        false
     }
 }
 
@@ -363,7 +174,23 @@ impl Outcome {
     /// assert!(pong.text().unwrap().ends_with(r#""result":{}}"#));
     /// ```
     pub fn text(&self) -> Option<&str> {
-        self.0.as_ref().ok().map(Answer::text)
+        self.0
+            .as_ref()
+            .ok()
+            .map(Answer::text)
+            .filter(|t| !t.is_empty())
+    }
+
+    /// A notification of the server's was handled (notifications are never answered).
+    ///
+    /// ```
+    /// use mcp_runtime_client::middleware::Outcome;
+    ///
+    /// let handled = Outcome::notified();
+    /// assert!(handled.failure().is_none() && handled.text().is_none());
+    /// ```
+    pub fn notified() -> Self {
+        Self(Ok(Answer(String::new())))
     }
 }
 
@@ -397,18 +224,26 @@ impl<'a> Next<'a> {
     /// # let _ = pass;
     /// ```
     pub fn run(self) -> BoxFuture<'a, Outcome> {
-        match self.rest.split_first() {
-            Some((layer, rest)) => layer.call(
-                self.request,
-                Next {
+        let Next {
+            mut rest,
+            request,
+            endpoint,
+            meta,
+        } = self;
+        // What the server sends passes only the layers that asked to see it.
+        while let Some((layer, tail)) = rest.split_first() {
+            rest = tail;
+            if !request.is_incoming() || layer.sees_incoming() {
+                let next = Next {
                     rest,
-                    request: self.request,
-                    endpoint: self.endpoint,
-                    meta: self.meta,
-                },
-            ),
-            None => (self.endpoint)(self.meta),
+                    request,
+                    endpoint,
+                    meta,
+                };
+                return layer.call(request, next);
+            }
         }
+        endpoint(meta)
     }
 
     /// STUB (h24-otel; main's own replaces it at the merge): entries written into the
@@ -445,7 +280,26 @@ impl std::fmt::Debug for Next<'_> {
 /// let _: &FromFn<_> = &layer;
 /// ```
 #[derive(Clone)]
-pub struct FromFn<F>(F);
+pub struct FromFn<F> {
+    f: F,
+    incoming: bool,
+}
+
+impl<F> FromFn<F> {
+    /// The same layer, seeing what the server sends too ([`Layer::sees_incoming`]).
+    ///
+    /// ```
+    /// use mcp_runtime_client::middleware::{Layer, from_fn};
+    ///
+    /// let both = from_fn(|_request, next| next.run()).with_incoming();
+    /// assert!(both.sees_incoming());
+    /// ```
+    #[must_use]
+    pub fn with_incoming(mut self) -> Self {
+        self.incoming = true;
+        self
+    }
+}
 
 impl<F> std::fmt::Debug for FromFn<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -473,7 +327,7 @@ pub fn from_fn<F>(f: F) -> FromFn<F>
 where
     F: for<'a> Fn(&'a Request<'a>, Next<'a>) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
-    FromFn(f)
+    FromFn { f, incoming: false }
 }
 
 impl<F> Layer for FromFn<F>
@@ -481,7 +335,11 @@ where
     F: for<'a> Fn(&'a Request<'a>, Next<'a>) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
-        (self.0)(request, next)
+        (self.f)(request, next)
+    }
+
+    fn sees_incoming(&self) -> bool {
+        self.incoming
     }
 }
 
@@ -505,6 +363,12 @@ impl Layers {
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Whether a layer asked to see what the server sends ([`Layer::sees_incoming`]).
+    #[inline]
+    pub(crate) fn sees_incoming(&self) -> bool {
+        !self.0.is_empty() && self.0.iter().any(|layer| layer.sees_incoming())
     }
 
     /// Runs `request` through the layers to `endpoint`.
