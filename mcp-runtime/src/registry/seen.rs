@@ -185,6 +185,7 @@ mod tests {
             state: &StateMap::new(),
             allow_unknown_args: false,
             apps: crate::apps::AppsOptions::new(),
+            transforms: &crate::transform::Transforms::new(),
         };
         let remote = RemoteLists {
             prompts: vec![Prompt::new("p"), Prompt::new("q")],

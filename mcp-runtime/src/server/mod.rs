@@ -61,6 +61,7 @@ impl Live {
             state,
             allow_unknown_args: options.allow_unknown_args,
             apps: options.apps,
+            transforms: &options.transforms,
         };
         let catalog = Catalog::build(
             records.tools.clone(),

@@ -1,6 +1,7 @@
 //! Transforms applied to descriptors: once when a catalog is built (local items), once per
 //! remote list (mounted items).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use mcp_core::{Prompt, Tool};
@@ -58,11 +59,6 @@ impl Transforms {
             description.clone_from(&t.description);
         }
         Some(tags(&t.tags))
-    }
-
-    /// The resources and prompts exposed as tools.
-    pub(crate) fn exposed(&self) -> (&[ResourceTool], &[PromptTool]) {
-        (&self.resource_tools, &self.prompt_tools)
     }
 }
 
@@ -287,6 +283,192 @@ pub(crate) fn prompt_arguments(arguments: Option<&serde_json::value::RawValue>) 
         args.insert(k, text);
     }
     args
+}
+
+/// What a mounted tool runs on its server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runs {
+    /// The remote tool of that name.
+    Tool,
+    /// A read of the remote resource of that URI.
+    Resource,
+    /// A get of the remote prompt of that name.
+    Prompt,
+}
+
+/// A mounted tool or prompt with its transform: its remote name (or URI), what it runs there,
+/// its arguments' mapping and its tags.
+#[derive(Debug)]
+pub(crate) struct Mapped<A> {
+    pub(crate) remote: Arc<str>,
+    pub(crate) runs: Runs,
+    pub(crate) args: Option<Arc<A>>,
+    pub(crate) tags: Tags,
+}
+
+/// The transform of a mounted item a request names.
+#[derive(Clone, Copy)]
+pub(crate) enum Found<'a> {
+    Tool(&'a Mapped<ArgMap>),
+    Prompt(&'a Mapped<PromptArgMap>),
+    Resource,
+}
+
+/// A mount's remote lists transformed (remote names, before the prefix), each tool and prompt
+/// with what it maps to.
+pub(crate) struct Transformed {
+    pub(crate) tools: Vec<(Tool, Mapped<ArgMap>)>,
+    pub(crate) resources: Vec<mcp_core::Resource>,
+    pub(crate) templates: Vec<mcp_core::ResourceTemplate>,
+    pub(crate) prompts: Vec<(Prompt, Mapped<PromptArgMap>)>,
+    /// Tags of resources and templates, by our URI (the prefix applied).
+    pub(crate) resource_tags: HashMap<Box<str>, Tags>,
+}
+
+impl Transformed {
+    /// Remote lists, not transformed yet.
+    pub(crate) fn plain(
+        tools: Vec<Tool>,
+        resources: Vec<mcp_core::Resource>,
+        templates: Vec<mcp_core::ResourceTemplate>,
+        prompts: Vec<Prompt>,
+    ) -> Self {
+        fn plain<A>(name: &str, runs: Runs) -> Mapped<A> {
+            Mapped {
+                remote: Arc::from(name),
+                runs,
+                args: None,
+                tags: Tags::default(),
+            }
+        }
+        Self {
+            tools: tools
+                .into_iter()
+                .map(|t| {
+                    let m = plain(&t.name, Runs::Tool);
+                    (t, m)
+                })
+                .collect(),
+            resources,
+            templates,
+            prompts: prompts
+                .into_iter()
+                .map(|p| {
+                    let m = plain(&p.name, Runs::Prompt);
+                    (p, m)
+                })
+                .collect(),
+            resource_tags: HashMap::new(),
+        }
+    }
+}
+
+/// `remote` transformed by `transforms` (an item a transform does not fit is left out, logged).
+pub(crate) fn remote_lists(
+    remote: Transformed,
+    transforms: &Transforms,
+    prefix: &str,
+) -> Transformed {
+    let ours = |uri: &str| match prefix {
+        "" => uri.to_owned(),
+        p => format!("{p}+{uri}"),
+    };
+    let mut out = Transformed {
+        tools: Vec::with_capacity(remote.tools.len()),
+        resources: Vec::with_capacity(remote.resources.len()),
+        templates: Vec::with_capacity(remote.templates.len()),
+        prompts: Vec::with_capacity(remote.prompts.len()),
+        resource_tags: HashMap::new(),
+    };
+    for (t, _) in remote.tools {
+        let remote_name: Arc<str> = Arc::from(t.name.as_str());
+        match tool(t, transforms.tool(&remote_name)) {
+            Ok(None) => {}
+            Ok(Some(shown)) => out.tools.push((
+                shown.descriptor,
+                Mapped {
+                    remote: remote_name,
+                    runs: Runs::Tool,
+                    args: shown.args,
+                    tags: shown.tags,
+                },
+            )),
+            Err(e) => {
+                tracing::warn!(prefix, tool = %remote_name, "mounted tool left out: its transform does not fit: {e}")
+            }
+        }
+    }
+    for t in &transforms.resource_tools {
+        let Some(r) = remote.resources.iter().find(|r| r.uri == t.uri) else {
+            tracing::warn!(prefix, uri = %t.uri, "resource tool left out: the mounted server lists no such resource");
+            continue;
+        };
+        let (descriptor, tags) = resource_tool(t, r.description.as_deref());
+        out.tools
+            .push((descriptor, exposed_as(&t.uri, Runs::Resource, None, tags)));
+    }
+    for t in &transforms.prompt_tools {
+        let Some((p, _)) = remote.prompts.iter().find(|(p, _)| p.name == t.prompt) else {
+            tracing::warn!(prefix, prompt = %t.prompt, "prompt tool left out: the mounted server lists no such prompt");
+            continue;
+        };
+        let (descriptor, tags) = prompt_tool(t, p);
+        let check = rewrite(&descriptor.input_schema, &[])
+            .ok()
+            .map(|(_, m)| Arc::new(m));
+        out.tools
+            .push((descriptor, exposed_as(&t.prompt, Runs::Prompt, check, tags)));
+    }
+    for mut r in remote.resources {
+        match transforms.resource(&r.uri, &mut r.title, &mut r.description) {
+            None => {}
+            Some(tags) => {
+                if !tags.is_empty() {
+                    out.resource_tags.insert(ours(&r.uri).into(), tags);
+                }
+                out.resources.push(r);
+            }
+        }
+    }
+    for mut r in remote.templates {
+        match transforms.resource(&r.uri_template, &mut r.title, &mut r.description) {
+            None => {}
+            Some(tags) => {
+                if !tags.is_empty() {
+                    out.resource_tags.insert(ours(&r.uri_template).into(), tags);
+                }
+                out.templates.push(r);
+            }
+        }
+    }
+    for (p, _) in remote.prompts {
+        let remote_name: Arc<str> = Arc::from(p.name.as_str());
+        match prompt(p, transforms.prompt(&remote_name)) {
+            Ok(None) => {}
+            Ok(Some(shown)) => out.prompts.push((
+                shown.descriptor,
+                Mapped {
+                    remote: remote_name,
+                    runs: Runs::Prompt,
+                    args: shown.args,
+                    tags: shown.tags,
+                },
+            )),
+            Err(e) => {
+                tracing::warn!(prefix, prompt = %remote_name, "mounted prompt left out: its transform does not fit: {e}")
+            }
+        }
+    }
+    out
+}
+
+fn exposed_as(remote: &str, runs: Runs, args: Option<Arc<ArgMap>>, tags: Tags) -> Mapped<ArgMap> {
+    Mapped {
+        remote: Arc::from(remote),
+        runs,
+        args,
+        tags,
+    }
 }
 
 #[cfg(test)]
