@@ -88,10 +88,9 @@ fn find_listed(name: &str) -> Value {
             "type": "object",
             "properties": {
                 "query": {"type": "string", "description": "The query"},
-                "limit": {"type": "integer", "description": "How many", "format": "uint32", "minimum": 0, "default": 10}
+                "limit": {"type": "integer", "description": "How many", "minimum": 0, "default": 10}
             },
-            "required": ["query"],
-            "additionalProperties": false
+            "required": ["query"]
         }
     })
 }
@@ -110,7 +109,7 @@ fn text(r: &mcp_runtime::protocol::CallToolResult) -> &str {
     r.content[0].as_text().unwrap()
 }
 
-fn rpc(err: ClientError) -> (i64, String) {
+fn rpc(err: ClientError) -> (i32, String) {
     match err {
         ClientError::Rpc(e) => (e.code, e.message),
         other => panic!("not a JSON-RPC error: {other}"),
@@ -278,7 +277,7 @@ async fn a_transform_that_does_not_fit_stops_the_build() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "configuration error: transform of tool `ghost`: the server has no such tool"
+        "invalid configuration: transform of tool `ghost`: the server has no such tool"
     );
 }
 
@@ -361,9 +360,11 @@ async fn each_session_sees_its_own_view() {
         }
     });
     let gateway = tagged_gateway(rule).await;
-    let admin = gateway.connect_client(Client::builder()).await.unwrap();
-    assert_eq!(names(&admin).await, ["up.find", "up.drop_all"]);
-    let other = gateway.connect_client(Client::builder()).await.unwrap();
+    // Handshake-era sessions (each connection is one).
+    let session = || Client::builder().protocol_version(ProtocolVersion::V2025_11_25);
+    let admin = gateway.connect_client(session()).await.unwrap();
+    assert_eq!(names(&admin).await, ["up.drop_all", "up.find"]);
+    let other = gateway.connect_client(session()).await.unwrap();
     assert_eq!(names(&other).await, Vec::<String>::new());
     let hidden = rpc(other
         .call_tool("up.find", json!({"query": "x"}))
