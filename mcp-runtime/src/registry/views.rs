@@ -14,8 +14,11 @@ use mcp_core::{
 use super::{Catalog, ListKind, Pages, decode_cursor, paginate_as, version_slot};
 use crate::transform::View;
 
-/// Which items a page keeps: by their kind, tags and (local items) scopes.
+/// Which items a page keeps: by their tags and (local items) scopes.
 type Keep<'a> = &'a dyn Fn(&[Box<str>], &[&str]) -> bool;
+
+/// Whether the caller's token covers an item's scopes.
+type Sees<'a> = &'a dyn Fn(&[&str]) -> bool;
 
 impl Catalog {
     /// The page of `kind` at `cursor` for revision `v` as `view` sees it (`sees`: whether the
@@ -27,7 +30,7 @@ impl Catalog {
         kind: ListKind,
         cursor: Option<&str>,
         view: &View,
-        sees: Option<&dyn Fn(&[&str]) -> bool>,
+        sees: Option<Sees<'_>>,
     ) -> Option<Arc<str>> {
         let index = cursor.map_or(Some(0), decode_cursor)?;
         let pick = |pages: &Pages| {

@@ -149,7 +149,6 @@ impl crate::ServerBuilder {
     /// assert_eq!(r.content[0].as_text(), Some("cats 5"));
     /// # });
     /// ```
-    #[must_use]
     pub fn transform(mut self, t: impl Into<crate::transform::Transform>) -> Self {
         self.options_mut().transforms.push(t.into());
         self
@@ -169,7 +168,6 @@ impl crate::ServerBuilder {
     ///     .unwrap();
     /// # let _ = server;
     /// ```
-    #[must_use]
     pub fn visibility(mut self, rule: crate::transform::Visibility) -> Self {
         self.options_mut().visibility = Some(rule);
         self
