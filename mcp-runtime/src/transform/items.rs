@@ -1,4 +1,6 @@
-//! The transforms of resources, and resources and prompts exposed as tools.
+//! The transforms of resources, resources and prompts exposed as tools, and a mount's options.
+
+use super::{Transform, Transforms};
 
 /// What becomes of one resource or resource template, named by its URI (or URI template; for a
 /// mounted server, its URI there, before the mount's prefix): hidden, described, tagged.
@@ -230,5 +232,69 @@ impl PromptTool {
     pub fn tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
         self.tags.extend(tags.into_iter().map(Into::into));
         self
+    }
+}
+
+/// The options of one mount (`ServerBuilder::mount_with`): the transforms of its items.
+///
+/// ```
+/// use mcp_runtime::transform::{MountOptions, ToolTransform};
+/// let options = MountOptions::new().transform(ToolTransform::new("echo").rename("say"));
+/// assert_eq!(options.transforms().len(), 1);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct MountOptions {
+    pub(crate) transforms: Transforms,
+}
+
+impl MountOptions {
+    /// A mount as `ServerBuilder::mount` makes it.
+    ///
+    /// ```
+    /// assert!(mcp_runtime::transform::MountOptions::new().transforms().is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The mount's items transformed by `t` too (named as on the mounted server).
+    ///
+    /// ```
+    /// use mcp_runtime::transform::{MountOptions, ToolTransform};
+    /// let o = MountOptions::new().transform(ToolTransform::new("rm").hide());
+    /// assert_eq!(o.transforms().len(), 1);
+    /// ```
+    #[must_use]
+    pub fn transform(mut self, t: impl Into<Transform>) -> Self {
+        self.transforms.push(t.into());
+        self
+    }
+
+    /// The mount's items transformed by every one of `transforms` too.
+    ///
+    /// ```
+    /// use mcp_runtime::transform::{MountOptions, ToolTransform, Transforms};
+    /// let t = Transforms::new().with(ToolTransform::new("rm").hide());
+    /// assert_eq!(MountOptions::new().transforms_from(t).transforms().len(), 1);
+    /// ```
+    #[must_use]
+    pub fn transforms_from(mut self, transforms: Transforms) -> Self {
+        let t = transforms;
+        self.transforms.tools.extend(t.tools);
+        self.transforms.prompts.extend(t.prompts);
+        self.transforms.resources.extend(t.resources);
+        self.transforms.resource_tools.extend(t.resource_tools);
+        self.transforms.prompt_tools.extend(t.prompt_tools);
+        self
+    }
+
+    /// The transforms of the mount's items.
+    ///
+    /// ```
+    /// assert!(mcp_runtime::transform::MountOptions::new().transforms().is_empty());
+    /// ```
+    pub fn transforms(&self) -> &Transforms {
+        &self.transforms
     }
 }

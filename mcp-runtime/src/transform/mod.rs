@@ -43,7 +43,7 @@ pub(crate) mod view;
 use mcp_core::ToolAnnotations;
 use serde_json::Value;
 
-pub use items::{PromptTool, ResourceTool, ResourceTransform};
+pub use items::{MountOptions, PromptTool, ResourceTool, ResourceTransform};
 pub use view::{View, Viewer, Visibility};
 
 /// What becomes of one argument of a tool (or a prompt): a new name, a new description, and a
@@ -540,69 +540,5 @@ impl Transforms {
     /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-}
-
-/// The options of one mount (`ServerBuilder::mount_with`): the transforms of its items.
-///
-/// ```
-/// use mcp_runtime::transform::{MountOptions, ToolTransform};
-/// let options = MountOptions::new().transform(ToolTransform::new("echo").rename("say"));
-/// assert_eq!(options.transforms().len(), 1);
-/// ```
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct MountOptions {
-    pub(crate) transforms: Transforms,
-}
-
-impl MountOptions {
-    /// A mount as `ServerBuilder::mount` makes it.
-    ///
-    /// ```
-    /// assert!(mcp_runtime::transform::MountOptions::new().transforms().is_empty());
-    /// ```
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The mount's items transformed by `t` too (named as on the mounted server).
-    ///
-    /// ```
-    /// use mcp_runtime::transform::{MountOptions, ToolTransform};
-    /// let o = MountOptions::new().transform(ToolTransform::new("rm").hide());
-    /// assert_eq!(o.transforms().len(), 1);
-    /// ```
-    #[must_use]
-    pub fn transform(mut self, t: impl Into<Transform>) -> Self {
-        self.transforms.push(t.into());
-        self
-    }
-
-    /// The mount's items transformed by every one of `transforms` too.
-    ///
-    /// ```
-    /// use mcp_runtime::transform::{MountOptions, ToolTransform, Transforms};
-    /// let t = Transforms::new().with(ToolTransform::new("rm").hide());
-    /// assert_eq!(MountOptions::new().transforms_from(t).transforms().len(), 1);
-    /// ```
-    #[must_use]
-    pub fn transforms_from(mut self, transforms: Transforms) -> Self {
-        let t = transforms;
-        self.transforms.tools.extend(t.tools);
-        self.transforms.prompts.extend(t.prompts);
-        self.transforms.resources.extend(t.resources);
-        self.transforms.resource_tools.extend(t.resource_tools);
-        self.transforms.prompt_tools.extend(t.prompt_tools);
-        self
-    }
-
-    /// The transforms of the mount's items.
-    ///
-    /// ```
-    /// assert!(mcp_runtime::transform::MountOptions::new().transforms().is_empty());
-    /// ```
-    pub fn transforms(&self) -> &Transforms {
-        &self.transforms
     }
 }
