@@ -395,3 +395,39 @@ async fn each_era_sees_its_own_view() {
     let hidden = rpc(new.call_tool("up.drop_all", json!({})).await.unwrap_err());
     assert_eq!(hidden, (-32602, "unknown tool 'up.drop_all'".to_owned()));
 }
+
+#[tokio::test]
+async fn tags_come_from_records_and_from_a_mounted_servers_fastmcp_meta() {
+    let hide_danger = || Visibility::new(|_| View::everything().hiding(["danger"]));
+    // Local: the record's own tags.
+    let local = Server::builder(server_info!())
+        .tool(search::TOOL)
+        .tool(drop_all::TOOL.with_tags(&["danger"]))
+        .visibility(hide_danger())
+        .build()
+        .unwrap();
+    let client = local.connect_client(Client::builder()).await.unwrap();
+    assert_eq!(names(&client).await, ["search"]);
+    let hidden = rpc(client.call_tool("drop_all", json!({})).await.unwrap_err());
+    assert_eq!(hidden, (-32602, "unknown tool 'drop_all'".to_owned()));
+    // Mounted: the tags FastMCP writes in `_meta._fastmcp.tags`.
+    let backend = Server::builder(server_info!())
+        .tool(search::TOOL)
+        .tool(drop_all::TOOL.with_meta(r#"{"_fastmcp": {"tags": ["danger"]}}"#))
+        .build()
+        .unwrap();
+    let link = backend.connect_client(Client::builder()).await.unwrap();
+    let gateway = Server::builder(server_info!())
+        .mount("up", link)
+        .visibility(hide_danger())
+        .build()
+        .unwrap();
+    gateway.mounted().await;
+    let client = gateway.connect_client(Client::builder()).await.unwrap();
+    assert_eq!(names(&client).await, ["up.search"]);
+    let hidden = rpc(client
+        .call_tool("up.drop_all", json!({}))
+        .await
+        .unwrap_err());
+    assert_eq!(hidden, (-32602, "unknown tool 'up.drop_all'".to_owned()));
+}

@@ -255,7 +255,7 @@ impl Catalog {
             };
             tool_entries.push(ToolEntry {
                 args: None,
-                tags: Tags::default(),
+                tags: crate::transform::view::tags_of(record.tags),
                 bounds,
                 limit: limit(record.max_concurrency),
                 record,
@@ -292,7 +292,7 @@ impl Catalog {
                 d.icons = icons(record.icons);
                 d.meta = meta;
                 resource_entries.push(ResourceEntry {
-                    tags: Tags::default(),
+                    tags: crate::transform::view::tags_of(record.tags),
                     limit: limit(record.max_concurrency),
                     record,
                     descriptor: d,
@@ -305,7 +305,7 @@ impl Catalog {
                 d.icons = icons(record.icons);
                 d.meta = meta;
                 template_entries.push(TemplateEntry {
-                    tags: Tags::default(),
+                    tags: crate::transform::view::tags_of(record.tags),
                     limit: limit(record.max_concurrency),
                     record,
                     template,
@@ -338,7 +338,7 @@ impl Catalog {
             d.meta = meta("prompt", record.name, record.location, record.meta)?;
             prompt_entries.push(PromptEntry {
                 args: None,
-                tags: Tags::default(),
+                tags: crate::transform::view::tags_of(record.tags),
                 limit: limit(record.max_concurrency),
                 record,
                 descriptor: d,

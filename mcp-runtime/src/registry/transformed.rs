@@ -5,6 +5,7 @@
 
 use super::{PromptEntry, ResourceEntry, TemplateEntry, ToolEntry};
 use crate::error::Error;
+use crate::transform::view::merged;
 use crate::transform::{Transforms, apply};
 
 fn invalid(kind: &'static str, name: &str, location: String, reason: String) -> Error {
@@ -76,7 +77,7 @@ pub(super) fn apply(
             Ok(Some(shown)) => {
                 e.descriptor = shown.descriptor;
                 e.args = shown.args;
-                e.tags = shown.tags;
+                e.tags = merged(&e.tags, &shown.tags);
                 kept.push(e);
             }
             Err(why) => return Err(invalid("tool", r.name, r.location.to_string(), why)),
@@ -91,7 +92,7 @@ pub(super) fn apply(
             Ok(Some(shown)) => {
                 e.descriptor = shown.descriptor;
                 e.args = shown.args;
-                e.tags = shown.tags;
+                e.tags = merged(&e.tags, &shown.tags);
                 kept.push(e);
             }
             Err(why) => return Err(invalid("prompt", r.name, r.location.to_string(), why)),
@@ -102,7 +103,7 @@ pub(super) fn apply(
         let d = &mut e.descriptor;
         match t.resource(e.record.uri, &mut d.title, &mut d.description) {
             Some(tags) => {
-                e.tags = tags;
+                e.tags = merged(&e.tags, &tags);
                 true
             }
             None => false,
@@ -112,7 +113,7 @@ pub(super) fn apply(
         let d = &mut e.descriptor;
         match t.resource(e.record.uri, &mut d.title, &mut d.description) {
             Some(tags) => {
-                e.tags = tags;
+                e.tags = merged(&e.tags, &tags);
                 true
             }
             None => false,

@@ -8,7 +8,7 @@ use mcp_core::{Prompt, Tool};
 use serde_json::{Value, json};
 
 use super::args::{ArgMap, rewrite};
-use super::view::Tags;
+use super::view::{Tags, merged};
 use super::{ArgValue, PromptTool, PromptTransform, ResourceTool, ToolTransform, Transforms};
 use std::collections::BTreeMap;
 
@@ -382,6 +382,7 @@ pub(crate) fn remote_lists(
     };
     for (t, _) in remote.tools {
         let remote_name: Arc<str> = Arc::from(t.name.as_str());
+        let own = remote_tags(t.meta.as_ref());
         match tool(t, transforms.tool(&remote_name)) {
             Ok(None) => {}
             Ok(Some(shown)) => out.tools.push((
@@ -390,7 +391,7 @@ pub(crate) fn remote_lists(
                     remote: remote_name,
                     runs: Runs::Tool,
                     args: shown.args,
-                    tags: shown.tags,
+                    tags: merged(&own, &shown.tags),
                 },
             )),
             Err(e) => {
@@ -423,6 +424,7 @@ pub(crate) fn remote_lists(
         match transforms.resource(&r.uri, &mut r.title, &mut r.description) {
             None => {}
             Some(tags) => {
+                let tags = merged(&remote_tags(r.meta.as_ref()), &tags);
                 if !tags.is_empty() {
                     out.resource_tags.insert(ours(&r.uri).into(), tags);
                 }
@@ -434,6 +436,7 @@ pub(crate) fn remote_lists(
         match transforms.resource(&r.uri_template, &mut r.title, &mut r.description) {
             None => {}
             Some(tags) => {
+                let tags = merged(&remote_tags(r.meta.as_ref()), &tags);
                 if !tags.is_empty() {
                     out.resource_tags.insert(ours(&r.uri_template).into(), tags);
                 }
@@ -443,6 +446,7 @@ pub(crate) fn remote_lists(
     }
     for (p, _) in remote.prompts {
         let remote_name: Arc<str> = Arc::from(p.name.as_str());
+        let own = remote_tags(p.meta.as_ref());
         match prompt(p, transforms.prompt(&remote_name)) {
             Ok(None) => {}
             Ok(Some(shown)) => out.prompts.push((
@@ -451,7 +455,7 @@ pub(crate) fn remote_lists(
                     remote: remote_name,
                     runs: Runs::Prompt,
                     args: shown.args,
-                    tags: shown.tags,
+                    tags: merged(&own, &shown.tags),
                 },
             )),
             Err(e) => {
@@ -460,6 +464,19 @@ pub(crate) fn remote_lists(
         }
     }
     out
+}
+
+/// The tags a mounted server gives an item itself: FastMCP's, in `_meta._fastmcp.tags`.
+fn remote_tags(meta: Option<&mcp_core::Meta>) -> Tags {
+    let list = meta
+        .and_then(|m| m.get("_fastmcp"))
+        .and_then(|f| f.get("tags"))
+        .and_then(Value::as_array);
+    list.into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(Box::from)
+        .collect()
 }
 
 fn exposed_as(remote: &str, runs: Runs, args: Option<Arc<ArgMap>>, tags: Tags) -> Mapped<ArgMap> {

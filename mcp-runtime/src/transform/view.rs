@@ -19,6 +19,21 @@ pub(crate) const MAX_VIEWS: usize = 64;
 /// The tags of an item (none for most).
 pub(crate) type Tags = Arc<[Box<str>]>;
 
+/// Tags from a record's list.
+pub(crate) fn tags_of(list: &[&str]) -> Tags {
+    list.iter().map(|t| Box::from(*t)).collect()
+}
+
+/// The tags of `a`, then those of `b` it does not have.
+pub(crate) fn merged(a: &Tags, b: &Tags) -> Tags {
+    if b.is_empty() {
+        return Arc::clone(a);
+    }
+    let mut all: Vec<Box<str>> = a.to_vec();
+    all.extend(b.iter().filter(|t| !a.contains(t)).cloned());
+    all.into()
+}
+
 /// Which items a caller sees, by their tags: everything, only the items with one of some tags,
 /// and never the items with one of some others.
 ///
