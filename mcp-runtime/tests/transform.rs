@@ -431,3 +431,64 @@ async fn tags_come_from_records_and_from_a_mounted_servers_fastmcp_meta() {
         .unwrap_err());
     assert_eq!(hidden, (-32602, "unknown tool 'up.drop_all'".to_owned()));
 }
+
+#[tokio::test]
+async fn local_resources_and_prompts_are_exposed_as_tools() {
+    let server = Server::builder(server_info!())
+        .resource(readme::RESOURCE)
+        .prompt(greet::PROMPT)
+        .transform(ResourceTool::new("read_readme", "file:///README.md").tags(["docs"]))
+        .transform(PromptTool::new("greeting", "greet"))
+        .transform(PromptTransform::new("greet").hide())
+        .visibility(Visibility::new(|viewer| {
+            if viewer.version().is_stateless() {
+                View::everything()
+            } else {
+                View::everything().hiding(["docs"])
+            }
+        }))
+        .build()
+        .unwrap();
+    let client = server.connect_client(Client::builder()).await.unwrap();
+    assert_eq!(names(&client).await, ["read_readme", "greeting"]);
+    let r = client.call_tool("read_readme", json!({})).await.unwrap();
+    assert_eq!(text(&r), "# Hello");
+    let r = client
+        .call_tool("greeting", json!({"who": "Cy"}))
+        .await
+        .unwrap();
+    assert_eq!(text(&r), "Hello Cy, plainly");
+    let r = client
+        .call_tool("greeting", json!({"who": 3}))
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.is_error, text(&r)),
+        (
+            Some(true),
+            "invalid arguments for tool 'greeting': property 'who': expected a string, got integer 3"
+        )
+    );
+    // The prompt itself is hidden: no prompt is left, and none is advertised.
+    assert!(client.server_capabilities().prompts.is_none());
+    let none = rpc(client.list_prompts().await.unwrap_err());
+    assert_eq!(none, (-32601, "Method not found: prompts/list".to_owned()));
+    // The handshake era's view hides the `docs` tool.
+    let old = Client::builder().protocol_version(ProtocolVersion::V2025_11_25);
+    let old = server.connect_client(old).await.unwrap();
+    assert_eq!(names(&old).await, ["greeting"]);
+    let hidden = rpc(old.call_tool("read_readme", json!({})).await.unwrap_err());
+    assert_eq!(hidden, (-32602, "unknown tool 'read_readme'".to_owned()));
+    // A name a tool has already, or nothing to expose, stops the build.
+    let err = Server::builder(server_info!())
+        .tool(search::TOOL)
+        .resource(readme::RESOURCE)
+        .transform(ResourceTool::new("search", "file:///README.md"))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid configuration: exposed tool `search`: the name is a tool's already, or breaks \
+         the tool-name rules"
+    );
+}

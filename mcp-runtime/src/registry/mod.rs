@@ -10,7 +10,7 @@ pub(crate) mod mounted;
 mod record;
 #[cfg(feature = "auth")]
 mod seen;
-mod transformed;
+pub(crate) mod transformed;
 mod views;
 
 use std::collections::HashMap;
@@ -164,6 +164,9 @@ pub(crate) struct Catalog {
     pub(crate) templates: Vec<TemplateEntry>,
     pub(crate) prompts: Vec<PromptEntry>,
     pub(crate) prompt_index: HashMap<Box<str>, usize>,
+    /// Local resources and prompts exposed as tools (listed after the local tools).
+    pub(crate) exposed: Vec<transformed::ExposedTool>,
+    pub(crate) exposed_index: HashMap<Box<str>, usize>,
     /// Items re-exported from other servers (after the local ones in every list).
     pub(crate) mounted: mounted::Mounted,
     /// Indexed by `version_slot`; each revision's pages are built on its first list request.
@@ -345,6 +348,12 @@ impl Catalog {
             });
         }
 
+        let exposed = transformed::exposed(
+            settings.transforms,
+            &tool_entries,
+            &resource_entries,
+            &prompt_entries,
+        )?;
         transformed::apply(
             settings.transforms,
             &mut tool_entries,
@@ -381,6 +390,12 @@ impl Catalog {
                 .map(|(i, p)| (p.descriptor.name.as_str().into(), i))
                 .collect(),
             prompts: prompt_entries,
+            exposed_index: exposed
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.descriptor.name.as_str().into(), i))
+                .collect(),
+            exposed,
             mounted,
             views: Default::default(),
             pages: ProtocolVersion::ALL
@@ -402,7 +417,11 @@ impl Catalog {
         let templates = self.templates.iter().map(|t| &t.descriptor);
         Pages {
             tools: paginate::<ListToolsResult>(
-                self.tools.iter().map(|t| &t.descriptor).chain(tools),
+                self.tools
+                    .iter()
+                    .map(|t| &t.descriptor)
+                    .chain(self.exposed.iter().map(|e| &e.descriptor))
+                    .chain(tools),
                 s,
                 v,
             ),

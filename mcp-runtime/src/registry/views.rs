@@ -66,6 +66,12 @@ impl Catalog {
             .filter(|t| keep(&t.tags, scopes(t.record.scopes)))
             .map(|t| &t.descriptor)
             .chain(
+                self.exposed
+                    .iter()
+                    .filter(|e| keep(&e.tags, scopes(e.scopes())))
+                    .map(|e| &e.descriptor),
+            )
+            .chain(
                 m.tools(&self.tool_index)
                     .filter(|t| keep(m.tags(ListKind::Tools, &t.name), &[])),
             );
@@ -108,7 +114,8 @@ impl Catalog {
     /// mounted one's).
     pub(crate) fn view_sees(&self, view: &View, kind: ListKind, name: &str) -> bool {
         let local = match kind {
-            ListKind::Tools => self.tool_index.get(name).map(|&i| &self.tools[i].tags),
+            ListKind::Tools => (self.tool_index.get(name).map(|&i| &self.tools[i].tags))
+                .or_else(|| self.exposed_index.get(name).map(|&i| &self.exposed[i].tags)),
             ListKind::Prompts => self.prompt_index.get(name).map(|&i| &self.prompts[i].tags),
             ListKind::Resources | ListKind::Templates => self
                 .resource_index

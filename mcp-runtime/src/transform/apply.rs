@@ -62,6 +62,14 @@ impl Transforms {
     }
 }
 
+/// Whether `name` is a tool name by the spec's rules: 1-128 of `A-Za-z0-9_-.`.
+pub(crate) fn valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
 /// `tool` transformed by `t`: `Ok(None)` when hidden, `Err` when the transform does not fit it.
 pub(crate) fn tool(
     mut tool: Tool,
@@ -78,6 +86,9 @@ pub(crate) fn tool(
         return Ok(None);
     }
     if let Some(name) = &t.rename {
+        if !valid_tool_name(name) {
+            return Err(format!("the new name `{name}` breaks the tool-name rules"));
+        }
         tool.name.clone_from(name);
     }
     if t.title.is_some() {

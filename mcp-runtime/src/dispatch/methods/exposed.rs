@@ -1,7 +1,7 @@
 //! A mounted tool's call through its transform (`transform`): its arguments checked against
 //! the schema the client sees and named as the remote takes them, then forwarded as the tool
 //! it is, or as the read of the resource or the get of the prompt it exposes (whose answer
-//! becomes the tool's content).
+//! becomes the tool's content); and a local resource or prompt exposed as a tool, run here.
 
 use std::sync::Arc;
 
@@ -11,8 +11,9 @@ use serde_json::value::RawValue;
 use crate::error::HandlerError;
 use crate::future::BoxFuture;
 use crate::handler::context::Context;
-use crate::registry::PromptArguments;
 use crate::registry::mounted::Forward;
+use crate::registry::transformed::{Exposed, ExposedTool};
+use crate::registry::{PromptArguments, ResourceRequest};
 use crate::transform::apply::{Found, Runs, prompt_arguments};
 
 /// What starts a forwarded `tools/call` of a mounted tool (`remote`, transformed by `shown`).
@@ -62,4 +63,37 @@ fn contents_result(contents: Vec<ResourceContents>) -> CallToolResult {
         })
         .collect();
     CallToolResult::new(blocks)
+}
+
+/// What starts a `tools/call` of a local resource or prompt exposed as a tool.
+pub(super) fn local_tool(
+    e: &ExposedTool,
+    arguments: Option<&RawValue>,
+) -> impl FnOnce(Context) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> + use<> {
+    let checked = match &e.check {
+        Some(check) => check.apply(arguments).map(Some),
+        None => Ok(arguments.map(RawValue::to_owned)),
+    };
+    let runs = match &e.runs {
+        Exposed::Resource(r) => Ok(*r),
+        Exposed::Prompt(p) => Err(*p),
+    };
+    move |ctx| match (runs, checked) {
+        (_, Err(message)) => Box::pin(async move { Err(HandlerError::InvalidArguments(message)) }),
+        (Ok(resource), Ok(_)) => {
+            let request =
+                ResourceRequest::new(resource.uri, std::iter::empty::<(String, String)>());
+            let read = (resource.read)(ctx, request);
+            Box::pin(async move { read.await.map(contents_result) })
+        }
+        (Err(prompt), Ok(args)) => {
+            let args = PromptArguments(prompt_arguments(args.as_deref()));
+            let get = (prompt.get)(ctx, args);
+            Box::pin(async move {
+                get.await.map(|r| {
+                    CallToolResult::new(r.messages.into_iter().map(|m| m.content).collect())
+                })
+            })
+        }
+    }
 }

@@ -51,6 +51,14 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
         return Err(unknown_tool());
     }
     let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
+        if let Some(&i) = live.catalog.exposed_index.get(p.name.as_ref()) {
+            let exposed = &live.catalog.exposed[i];
+            tracing::Span::current().record("item", p.name.as_ref());
+            call.authorize(exposed.scopes())?;
+            let start = super::exposed::local_tool(exposed, p.arguments);
+            let (name, timeout_ms) = (p.name.into_owned(), exposed.timeout_ms());
+            return Box::pin(mounted(call, &name, timeout_ms, start)).await;
+        }
         if let Some(found) = live.catalog.mounted.tool(&p.name) {
             tracing::Span::current().record("item", p.name.as_ref());
             #[cfg(feature = "http")]
@@ -132,8 +140,8 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
     .map(|p| p.tool_error_if(failed))
 }
 
-/// A call of a mounted server's tool, forwarded there (see `registry::mounted`); its result is
-/// the remote one, shaped for this request's revision.
+/// A call of a mounted server's tool, forwarded there (see `registry::mounted`), or of a local
+/// resource or prompt exposed as a tool; its result is shaped for this request's revision.
 async fn mounted(
     call: MethodCall<'_>,
     name: &str,
