@@ -69,6 +69,11 @@ pub(super) fn apply(
                 e.descriptor = shown.descriptor;
                 e.args = shown.args;
                 e.tags = merged(&e.tags, &shown.tags);
+                // The headers mirror the arguments as the client names them.
+                #[cfg(feature = "http")]
+                if e.args.is_some() {
+                    e.mirrored = super::mirror::header_params(&e.descriptor.input_schema);
+                }
                 kept.push(e);
             }
             Err(why) => return Err(invalid("tool", r.name, r.location.to_string(), why)),
