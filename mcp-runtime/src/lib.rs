@@ -228,6 +228,7 @@ pub mod tasks;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
+pub mod transform;
 pub mod transport;
 mod typed;
 mod validation;

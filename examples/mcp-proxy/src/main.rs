@@ -9,8 +9,12 @@
 //! `mcp-proxy --help` (or `-h`) prints, and exits 0:
 #![doc = concat!("```text\n", include_str!("usage.txt"), "```")]
 
+mod config;
+
 use std::process::ExitCode;
 use std::time::Duration;
+
+use mcp_runtime::transform::{MountOptions, Transforms};
 
 use mcp_runtime::cli::Telemetry;
 use mcp_runtime::client::{Client, ErrorChain};
@@ -21,13 +25,14 @@ use mcp_runtime::{Server, serde_json};
 const HELP: &str = include_str!("usage.txt");
 
 const USAGE: &str = "usage: mcp-proxy [--prefix NAME] [--protocol-version REV] \
-[--timeout SECONDS] http ADDR -- COMMAND [ARGS...]";
+[--timeout SECONDS] [--config FILE] http ADDR [-- COMMAND [ARGS...]]";
 
 #[derive(Debug)]
 struct Args {
     prefix: String,
     version: Option<ProtocolVersion>,
     timeout: Duration,
+    config: Option<String>,
     addr: String,
     command: Vec<String>,
 }
@@ -35,6 +40,7 @@ struct Args {
 /// The command line; `None` when it asks for the help.
 fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut prefix, mut version, mut timeout) = (String::new(), None, Duration::from_secs(300));
+    let mut config = None;
     loop {
         match argv.next().as_deref() {
             Some("-h" | "--help") => return Ok(None),
@@ -49,23 +55,26 @@ fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String>
                 let secs: u64 = s.parse().map_err(|_| format!("bad --timeout {s:?}"))?;
                 timeout = Duration::from_secs(secs.max(1));
             }
+            Some("--config") => config = Some(argv.next().ok_or("--config needs a file")?),
             Some("http") => break,
             Some(other) => return Err(format!("unknown argument {other:?}")),
             None => return Err("missing `http ADDR -- COMMAND`".into()),
         }
     }
     let addr = argv.next().ok_or("http needs an address")?;
-    if argv.next().as_deref() != Some("--") {
-        return Err("expected `--` and the command after the address".into());
-    }
-    let command: Vec<String> = argv.collect();
-    if command.is_empty() {
+    let command: Vec<String> = match argv.next().as_deref() {
+        Some("--") => argv.collect(),
+        None if config.is_some() => Vec::new(),
+        _ => return Err("expected `--` and the command after the address".into()),
+    };
+    if command.is_empty() && config.is_none() {
         return Err("missing the command to spawn".into());
     }
     Ok(Some(Args {
         prefix,
         version,
         timeout,
+        config,
         addr,
         command,
     }))
@@ -81,9 +90,10 @@ fn relayed_capabilities() -> ClientCapabilities {
     .unwrap_or_default()
 }
 
-async fn run(args: Args) -> Result<(), String> {
-    let mut command = mcp_runtime::tokio::process::Command::new(&args.command[0]);
-    command.args(&args.command[1..]);
+/// Spawns `command` and connects to it over stdio.
+async fn connect(args: &Args, command: &[String]) -> Result<Client, Failure> {
+    let mut spawned = mcp_runtime::tokio::process::Command::new(&command[0]);
+    spawned.args(&command[1..]);
     // The conventions' CLIENT spans on forwarded calls, their context in `_meta`: a client's
     // trace goes on through the proxy into the spawned server.
     let mut client = Client::builder()
@@ -94,31 +104,105 @@ async fn run(args: Args) -> Result<(), String> {
     if let Some(v) = args.version {
         client = client.protocol_version(v);
     }
-    let client = client
-        .connect_stdio(command)
-        .await
-        .map_err(|e| format!("could not start {:?}: {}", args.command[0], ErrorChain(&e)))?;
-    let info = client
-        .server_info()
+    client.connect_stdio(spawned).await.map_err(|e| {
+        Failure::Serve(format!(
+            "could not start {:?}: {}",
+            command[0],
+            ErrorChain(&e)
+        ))
+    })
+}
+
+/// Why the proxy stopped: a configuration it refuses (exit 2), or a server it could not start
+/// or serve (exit 3).
+enum Failure {
+    Config(String),
+    Serve(String),
+}
+
+/// The servers to mount: the command line's (with the file's top-level transforms), then the
+/// file's `mount` list, each with its transforms, checked against the server's own lists.
+async fn mounts(args: &Args) -> Result<Vec<(String, Client, MountOptions)>, Failure> {
+    let file = match &args.config {
+        Some(path) => Some(config::read(path).map_err(Failure::Config)?),
+        None => None,
+    };
+    let mut wanted = Vec::new();
+    if !args.command.is_empty() {
+        let t = match &file {
+            Some(f) => f.transforms().map_err(Failure::Config)?,
+            None => Transforms::new(),
+        };
+        wanted.push((args.prefix.clone(), args.command.clone(), t));
+    } else if let Some(f) = &file
+        && !f.transforms().map_err(Failure::Config)?.is_empty()
+    {
+        return Err(Failure::Config(
+            "the file's top-level transforms are for the server after `--`, and none is given"
+                .into(),
+        ));
+    }
+    for m in file.iter().flat_map(|f| f.mounts.iter()) {
+        if m.command.is_empty() {
+            return Err(Failure::Config(format!(
+                "mount `{}`: `command` is empty",
+                m.prefix
+            )));
+        }
+        let t = m
+            .transforms()
+            .map_err(|e| Failure::Config(format!("mount `{}`: {e}", m.prefix)))?;
+        wanted.push((m.prefix.clone(), m.command.clone(), t));
+    }
+    let mut out = Vec::new();
+    for (prefix, command, transforms) in wanted {
+        let client = connect(args, &command).await?;
+        if !transforms.is_empty() {
+            let problems = config::problems(&client, &transforms).await?;
+            if !problems.is_empty() {
+                return Err(Failure::Config(format!(
+                    "the transforms of {:?} do not fit its items:\n  {}",
+                    command[0],
+                    problems.join("\n  ")
+                )));
+            }
+        }
+        out.push((
+            prefix,
+            client,
+            MountOptions::new().transforms_from(transforms),
+        ));
+    }
+    Ok(out)
+}
+
+async fn run(args: Args) -> Result<(), Failure> {
+    let serve = Failure::Serve;
+    let mounts = mounts(&args).await?;
+    let first = mounts.first().map(|(_, c, _)| c);
+    let info = first
+        .and_then(Client::server_info)
         .unwrap_or_else(|| Implementation::new("mcp-proxy", env!("CARGO_PKG_VERSION")));
     let mut builder = Server::builder(info).otel();
-    if let Some(text) = client.instructions() {
+    if let Some(text) = first.and_then(Client::instructions) {
         builder = builder.instructions(text);
     }
+    for (prefix, client, options) in mounts {
+        builder = builder.mount_with(prefix, client, options);
+    }
     let server = builder
-        .mount(args.prefix, client)
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Failure::Config(e.to_string()))?;
     server.mounted().await;
     let listener = mcp_runtime::tokio::net::TcpListener::bind(&args.addr)
         .await
-        .map_err(|e| format!("could not listen on {}: {e}", args.addr))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        .map_err(|e| serve(format!("could not listen on {}: {e}", args.addr)))?;
+    let addr = listener.local_addr().map_err(|e| serve(e.to_string()))?;
     println!("listening on http://{addr}/mcp");
     server
         .serve_http_on(listener)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| serve(e.to_string()))
 }
 
 #[tokio::main]
@@ -149,7 +233,11 @@ async fn main() -> ExitCode {
     }
     match ended {
         Ok(()) => ExitCode::SUCCESS,
-        Err(why) => {
+        Err(Failure::Config(why)) => {
+            eprintln!("mcp-proxy: {why}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Serve(why)) => {
             eprintln!("mcp-proxy: {why}");
             ExitCode::from(3)
         }
@@ -179,6 +267,9 @@ mod tests {
             args("http :0 --").unwrap_err(),
             "missing the command to spawn"
         );
+        // With a configuration file, the command is optional (the file may name servers).
+        let a = args("--config g.toml http :0").unwrap();
+        assert_eq!((a.config.as_deref(), a.command.len()), (Some("g.toml"), 0));
         assert_eq!(args("--what").unwrap_err(), "unknown argument \"--what\"");
         for help in ["-h", "--help", "--prefix fs --help"] {
             assert!(

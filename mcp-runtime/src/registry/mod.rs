@@ -10,6 +10,8 @@ pub(crate) mod mounted;
 mod record;
 #[cfg(feature = "auth")]
 mod seen;
+pub(crate) mod transformed;
+mod views;
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -35,6 +37,7 @@ use crate::error::Error;
 use crate::handler::context::StateMap;
 
 use crate::schema::SchemaProfile;
+use crate::transform::view::Tags;
 
 /// Every record `#[tool]` registered in this binary (all servers).
 ///
@@ -78,6 +81,10 @@ pub(crate) struct ToolEntry {
     pub(crate) known_properties: Option<KnownProperties>,
     /// The bounds of a generated input schema, checked with the parse (see `validation`).
     pub(crate) bounds: Option<Arc<crate::validation::Bounds>>,
+    /// How a call's arguments become the tool's, when a transform changed them.
+    pub(crate) args: Option<Arc<crate::transform::args::ArgMap>>,
+    /// Its tags (from a transform).
+    pub(crate) tags: Tags,
 }
 
 impl ToolEntry {
@@ -98,6 +105,8 @@ pub(crate) struct ResourceEntry {
     pub(crate) descriptor: Resource,
     /// Slots for reads in flight, from `max_concurrency`.
     pub(crate) limit: Option<Arc<Semaphore>>,
+    /// Its tags (from a transform).
+    pub(crate) tags: Tags,
 }
 
 /// A resource template ready to serve.
@@ -107,6 +116,8 @@ pub(crate) struct TemplateEntry {
     pub(crate) descriptor: ResourceTemplate,
     /// Slots for reads in flight (whatever URI they matched), from `max_concurrency`.
     pub(crate) limit: Option<Arc<Semaphore>>,
+    /// Its tags (from a transform).
+    pub(crate) tags: Tags,
 }
 
 /// A prompt ready to serve.
@@ -115,6 +126,10 @@ pub(crate) struct PromptEntry {
     pub(crate) descriptor: Prompt,
     /// Slots for gets in flight, from `max_concurrency`.
     pub(crate) limit: Option<Arc<Semaphore>>,
+    /// How a get's arguments become the prompt's, when a transform changed them.
+    pub(crate) args: Option<Arc<crate::transform::apply::PromptArgMap>>,
+    /// Its tags (from a transform).
+    pub(crate) tags: Tags,
 }
 
 /// The semaphore of an item with `max_concurrency`: one permit per call in flight.
@@ -143,12 +158,15 @@ pub(crate) enum ListKind {
 /// The checked, sorted items of one server, with descriptors and pages built.
 pub(crate) struct Catalog {
     pub(crate) tools: Vec<ToolEntry>,
-    pub(crate) tool_index: HashMap<&'static str, usize>,
+    pub(crate) tool_index: HashMap<Box<str>, usize>,
     pub(crate) resources: Vec<ResourceEntry>,
     pub(crate) resource_index: HashMap<&'static str, usize>,
     pub(crate) templates: Vec<TemplateEntry>,
     pub(crate) prompts: Vec<PromptEntry>,
-    pub(crate) prompt_index: HashMap<&'static str, usize>,
+    pub(crate) prompt_index: HashMap<Box<str>, usize>,
+    /// Local resources and prompts exposed as tools (listed after the local tools).
+    pub(crate) exposed: Vec<transformed::ExposedTool>,
+    pub(crate) exposed_index: HashMap<Box<str>, usize>,
     /// Items re-exported from other servers (after the local ones in every list).
     pub(crate) mounted: mounted::Mounted,
     /// Indexed by `version_slot`; each revision's pages are built on its first list request.
@@ -158,6 +176,8 @@ pub(crate) struct Catalog {
     /// Whether any local item of each list declares scopes, by `ListKind as usize` (`auth`).
     #[cfg(feature = "auth")]
     scoped: [bool; 4],
+    /// The pages of each view a `Visibility` rule gave (bounded; see `views`).
+    views: crate::transform::view::PerView<Pages>,
 }
 
 /// The settings the list pages are built with, kept for building them on first use.
@@ -187,6 +207,8 @@ pub(crate) struct CatalogSettings<'a> {
     pub(crate) allow_unknown_args: bool,
     /// How widgets (MCP Apps) are presented.
     pub(crate) apps: crate::apps::AppsOptions,
+    /// What becomes of the local items.
+    pub(crate) transforms: &'a crate::transform::Transforms,
 }
 
 impl Catalog {
@@ -235,6 +257,8 @@ impl Catalog {
                 _ => None,
             };
             tool_entries.push(ToolEntry {
+                args: None,
+                tags: crate::transform::view::tags_of(record.tags),
                 bounds,
                 limit: limit(record.max_concurrency),
                 record,
@@ -271,6 +295,7 @@ impl Catalog {
                 d.icons = icons(record.icons);
                 d.meta = meta;
                 resource_entries.push(ResourceEntry {
+                    tags: crate::transform::view::tags_of(record.tags),
                     limit: limit(record.max_concurrency),
                     record,
                     descriptor: d,
@@ -283,6 +308,7 @@ impl Catalog {
                 d.icons = icons(record.icons);
                 d.meta = meta;
                 template_entries.push(TemplateEntry {
+                    tags: crate::transform::view::tags_of(record.tags),
                     limit: limit(record.max_concurrency),
                     record,
                     template,
@@ -314,12 +340,27 @@ impl Catalog {
             d.icons = icons(record.icons);
             d.meta = meta("prompt", record.name, record.location, record.meta)?;
             prompt_entries.push(PromptEntry {
+                args: None,
+                tags: crate::transform::view::tags_of(record.tags),
                 limit: limit(record.max_concurrency),
                 record,
                 descriptor: d,
             });
         }
 
+        let exposed = transformed::exposed(
+            settings.transforms,
+            &tool_entries,
+            &resource_entries,
+            &prompt_entries,
+        )?;
+        transformed::apply(
+            settings.transforms,
+            &mut tool_entries,
+            &mut resource_entries,
+            &mut template_entries,
+            &mut prompt_entries,
+        )?;
         #[cfg(feature = "auth")]
         let scoped = seen::scoped(
             &tool_entries,
@@ -333,7 +374,7 @@ impl Catalog {
             tool_index: tool_entries
                 .iter()
                 .enumerate()
-                .map(|(i, t)| (t.record.name, i))
+                .map(|(i, t)| (t.descriptor.name.as_str().into(), i))
                 .collect(),
             tools: tool_entries,
             resource_index: resource_entries
@@ -346,10 +387,17 @@ impl Catalog {
             prompt_index: prompt_entries
                 .iter()
                 .enumerate()
-                .map(|(i, p)| (p.record.name, i))
+                .map(|(i, p)| (p.descriptor.name.as_str().into(), i))
                 .collect(),
             prompts: prompt_entries,
+            exposed_index: exposed
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.descriptor.name.as_str().into(), i))
+                .collect(),
+            exposed,
             mounted,
+            views: Default::default(),
             pages: ProtocolVersion::ALL
                 .iter()
                 .map(|_| OnceLock::new())
@@ -369,7 +417,11 @@ impl Catalog {
         let templates = self.templates.iter().map(|t| &t.descriptor);
         Pages {
             tools: paginate::<ListToolsResult>(
-                self.tools.iter().map(|t| &t.descriptor).chain(tools),
+                self.tools
+                    .iter()
+                    .map(|t| &t.descriptor)
+                    .chain(self.exposed.iter().map(|e| &e.descriptor))
+                    .chain(tools),
                 s,
                 v,
             ),
@@ -486,6 +538,19 @@ fn paginate<'a, R: ListPage>(
 where
     R::Item: 'a,
 {
+    paginate_as::<R>(items, s, v, CacheScope::Public)
+}
+
+/// [`paginate`], the pages' cache scope `scope`.
+fn paginate_as<'a, R: ListPage>(
+    items: impl Iterator<Item = &'a R::Item>,
+    s: &PageSettings,
+    v: ProtocolVersion,
+    scope: CacheScope,
+) -> Vec<Arc<str>>
+where
+    R::Item: 'a,
+{
     let (mut chunks, mut page) = (Vec::new(), Vec::new());
     for item in items {
         if page.len() == s.page_size {
@@ -500,7 +565,7 @@ where
         .enumerate()
         .map(|(i, chunk)| {
             let next = (i + 1 < count).then(|| encode_cursor(i + 1));
-            page_text::<R>(chunk, next, s, v, CacheScope::Public)
+            page_text::<R>(chunk, next, s, v, scope)
         })
         .collect()
 }

@@ -63,6 +63,8 @@ struct MountedTool {
     remote: Arc<str>,
     #[cfg(feature = "http")]
     mirrored: Arc<[super::mirror::HeaderParam]>,
+    /// Its transform: arguments, tags, and what it runs (a tool, a resource, a prompt).
+    shown: crate::transform::apply::Mapped<crate::transform::args::ArgMap>,
 }
 
 /// One mount's items, renamed: built once per remote list, shared by every catalog until the
@@ -81,7 +83,15 @@ pub(crate) struct MountedItems {
     pub(crate) prompts: Vec<Prompt>,
     /// Remote names by our name (tools: with the parameters mirrored in `Mcp-Param-*` headers).
     tool_names: HashMap<Box<str>, MountedTool>,
-    prompt_names: HashMap<Box<str>, Arc<str>>,
+    prompt_names: HashMap<
+        Box<str>,
+        (
+            Arc<str>,
+            crate::transform::apply::Mapped<crate::transform::apply::PromptArgMap>,
+        ),
+    >,
+    /// The tags of resources and templates (our URIs), when they have any.
+    pub(crate) resource_tags: HashMap<Box<str>, crate::transform::view::Tags>,
 }
 
 impl MountedItems {
@@ -94,7 +104,29 @@ impl MountedItems {
         lists: [bool; 3],
         remote: RemoteLists,
     ) -> Self {
+        let none = crate::transform::Transforms::new();
+        Self::transformed(prefix, forward, timeout_ms, lists, remote, &none)
+    }
+
+    /// [`new`](Self::new), the items transformed by `transforms` (named as on the remote) before
+    /// they are prefixed; an item a transform does not fit is left out (and logged).
+    pub(crate) fn transformed(
+        prefix: Arc<str>,
+        forward: Arc<dyn Forward>,
+        timeout_ms: Option<u64>,
+        lists: [bool; 3],
+        remote: RemoteLists,
+        transforms: &crate::transform::Transforms,
+    ) -> Self {
+        let read = crate::transform::apply::Transformed::plain(
+            remote.tools,
+            remote.resources,
+            remote.templates,
+            remote.prompts,
+        );
+        let remote = crate::transform::apply::remote_lists(read, transforms, &prefix);
         let mut items = Self {
+            resource_tags: remote.resource_tags,
             tool_names: HashMap::with_capacity(remote.tools.len()),
             prompt_names: HashMap::with_capacity(remote.prompts.len()),
             tools: Vec::with_capacity(remote.tools.len()),
@@ -106,7 +138,7 @@ impl MountedItems {
             timeout_ms,
             lists,
         };
-        for mut tool in remote.tools {
+        for (mut tool, shown) in remote.tools {
             let name = items.name(&tool.name);
             if name.len() > MAX_TOOL_NAME || !tool.name.bytes().all(tool_name_byte) {
                 tracing::warn!(prefix = %items.prefix, tool = %tool.name, "mounted tool left out: its prefixed name breaks the tool-name rules");
@@ -114,11 +146,12 @@ impl MountedItems {
             }
             // Forwarded calls run plainly here: the remote's task support is not ours.
             tool.execution = None;
-            let remote = Arc::from(std::mem::replace(&mut tool.name, name.clone()));
+            let _ = std::mem::replace(&mut tool.name, name.clone());
             let entry = MountedTool {
-                remote,
+                remote: Arc::clone(&shown.remote),
                 #[cfg(feature = "http")]
                 mirrored: super::mirror::header_params(&tool.input_schema).into(),
+                shown,
             };
             if items.tool_names.insert(name.into(), entry).is_none() {
                 items.tools.push(tool);
@@ -137,10 +170,11 @@ impl MountedItems {
                 }
             }
         }
-        for mut prompt in remote.prompts {
+        for (mut prompt, shown) in remote.prompts {
             let name = items.name(&prompt.name);
-            let remote = Arc::from(std::mem::replace(&mut prompt.name, name.clone()));
-            if items.prompt_names.insert(name.into(), remote).is_none() {
+            let _ = std::mem::replace(&mut prompt.name, name.clone());
+            let entry = (Arc::clone(&shown.remote), shown);
+            if items.prompt_names.insert(name.into(), entry).is_none() {
                 items.prompts.push(prompt);
             }
         }
@@ -206,6 +240,8 @@ pub(crate) struct Found<'a, N> {
     /// A tool's parameters mirrored in `Mcp-Param-*` headers, checked as a local tool's are.
     #[cfg(feature = "http")]
     pub(crate) mirrored: Option<Arc<[super::mirror::HeaderParam]>>,
+    /// What its transform does to a request (a tool's or a prompt's; nothing for a resource).
+    pub(crate) shown: crate::transform::apply::Found<'a>,
 }
 
 impl Mounted {
@@ -242,6 +278,7 @@ impl Mounted {
                 remote: Arc::clone(&tool.remote),
                 #[cfg(feature = "http")]
                 mirrored: Some(Arc::clone(&tool.mirrored)),
+                shown: crate::transform::apply::Found::Tool(&tool.shown),
             })
         })
     }
@@ -249,12 +286,13 @@ impl Mounted {
     /// The mounted prompt named `name` (our name).
     pub(crate) fn prompt(&self, name: &str) -> Option<Found<'_, Arc<str>>> {
         self.mounts.iter().find_map(|m| {
-            let remote = m.prompt_names.get(name)?;
+            let (remote, shown) = m.prompt_names.get(name)?;
             Some(Found {
                 mount: m,
                 remote: Arc::clone(remote),
                 #[cfg(feature = "http")]
                 mirrored: None,
+                shown: crate::transform::apply::Found::Prompt(shown),
             })
         })
     }
@@ -270,8 +308,19 @@ impl Mounted {
                 remote,
                 #[cfg(feature = "http")]
                 mirrored: None,
+                shown: crate::transform::apply::Found::Resource,
             })
         })
+    }
+
+    /// The tags of the mounted tool, prompt or resource (or template) named `name` (our name).
+    pub(crate) fn tags(&self, kind: super::ListKind, name: &str) -> &[Box<str>] {
+        let found = self.mounts.iter().find_map(|m| match kind {
+            super::ListKind::Tools => m.tool_names.get(name).map(|t| &t.shown.tags),
+            super::ListKind::Prompts => m.prompt_names.get(name).map(|p| &p.1.tags),
+            _ => m.resource_tags.get(name),
+        });
+        found.map_or(&[], |t| t)
     }
 
     /// Which of tools, resources and prompts some mount offers (or its server declared).
@@ -288,7 +337,7 @@ impl Mounted {
     /// The mounted tools, but those named like a local one (which is served instead).
     pub(crate) fn tools<'a>(
         &'a self,
-        local: &'a HashMap<&str, usize>,
+        local: &'a HashMap<Box<str>, usize>,
     ) -> impl Iterator<Item = &'a Tool> + 'a {
         let mounted = self.mounts.iter().flat_map(|m| m.tools.iter());
         mounted.filter(|t| !local.contains_key(t.name.as_str()))
@@ -307,7 +356,7 @@ impl Mounted {
     /// The mounted prompts, but those named like a local one (which is served instead).
     pub(crate) fn prompts<'a>(
         &'a self,
-        local: &'a HashMap<&str, usize>,
+        local: &'a HashMap<Box<str>, usize>,
     ) -> impl Iterator<Item = &'a Prompt> + 'a {
         let mounted = self.mounts.iter().flat_map(|m| m.prompts.iter());
         mounted.filter(|p| !local.contains_key(p.name.as_str()))
@@ -366,7 +415,7 @@ pub(super) mod tests {
             .tools(&HashMap::new())
             .map(|t| t.name.clone())
             .collect();
-        let local = HashMap::from([("docs.echo", 0)]);
+        let local = HashMap::from([(Box::from("docs.echo"), 0)]);
         assert_eq!(mounted.tools(&local).count(), 0);
         assert_eq!(names, ["docs.echo"]);
         assert_eq!(&*mounted.tool("docs.echo").unwrap().remote, "echo");

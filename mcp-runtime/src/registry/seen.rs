@@ -66,7 +66,10 @@ impl Catalog {
                 sees,
                 &self.tools,
                 |t| (t.record.scopes, &t.descriptor),
-                m.tools(&self.tool_index).map(unscoped),
+                self.exposed
+                    .iter()
+                    .map(|e| (e.scopes(), &e.descriptor))
+                    .chain(m.tools(&self.tool_index).map(unscoped)),
             ),
             ListKind::Resources => self.seen::<ListResourcesResult, _>(
                 at,
@@ -185,6 +188,7 @@ mod tests {
             state: &StateMap::new(),
             allow_unknown_args: false,
             apps: crate::apps::AppsOptions::new(),
+            transforms: &crate::transform::Transforms::new(),
         };
         let remote = RemoteLists {
             prompts: vec![Prompt::new("p"), Prompt::new("q")],

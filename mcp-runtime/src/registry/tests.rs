@@ -56,6 +56,7 @@ fn resources_templates_and_prompts_get_their_limit() {
         state: &StateMap::new(),
         allow_unknown_args: false,
         apps: crate::apps::AppsOptions::new(),
+        transforms: &crate::transform::Transforms::new(),
     };
     let catalog = Catalog::build(
         Vec::new(),

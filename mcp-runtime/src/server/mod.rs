@@ -61,6 +61,7 @@ impl Live {
             state,
             allow_unknown_args: options.allow_unknown_args,
             apps: options.apps,
+            transforms: &options.transforms,
         };
         let catalog = Catalog::build(
             records.tools.clone(),
@@ -72,7 +73,7 @@ impl Live {
         let [mounted_tools, mounted_resources, mounted_prompts] = catalog.mounted.offers();
         let has_completions = !catalog.prompts.is_empty() || !catalog.templates.is_empty();
         let mut caps = ServerCapabilities::default();
-        if !catalog.tools.is_empty() || mounted_tools {
+        if !catalog.tools.is_empty() || !catalog.exposed.is_empty() || mounted_tools {
             let mut tools = mcp_core::lifecycle::ToolsCapability::default();
             tools.list_changed = Some(true);
             caps.tools = Some(tools);

@@ -78,11 +78,50 @@ impl ServerBuilder {
     /// assert_eq!(sum.content[0].as_text(), Some("5"));
     /// # });
     /// ```
-    pub fn mount(mut self, prefix: impl Into<String>, client: Client) -> Self {
+    pub fn mount(self, prefix: impl Into<String>, client: Client) -> Self {
+        self.mount_with(prefix, client, crate::transform::MountOptions::new())
+    }
+
+    /// [`mount`](Self::mount), with `options`: the mounted items transformed (renamed, hidden,
+    /// their arguments fixed or defaulted, resources and prompts exposed as tools; see
+    /// [`transform`](crate::transform)), named as on the mounted server, before the prefix.
+    ///
+    /// ```standalone_crate
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_runtime::client::Client;
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::transform::{ArgTransform, MountOptions, ToolTransform};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> String {
+    ///     (a + b).to_string()
+    /// }
+    ///
+    /// let math = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
+    /// let link = math.connect_client(Client::builder()).await.unwrap();
+    /// let options = MountOptions::new().transform(
+    ///     ToolTransform::new("add").rename("inc").arg("b", ArgTransform::fixed(serde_json::json!(1))),
+    /// );
+    /// let gateway = Server::builder(server_info!()).mount_with("math", link, options).build().unwrap();
+    /// gateway.mounted().await;
+    ///
+    /// let client = gateway.connect_client(Client::builder()).await.unwrap();
+    /// let sum = client.call_tool("math.inc", serde_json::json!({"a": 2})).await.unwrap();
+    /// assert_eq!(sum.content[0].as_text(), Some("3"));
+    /// # });
+    /// ```
+    pub fn mount_with(
+        mut self,
+        prefix: impl Into<String>,
+        client: Client,
+        options: crate::transform::MountOptions,
+    ) -> Self {
         let prefix: Arc<str> = Arc::from(prefix.into());
         let remote = Arc::new(Remote {
             client,
             prefix: Arc::clone(&prefix),
+            transforms: Arc::new(options.transforms),
         });
         let index = self.records.mounts.len();
         let forward: Arc<dyn Forward> = remote.clone();
@@ -101,6 +140,8 @@ impl ServerBuilder {
 struct Remote {
     client: Client,
     prefix: Arc<str>,
+    /// What becomes of its items (`ServerBuilder::mount_with`).
+    transforms: Arc<crate::transform::Transforms>,
 }
 
 impl Remote {
@@ -254,7 +295,8 @@ async fn refresh(server: &Weak<ServerInner>, remote: &Arc<Remote>, index: usize)
         return;
     };
     let forward: Arc<dyn Forward> = remote.clone();
-    let items = MountedItems::new(Arc::clone(&remote.prefix), forward, None, declared, lists);
+    let (prefix, transforms) = (Arc::clone(&remote.prefix), &remote.transforms);
+    let items = MountedItems::transformed(prefix, forward, None, declared, lists, transforms);
     if let Err(e) = (Server { inner }).replace_mount(index, items) {
         tracing::warn!(prefix = %remote.prefix, "a mounted server's lists do not fit: {e}");
     }
@@ -271,6 +313,7 @@ impl Forward for Remote {
         let remote = Remote {
             client: client.clone(),
             prefix: Arc::clone(&self.prefix),
+            transforms: Arc::clone(&self.transforms),
         };
         Box::pin(async move {
             let call = match &arguments {
@@ -299,6 +342,7 @@ impl Forward for Remote {
         let remote = Remote {
             client: self.client.clone(),
             prefix: Arc::clone(&self.prefix),
+            transforms: Arc::clone(&self.transforms),
         };
         Box::pin(async move {
             let (relay, questions) = Relay::channel();
@@ -331,6 +375,7 @@ impl Forward for Remote {
         let remote = Remote {
             client: self.client.clone(),
             prefix: Arc::clone(&self.prefix),
+            transforms: Arc::clone(&self.transforms),
         };
         Box::pin(async move {
             let (relay, questions) = Relay::channel();

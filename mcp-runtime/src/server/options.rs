@@ -80,6 +80,10 @@ pub(crate) struct ServerOptions {
     pub(crate) metrics: std::sync::OnceLock<crate::metrics::Metrics>,
     /// `ServerBuilder::card`, if called.
     pub(crate) card: Option<crate::card::CardOptions>,
+    /// What becomes of the server's own items (`ServerBuilder::transform`).
+    pub(crate) transforms: crate::transform::Transforms,
+    /// The rule giving each request its view of the tagged items (`ServerBuilder::visibility`).
+    pub(crate) visibility: Option<crate::transform::Visibility>,
 }
 
 impl Default for ServerOptions {
@@ -106,11 +110,69 @@ impl Default for ServerOptions {
             layers: crate::middleware::Layers::default(),
             metrics: std::sync::OnceLock::new(),
             card: None,
+            transforms: crate::transform::Transforms::new(),
+            visibility: None,
         }
     }
 }
 
 impl crate::ServerBuilder {
+    /// Transforms one of the server's own items (named by its registered name): renamed,
+    /// hidden, its arguments renamed, fixed or defaulted, its description and annotations
+    /// overridden, tagged; or a resource or a prompt exposed as a tool (see
+    /// [`transform`](crate::transform)). Applied once, when the catalog is built (checked by
+    /// [`build`](Self::build): a transform naming nothing, or not fitting its item, fails it).
+    ///
+    /// ```standalone_crate
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::transform::{ArgTransform, ToolTransform};
+    ///
+    /// /// Searches.
+    /// #[tool]
+    /// async fn search(q: String, limit: u32) -> String {
+    ///     format!("{q} {limit}")
+    /// }
+    ///
+    /// let server = Server::builder(server_info!())
+    ///     .tool(search::TOOL)
+    ///     .transform(
+    ///         ToolTransform::new("search")
+    ///             .rename("find")
+    ///             .arg("q", ArgTransform::rename("query"))
+    ///             .arg("limit", ArgTransform::new().default(serde_json::json!(5))),
+    ///     )
+    ///     .build()
+    ///     .unwrap();
+    /// let client = server.connect_client(mcp_runtime::client::Client::builder()).await.unwrap();
+    /// let r = client.call_tool("find", serde_json::json!({"query": "cats"})).await.unwrap();
+    /// assert_eq!(r.content[0].as_text(), Some("cats 5"));
+    /// # });
+    /// ```
+    pub fn transform(mut self, t: impl Into<crate::transform::Transform>) -> Self {
+        self.options_mut().transforms.push(t.into());
+        self
+    }
+
+    /// The rule that decides, per request, which tagged items a caller sees and may use (see
+    /// [`Visibility`](crate::transform::Visibility)); tags come from transforms. An item its view
+    /// does not see is left out of the caller's lists and is unknown to its calls (the error of
+    /// an item that does not exist). List pages are built once per distinct view.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::transform::{View, Visibility};
+    /// let server = Server::builder(server_info!())
+    ///     .visibility(Visibility::new(|_| View::everything().hiding(["admin"])))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn visibility(mut self, rule: crate::transform::Visibility) -> Self {
+        self.options_mut().visibility = Some(rule);
+        self
+    }
+
     /// The share of every shared pool one principal may hold (connections and long-lived
     /// streams, sessions, requests to the client awaiting answers); see
     /// [`FairShares`](crate::principal::FairShares) for the defaults.

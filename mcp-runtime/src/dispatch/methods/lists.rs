@@ -30,6 +30,21 @@ pub(super) fn list(call: &MethodCall<'_>, kind: ListKind) -> Result<Payload, Err
     }
     let p: CursorParams<'_> = call.params()?;
     let (v, cursor) = (call.scope.version, p.cursor.as_deref());
+    if let Some(view) = view(call) {
+        #[cfg(feature = "auth")]
+        let caller = call.scope.caller.as_ref().filter(|c| c.hides());
+        #[cfg(feature = "auth")]
+        let sees = caller.map(|c| move |s: &[&str]| c.sees(s));
+        #[cfg(feature = "auth")]
+        let sees = sees.as_ref().map(|f| f as &dyn Fn(&[&str]) -> bool);
+        #[cfg(not(feature = "auth"))]
+        let sees = None;
+        return live
+            .catalog
+            .page_viewed(v, kind, cursor, &view, sees)
+            .map(Payload::Shared)
+            .ok_or_else(|| ErrorObject::invalid_params("invalid cursor"));
+    }
     // A caller the server hides unpermitted items from gets the page as it may see it, whatever
     // carries the answer (JSON, SSE, a batch, the legacy stream).
     #[cfg(feature = "auth")]
@@ -41,4 +56,22 @@ pub(super) fn list(call: &MethodCall<'_>, kind: ListKind) -> Result<Payload, Err
     let page = live.catalog.page(v, kind, cursor);
     page.map(Payload::Shared)
         .ok_or_else(|| ErrorObject::invalid_params("invalid cursor"))
+}
+
+/// The view of the request's caller, when the server has a `Visibility` rule and it hides
+/// something from this caller.
+pub(super) fn view(call: &MethodCall<'_>) -> Option<crate::transform::View> {
+    let rule = call.server.options.visibility.as_ref()?;
+    let principal = crate::principal::current();
+    let version = call.scope.version;
+    let mut viewer = crate::transform::Viewer::new(version);
+    if !version.is_stateless() {
+        let session = call.link.session_id.get().map(|s| &**s);
+        viewer = viewer.with_session_id(session.unwrap_or_else(|| call.link.task_owner()));
+    }
+    if let Some(p) = &principal {
+        viewer = viewer.with_principal(p);
+    }
+    let view = rule.view(&viewer);
+    (!view.is_everything()).then_some(view)
 }

@@ -2,6 +2,7 @@
 //! by [`Route`].
 
 mod complete;
+mod exposed;
 mod lifecycle;
 mod listen;
 mod lists;

@@ -12,7 +12,8 @@ use crate::dispatch::call::{MethodCall, Ran, mark_complete, timed_out};
 use crate::dispatch::methods::resources::not_found;
 use crate::dispatch::reply::Payload;
 use crate::handler::invoke::{Limits, error_object};
-use crate::registry::PromptArguments;
+use crate::registry::{ListKind, PromptArguments};
+use crate::transform::apply::Found;
 
 #[derive(Deserialize)]
 struct GetParams<'a> {
@@ -30,6 +31,13 @@ pub(super) async fn get(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
         return Err(ErrorObject::method_not_found(call.method()));
     }
     let p: GetParams<'_> = call.params()?;
+    let unknown = || ErrorObject::invalid_params(format!("unknown prompt '{}'", echo(&p.name)));
+    // A prompt the caller's view does not see is unknown, exactly as one that does not exist.
+    if let Some(view) = super::lists::view(&call)
+        && !live.catalog.view_sees(&view, ListKind::Prompts, &p.name)
+    {
+        return Err(unknown());
+    }
     let Some(&index) = live.catalog.prompt_index.get(p.name.as_ref()) else {
         if let Some(found) = live.catalog.mounted.prompt(&p.name) {
             let forward = Arc::clone(&found.mount.forward);
@@ -38,7 +46,12 @@ pub(super) async fn get(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
                 timeout_ms: found.mount.timeout_ms,
             };
             let (v, id, name) = (call.scope.version, call.id, p.name.into_owned());
-            let args = arguments(p.arguments);
+            let mut args = arguments(p.arguments);
+            if let Found::Prompt(m) = found.shown
+                && let Some(map) = &m.args
+            {
+                args = PromptArguments(map.apply(args.0).map_err(ErrorObject::invalid_params)?);
+            }
             let start = |ctx| forward.get_prompt(ctx, found.remote, args);
             let mut result = match call.run(limits, start, Result::is_err).await {
                 Ran::Answered(answer) => return answer,
@@ -50,16 +63,16 @@ pub(super) async fn get(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
             mark_complete(server, &mut result.result_type, &mut result.meta, v);
             return Payload::framed(id, &result);
         }
-        return Err(ErrorObject::invalid_params(format!(
-            "unknown prompt '{}'",
-            echo(&p.name)
-        )));
+        return Err(unknown());
     };
     tracing::Span::current().record("item", p.name.as_ref());
     let entry = &live.catalog.prompts[index];
     let record = &entry.record;
     call.authorize(record.scopes)?;
-    let args = arguments(p.arguments);
+    let mut args = arguments(p.arguments);
+    if let Some(map) = &entry.args {
+        args = PromptArguments(map.apply(args.0).map_err(ErrorObject::invalid_params)?);
+    }
     missing_arguments(record.arguments, &args)?;
     let v = call.scope.version;
     let id = call.id;

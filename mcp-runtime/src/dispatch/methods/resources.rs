@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::dispatch::call::{MethodCall, Ran, mark_complete, timed_out};
 use crate::dispatch::reply::Payload;
 use crate::handler::invoke::{Limits, error_object};
+use crate::registry::ListKind;
 
 #[derive(Deserialize)]
 struct UriParams<'a> {
@@ -27,7 +28,17 @@ pub(super) async fn read(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let p: UriParams<'_> = call.params()?;
     let v = call.scope.version;
     let id = call.id;
-    let Some((record, request, limit)) = live.catalog.find_resource(&p.uri) else {
+    // A resource the caller's view does not see is not found, as one that does not exist.
+    let view = super::lists::view(&call);
+    let hidden = |uri: &str| {
+        view.as_ref()
+            .is_some_and(|view| !live.catalog.view_sees(view, ListKind::Resources, uri))
+    };
+    let found = live.catalog.find_resource(&p.uri);
+    if hidden(found.as_ref().map_or(&*p.uri, |(r, _, _)| r.uri)) {
+        return Err(not_found(&p.uri, v));
+    }
+    let Some((record, request, limit)) = found else {
         let Some(found) = live.catalog.mounted.resource(&p.uri) else {
             return Err(not_found(&p.uri, v));
         };

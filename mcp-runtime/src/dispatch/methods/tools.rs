@@ -13,6 +13,7 @@ use crate::dispatch::call::{MethodCall, Ran, framed_complete};
 use crate::dispatch::reply::Payload;
 use crate::error::HandlerError;
 use crate::handler::invoke::Limits;
+use crate::registry::ListKind;
 
 #[derive(Deserialize)]
 struct CallParams<'a> {
@@ -42,7 +43,22 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
     if let Some(args) = p.arguments {
         check_object(args)?;
     }
+    let unknown_tool = || ErrorObject::invalid_params(format!("unknown tool '{}'", echo(&p.name)));
+    // A tool the caller's view does not see is unknown, exactly as one that does not exist.
+    if let Some(view) = super::lists::view(&call)
+        && !live.catalog.view_sees(&view, ListKind::Tools, &p.name)
+    {
+        return Err(unknown_tool());
+    }
     let Some(&index) = live.catalog.tool_index.get(p.name.as_ref()) else {
+        if let Some(&i) = live.catalog.exposed_index.get(p.name.as_ref()) {
+            let exposed = &live.catalog.exposed[i];
+            tracing::Span::current().record("item", p.name.as_ref());
+            call.authorize(exposed.scopes())?;
+            let start = super::exposed::local_tool(exposed, p.arguments);
+            let (name, timeout_ms) = (p.name.into_owned(), exposed.timeout_ms());
+            return Box::pin(mounted(call, &name, timeout_ms, start)).await;
+        }
         if let Some(found) = live.catalog.mounted.tool(&p.name) {
             tracing::Span::current().record("item", p.name.as_ref());
             #[cfg(feature = "http")]
@@ -50,19 +66,14 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
                 crate::dispatch::headers::check_arguments(headers, mirrored, p.arguments)?;
             }
             let (forward, timeout_ms) = (Arc::clone(&found.mount.forward), found.mount.timeout_ms);
-            let arguments = p.arguments.map(RawValue::to_owned);
+            let start =
+                super::exposed::mounted_tool(forward, found.remote, found.shown, p.arguments);
             let name = p.name.into_owned();
             // Boxed, like the task below: a mounted tool's state would otherwise be part of
             // every `tools/call`'s future (and of every future around it).
-            return Box::pin(mounted(call, &name, timeout_ms, |ctx| {
-                forward.call_tool(ctx, found.remote, arguments)
-            }))
-            .await;
+            return Box::pin(mounted(call, &name, timeout_ms, start)).await;
         }
-        return Err(ErrorObject::invalid_params(format!(
-            "unknown tool '{}'",
-            echo(&p.name)
-        )));
+        return Err(unknown_tool());
     };
     tracing::Span::current().record("item", p.name.as_ref());
     let entry = &live.catalog.tools[index];
@@ -77,21 +88,33 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
         concurrency: entry.limit.as_deref(),
         timeout_ms: entry.record.timeout_ms,
     };
-    let name = entry.record.name;
-    let unknown = entry.known_properties.as_deref().and_then(|known| {
-        let text = p.arguments.map_or("{}", RawValue::get);
+    let name = entry.descriptor.name.as_str();
+    // A transformed tool's arguments: checked against the schema the client sees, then named
+    // as the tool takes them.
+    let mapped;
+    let (arguments, invalid) = match entry.args.as_deref().map(|m| m.apply(p.arguments)) {
+        Some(Ok(raw)) => {
+            mapped = raw;
+            (Some(&*mapped), None)
+        }
+        Some(Err(message)) => (p.arguments, Some(message)),
+        None => (p.arguments, None),
+    };
+    let unknown = invalid.or_else(|| {
+        let known = entry.known_properties.as_deref()?;
+        let text = arguments.map_or("{}", RawValue::get);
         crate::validation::unknown_properties(text, known)
     });
     let plan = super::tasks::plan(&call, &entry.record, p.task.as_ref())?;
     let outcome = match (unknown, plan) {
         (Some(message), _) => Err(HandlerError::InvalidArguments(message)),
         (None, Some(plan)) => {
-            let arguments = p.arguments.map(RawValue::to_owned);
+            let arguments = arguments.map(RawValue::to_owned);
             let task = super::tasks::call_tool(call, Arc::clone(&live), index, arguments, plan);
             return Box::pin(task).await;
         }
         (None, None) => {
-            let arguments = p.arguments.map(RawValue::to_owned);
+            let arguments = arguments.map(RawValue::to_owned);
             match call
                 .run(
                     limits,
@@ -117,8 +140,8 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
     .map(|p| p.tool_error_if(failed))
 }
 
-/// A call of a mounted server's tool, forwarded there (see `registry::mounted`); its result is
-/// the remote one, shaped for this request's revision.
+/// A call of a mounted server's tool, forwarded there (see `registry::mounted`), or of a local
+/// resource or prompt exposed as a tool; its result is shaped for this request's revision.
 async fn mounted(
     call: MethodCall<'_>,
     name: &str,

@@ -112,6 +112,9 @@ pub struct PromptRecord {
     /// The OAuth scopes a caller needs to get this prompt (`scopes = [..]`; enforced by the HTTP
     /// transports with the `auth` feature, where a broader scope may imply them).
     pub scopes: &'static [&'static str],
+    /// Its tags, which a [`Visibility`](crate::transform::Visibility) rule decides by (transforms
+    /// may add more).
+    pub tags: &'static [&'static str],
 }
 
 impl PromptRecord {
@@ -136,6 +139,7 @@ impl PromptRecord {
             cache: None,
             location: Location::caller(),
             scopes: &[],
+            tags: &[],
         }
     }
 
@@ -228,6 +232,19 @@ impl PromptRecord {
     /// The OAuth scopes a caller needs to get it (feature `auth`).
     pub const fn with_scopes(mut self, scopes: &'static [&'static str]) -> Self {
         self.scopes = scopes;
+        self
+    }
+
+    /// Its tags: a [`Visibility`](crate::transform::Visibility) rule shows it or not by them.
+    ///
+    /// ```
+    /// # fn demo(record: mcp_runtime::registry::PromptRecord) {
+    /// let tagged = record.with_tags(&["admin"]);
+    /// assert_eq!(tagged.tags, ["admin"]);
+    /// # }
+    /// ```
+    pub const fn with_tags(mut self, tags: &'static [&'static str]) -> Self {
+        self.tags = tags;
         self
     }
 }

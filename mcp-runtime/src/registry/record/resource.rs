@@ -62,6 +62,9 @@ pub struct ResourceRecord {
     /// The OAuth scopes a caller needs to read this resource (`scopes = [..]`; enforced by the HTTP
     /// transports with the `auth` feature, where a broader scope may imply them).
     pub scopes: &'static [&'static str],
+    /// Its tags, which a [`Visibility`](crate::transform::Visibility) rule decides by (transforms
+    /// may add more).
+    pub tags: &'static [&'static str],
 }
 
 impl ResourceRecord {
@@ -88,6 +91,7 @@ impl ResourceRecord {
             cache: None,
             location: Location::caller(),
             scopes: &[],
+            tags: &[],
         }
     }
 
@@ -182,6 +186,19 @@ impl ResourceRecord {
     /// The OAuth scopes a caller needs to read it (feature `auth`).
     pub const fn with_scopes(mut self, scopes: &'static [&'static str]) -> Self {
         self.scopes = scopes;
+        self
+    }
+
+    /// Its tags: a [`Visibility`](crate::transform::Visibility) rule shows it or not by them.
+    ///
+    /// ```
+    /// # fn demo(record: mcp_runtime::registry::ResourceRecord) {
+    /// let tagged = record.with_tags(&["admin"]);
+    /// assert_eq!(tagged.tags, ["admin"]);
+    /// # }
+    /// ```
+    pub const fn with_tags(mut self, tags: &'static [&'static str]) -> Self {
+        self.tags = tags;
         self
     }
 }

@@ -75,6 +75,9 @@ pub struct ToolRecord {
     /// The OAuth scopes a caller needs to call this tool (`scopes = [..]`; enforced by the HTTP
     /// transports with the `auth` feature, where a broader scope may imply them).
     pub scopes: &'static [&'static str],
+    /// Its tags, which a [`Visibility`](crate::transform::Visibility) rule decides by (transforms
+    /// may add more).
+    pub tags: &'static [&'static str],
     /// Whether the tool runs as a task (`#[tool(task = "optional")]`); see
     /// [`tasks`](crate::tasks).
     pub task_support: TaskSupport,
@@ -107,6 +110,7 @@ impl ToolRecord {
             cache: None,
             location: Location::caller(),
             scopes: &[],
+            tags: &[],
             task_support: TaskSupport::Forbidden,
             ui: None,
         }
@@ -217,6 +221,19 @@ impl ToolRecord {
     /// The OAuth scopes a caller needs to call it (feature `auth`).
     pub const fn with_scopes(mut self, scopes: &'static [&'static str]) -> Self {
         self.scopes = scopes;
+        self
+    }
+
+    /// Its tags: a [`Visibility`](crate::transform::Visibility) rule shows it or not by them.
+    ///
+    /// ```
+    /// # fn demo(record: mcp_runtime::registry::ToolRecord) {
+    /// let tagged = record.with_tags(&["admin"]);
+    /// assert_eq!(tagged.tags, ["admin"]);
+    /// # }
+    /// ```
+    pub const fn with_tags(mut self, tags: &'static [&'static str]) -> Self {
+        self.tags = tags;
         self
     }
 

@@ -1,0 +1,300 @@
+//! The transforms of resources, resources and prompts exposed as tools, and a mount's options.
+
+use super::{Transform, Transforms};
+
+/// What becomes of one resource or resource template, named by its URI (or URI template; for a
+/// mounted server, its URI there, before the mount's prefix): hidden, described, tagged.
+///
+/// ```
+/// use mcp_runtime::transform::ResourceTransform;
+/// let r = ResourceTransform::new("file:///secret.txt").hide();
+/// assert_eq!(r.uri(), "file:///secret.txt");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ResourceTransform {
+    pub(crate) uri: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) hidden: bool,
+    pub(crate) tags: Vec<String>,
+}
+
+impl ResourceTransform {
+    /// A transform of the resource (or template) `uri`, changing nothing until a setter says what.
+    ///
+    /// ```
+    /// let r = mcp_runtime::transform::ResourceTransform::new("note://{id}");
+    /// assert_eq!(r.uri(), "note://{id}");
+    /// ```
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            title: None,
+            description: None,
+            hidden: false,
+            tags: Vec::new(),
+        }
+    }
+
+    /// The URI (or URI template) this transforms.
+    ///
+    /// ```
+    /// assert_eq!(mcp_runtime::transform::ResourceTransform::new("a:b").uri(), "a:b");
+    /// ```
+    pub fn uri(&self) -> &str {
+        &self.uri
+    }
+
+    /// The resource's title.
+    ///
+    /// ```
+    /// let r = mcp_runtime::transform::ResourceTransform::new("a:b").title("B");
+    /// # let _ = r;
+    /// ```
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The resource's description.
+    ///
+    /// ```
+    /// let r = mcp_runtime::transform::ResourceTransform::new("a:b").description("The b");
+    /// # let _ = r;
+    /// ```
+    #[must_use]
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = Some(text.into());
+        self
+    }
+
+    /// The resource hidden: not listed, and not found by `resources/read`.
+    ///
+    /// ```
+    /// let r = mcp_runtime::transform::ResourceTransform::new("a:b").hide();
+    /// # let _ = r;
+    /// ```
+    #[must_use]
+    pub fn hide(mut self) -> Self {
+        self.hidden = true;
+        self
+    }
+
+    /// Tags of the resource, which a [`Visibility`](super::Visibility) rule decides by.
+    ///
+    /// ```
+    /// let r = mcp_runtime::transform::ResourceTransform::new("a:b").tags(["internal"]);
+    /// # let _ = r;
+    /// ```
+    #[must_use]
+    pub fn tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
+        self.tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+}
+
+/// A resource exposed as a tool that takes no arguments: calling it reads the resource (a
+/// fixed URI) and answers its contents, a text block for each text content and an embedded
+/// resource for each blob. The resource stays a resource too, unless a [`ResourceTransform`]
+/// hides it.
+///
+/// ```
+/// use mcp_runtime::transform::ResourceTool;
+/// let t = ResourceTool::new("read_readme", "file:///README.md").description("The README");
+/// assert_eq!(t.tool(), "read_readme");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ResourceTool {
+    pub(crate) tool: String,
+    pub(crate) uri: String,
+    pub(crate) description: Option<String>,
+    pub(crate) tags: Vec<String>,
+}
+
+impl ResourceTool {
+    /// The tool `tool` reading the resource `uri` (for a mounted server, its URI there; the
+    /// tool's name gets the mount's prefix).
+    ///
+    /// ```
+    /// let t = mcp_runtime::transform::ResourceTool::new("catalog", "data://catalog");
+    /// assert_eq!(t.tool(), "catalog");
+    /// ```
+    pub fn new(tool: impl Into<String>, uri: impl Into<String>) -> Self {
+        Self {
+            tool: tool.into(),
+            uri: uri.into(),
+            description: None,
+            tags: Vec::new(),
+        }
+    }
+
+    /// The tool's name.
+    ///
+    /// ```
+    /// assert_eq!(mcp_runtime::transform::ResourceTool::new("t", "a:b").tool(), "t");
+    /// ```
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The tool's description (else the resource's).
+    ///
+    /// ```
+    /// let t = mcp_runtime::transform::ResourceTool::new("t", "a:b").description("Reads b");
+    /// # let _ = t;
+    /// ```
+    #[must_use]
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = Some(text.into());
+        self
+    }
+
+    /// Tags of the tool, which a [`Visibility`](super::Visibility) rule decides by.
+    ///
+    /// ```
+    /// let t = mcp_runtime::transform::ResourceTool::new("t", "a:b").tags(["docs"]);
+    /// # let _ = t;
+    /// ```
+    #[must_use]
+    pub fn tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
+        self.tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+}
+
+/// A prompt exposed as a tool: its arguments are the tool's (string properties, required as
+/// the prompt says), and calling it gets the prompt and answers the content of each of its
+/// messages, in order. The prompt stays a prompt too, unless a
+/// [`PromptTransform`](super::PromptTransform) hides it.
+///
+/// ```
+/// use mcp_runtime::transform::PromptTool;
+/// let t = PromptTool::new("greeting", "greet").description("A greeting, written for you");
+/// assert_eq!(t.tool(), "greeting");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct PromptTool {
+    pub(crate) tool: String,
+    pub(crate) prompt: String,
+    pub(crate) description: Option<String>,
+    pub(crate) tags: Vec<String>,
+}
+
+impl PromptTool {
+    /// The tool `tool` getting the prompt `prompt` (for a mounted server, its name there; the
+    /// tool's name gets the mount's prefix).
+    ///
+    /// ```
+    /// let t = mcp_runtime::transform::PromptTool::new("greeting", "greet");
+    /// assert_eq!(t.tool(), "greeting");
+    /// ```
+    pub fn new(tool: impl Into<String>, prompt: impl Into<String>) -> Self {
+        Self {
+            tool: tool.into(),
+            prompt: prompt.into(),
+            description: None,
+            tags: Vec::new(),
+        }
+    }
+
+    /// The tool's name.
+    ///
+    /// ```
+    /// assert_eq!(mcp_runtime::transform::PromptTool::new("t", "p").tool(), "t");
+    /// ```
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The tool's description (else the prompt's).
+    ///
+    /// ```
+    /// let t = mcp_runtime::transform::PromptTool::new("t", "p").description("Writes it");
+    /// # let _ = t;
+    /// ```
+    #[must_use]
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = Some(text.into());
+        self
+    }
+
+    /// Tags of the tool, which a [`Visibility`](super::Visibility) rule decides by.
+    ///
+    /// ```
+    /// let t = mcp_runtime::transform::PromptTool::new("t", "p").tags(["writing"]);
+    /// # let _ = t;
+    /// ```
+    #[must_use]
+    pub fn tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
+        self.tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+}
+
+/// The options of one mount (`ServerBuilder::mount_with`): the transforms of its items.
+///
+/// ```
+/// use mcp_runtime::transform::{MountOptions, ToolTransform};
+/// let options = MountOptions::new().transform(ToolTransform::new("echo").rename("say"));
+/// assert_eq!(options.transforms().len(), 1);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct MountOptions {
+    pub(crate) transforms: Transforms,
+}
+
+impl MountOptions {
+    /// A mount as `ServerBuilder::mount` makes it.
+    ///
+    /// ```
+    /// assert!(mcp_runtime::transform::MountOptions::new().transforms().is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The mount's items transformed by `t` too (named as on the mounted server).
+    ///
+    /// ```
+    /// use mcp_runtime::transform::{MountOptions, ToolTransform};
+    /// let o = MountOptions::new().transform(ToolTransform::new("rm").hide());
+    /// assert_eq!(o.transforms().len(), 1);
+    /// ```
+    #[must_use]
+    pub fn transform(mut self, t: impl Into<Transform>) -> Self {
+        self.transforms.push(t.into());
+        self
+    }
+
+    /// The mount's items transformed by every one of `transforms` too.
+    ///
+    /// ```
+    /// use mcp_runtime::transform::{MountOptions, ToolTransform, Transforms};
+    /// let t = Transforms::new().with(ToolTransform::new("rm").hide());
+    /// assert_eq!(MountOptions::new().transforms_from(t).transforms().len(), 1);
+    /// ```
+    #[must_use]
+    pub fn transforms_from(mut self, transforms: Transforms) -> Self {
+        let t = transforms;
+        self.transforms.tools.extend(t.tools);
+        self.transforms.prompts.extend(t.prompts);
+        self.transforms.resources.extend(t.resources);
+        self.transforms.resource_tools.extend(t.resource_tools);
+        self.transforms.prompt_tools.extend(t.prompt_tools);
+        self
+    }
+
+    /// The transforms of the mount's items.
+    ///
+    /// ```
+    /// assert!(mcp_runtime::transform::MountOptions::new().transforms().is_empty());
+    /// ```
+    pub fn transforms(&self) -> &Transforms {
+        &self.transforms
+    }
+}
