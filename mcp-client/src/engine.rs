@@ -79,6 +79,8 @@ pub(crate) struct Options {
     pub(crate) handler: Option<Arc<dyn ClientHandler>>,
     /// Reads at most this much of the answer over HTTP (see [`Outgoing::max_bytes`]).
     pub(crate) max_bytes: Option<usize>,
+    /// This request's log level (stateless era), over the client's own.
+    pub(crate) log_level: Option<LoggingLevel>,
 }
 
 /// Why the connection ended.
@@ -334,7 +336,7 @@ impl Engine {
                 CLIENT_INFO_KEY.into(),
                 serde_json::to_value(&self.config.info).unwrap_or_default(),
             );
-            if let Some(level) = state.log_level {
+            if let Some(level) = options.log_level.or(state.log_level) {
                 meta.insert(LOG_LEVEL_KEY.into(), json!(level));
             }
         }

@@ -109,6 +109,26 @@ impl<T> Call<T> {
         self
     }
 
+    /// Asks for this request's log messages at `level` and above (stateless era: its `_meta`
+    /// log level, over the one [`Client::set_level`] set). The handshake era's level belongs to
+    /// the session ([`Client::set_level`]): there this does nothing.
+    ///
+    /// ```no_run
+    /// use mcp_runtime_client::Client;
+    /// use mcp_runtime_client::protocol::LoggingLevel;
+    ///
+    /// # async fn f(client: Client) -> Result<(), mcp_runtime_client::ClientError> {
+    /// let result = client
+    ///     .call_tool("import", serde_json::json!({}))
+    ///     .log_level(LoggingLevel::Warning)
+    ///     .await?;
+    /// # let _ = result; Ok(()) }
+    /// ```
+    pub fn log_level(mut self, level: LoggingLevel) -> Self {
+        self.options.log_level = Some(level);
+        self
+    }
+
     /// Reads at most `bytes` of the answer over HTTP (what is left of a list's bound).
     pub(crate) fn max_bytes(mut self, bytes: usize) -> Self {
         self.options.max_bytes = Some(bytes);

@@ -96,6 +96,13 @@ impl Member for Connection {
     fn is_subscribed(&self, uri: &str) -> bool {
         self.link.subscriptions.contains(uri)
     }
+
+    fn log_level(&self) -> Option<u8> {
+        use std::sync::atomic::Ordering;
+        let set = self.link.log_set.load(Ordering::Relaxed);
+        set.then(|| self.link.log_level.load(Ordering::Relaxed))
+            .filter(|s| *s <= 7)
+    }
 }
 
 pub(crate) use crate::outbound::raw_log_enabled;

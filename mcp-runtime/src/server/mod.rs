@@ -70,16 +70,23 @@ impl Live {
             &settings,
         )?;
         let [mounted_tools, mounted_resources, mounted_prompts] = catalog.mounted.offers();
-        let has_completions = !catalog.prompts.is_empty() || !catalog.templates.is_empty();
+        // Beside our own items, what the mounts forward (`server/mount`): what no one serves
+        // is not declared.
+        let mounted = catalog.mounted.declared();
+        let local_resources = !catalog.resources.is_empty() || !catalog.templates.is_empty();
+        let has_completions =
+            !catalog.prompts.is_empty() || !catalog.templates.is_empty() || mounted.completions;
         let mut caps = ServerCapabilities::default();
         if !catalog.tools.is_empty() || mounted_tools {
             let mut tools = mcp_core::lifecycle::ToolsCapability::default();
             tools.list_changed = Some(true);
             caps.tools = Some(tools);
         }
-        if !catalog.resources.is_empty() || !catalog.templates.is_empty() || mounted_resources {
+        if local_resources || mounted_resources {
             let mut resources = mcp_core::lifecycle::ResourcesCapability::default();
-            resources.subscribe = Some(true);
+            if local_resources || mounted.subscribe {
+                resources.subscribe = Some(true);
+            }
             resources.list_changed = Some(true);
             caps.resources = Some(resources);
         }
@@ -88,7 +95,11 @@ impl Live {
             prompts.list_changed = Some(true);
             caps.prompts = Some(prompts);
         }
-        caps.logging = Some(Default::default());
+        // Our own items may log; a server of mounts alone logs what one of them sends.
+        let local = !catalog.tools.is_empty() || local_resources || !catalog.prompts.is_empty();
+        if local || catalog.mounted.mounts.is_empty() || mounted.logging {
+            caps.logging = Some(Default::default());
+        }
         if catalog
             .tools
             .iter()
@@ -175,6 +186,16 @@ impl ServerInner {
     /// The current catalog and capabilities.
     pub(crate) fn live(&self) -> Arc<Live> {
         Arc::clone(&read(&self.live))
+    }
+
+    /// A session set its log level: each mount hears the most verbose level a session set.
+    pub(crate) fn log_levels_changed(&self) {
+        let Some(least) = self.hub.least_log_level() else {
+            return;
+        };
+        for m in &self.live().catalog.mounted.mounts {
+            m.forward.log_levels_changed(least);
+        }
     }
 
     /// Sends a list change to this server's clients and, on a replica, to the other replicas'.
