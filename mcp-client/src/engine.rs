@@ -13,8 +13,9 @@ use mcp_core::meta::{
 };
 use mcp_core::method::Method;
 use mcp_core::{
-    ClientCapabilities, ErrorObject, Implementation, LoggingLevel, ProgressNotificationParams,
-    ProtocolVersion, ServerCapabilities,
+    ClientCapabilities, ErrorObject, Implementation, LoggingLevel,
+    LoggingMessageNotificationParams, ProgressNotificationParams, ProtocolVersion,
+    ServerCapabilities,
 };
 use mcp_io::lock;
 use serde_json::{Map, Value, json};
@@ -30,6 +31,9 @@ use crate::outgoing::{Answer, Incoming, Outgoing};
 
 /// A progress callback.
 pub(crate) type ProgressFn = Arc<dyn Fn(ProgressNotificationParams) + Send + Sync>;
+
+/// A log message callback.
+pub(crate) type LogFn = Arc<dyn Fn(LoggingMessageNotificationParams) + Send + Sync>;
 
 /// How many of the server's questions are answered at once at most.
 const MAX_ANSWERING: usize = 16;
@@ -66,6 +70,7 @@ struct Waiting {
     tx: oneshot::Sender<Result<Answer, ClientError>>,
     progress: Option<ProgressFn>,
     handler: Option<Arc<dyn ClientHandler>>,
+    log: Option<LogFn>,
 }
 
 /// Per-request options.
@@ -81,6 +86,8 @@ pub(crate) struct Options {
     pub(crate) max_bytes: Option<usize>,
     /// This request's log level (stateless era), over the client's own.
     pub(crate) log_level: Option<LoggingLevel>,
+    /// Takes the log messages of this request (see [`Engine::notified`]).
+    pub(crate) log: Option<LogFn>,
 }
 
 /// Why the connection ended.
@@ -279,6 +286,7 @@ impl Engine {
                     tx,
                     progress: options.progress.clone(),
                     handler: options.handler.clone(),
+                    log: options.log.clone(),
                 },
             );
         }
@@ -435,6 +443,25 @@ impl Engine {
                     task.abort();
                 }
                 return;
+            }
+            // A log message has no request id: it goes to the request that takes log messages
+            // when one alone in flight does.
+            Method::LogMessage => {
+                let callback = {
+                    let waiting = lock(&self.waiting);
+                    let mut takers = waiting.values().filter_map(|w| w.log.as_ref());
+                    match (takers.next(), takers.next()) {
+                        (Some(f), None) => Some(f.clone()),
+                        _ => None,
+                    }
+                };
+                let parsed = params.clone().and_then(|p| {
+                    serde_json::from_value::<LoggingMessageNotificationParams>(p).ok()
+                });
+                if let (Some(callback), Some(p)) = (callback, parsed) {
+                    callback(p);
+                    return;
+                }
             }
             Method::Progress => {
                 let parsed = params

@@ -96,12 +96,8 @@ impl Member for Connection {
     fn is_subscribed(&self, uri: &str) -> bool {
         self.link.subscriptions.contains(uri)
     }
-
     fn log_level(&self) -> Option<u8> {
-        use std::sync::atomic::Ordering;
-        let set = self.link.log_set.load(Ordering::Relaxed);
-        set.then(|| self.link.log_level.load(Ordering::Relaxed))
-            .filter(|s| *s <= 7)
+        self.link.set_level()
     }
 }
 

@@ -101,6 +101,14 @@ impl LinkState {
         self.task_owner.get_or_init(crate::random::token)
     }
 
+    /// The level (severity index) the session set with `logging/setLevel`, if it set one.
+    pub(crate) fn set_level(&self) -> Option<u8> {
+        use std::sync::atomic::Ordering;
+        let set = self.log_set.load(Ordering::Relaxed);
+        set.then(|| self.log_level.load(Ordering::Relaxed))
+            .filter(|s| *s <= 7)
+    }
+
     /// The handshake-era session, once `initialize` opened it.
     pub(crate) fn session(&self) -> Option<Arc<Negotiated>> {
         lock(&self.session).clone()

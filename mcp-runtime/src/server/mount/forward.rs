@@ -37,10 +37,16 @@ impl Remote {
         let threshold = ctx.log_threshold();
         // A stateless caller's messages belong to its request, as do all of a stateless remote's.
         let per_request = self.stateless || ctx.protocol_version().is_stateless();
-        let logs = self
+        let (taker, logs) = self
             .shared
             .logs
             .watch(threshold.filter(|_| per_request), &self.shared);
+        let call = match taker {
+            Some(tx) => call.on_log(move |m| {
+                let _ = tx.try_send(m);
+            }),
+            None => call,
+        };
         let call = if self.stateless {
             match threshold.and_then(level_of) {
                 Some(level) => call.log_level(level),

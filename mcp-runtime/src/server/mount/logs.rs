@@ -6,8 +6,9 @@
 //! is set to the most verbose level one of them (or a stateless caller's request in flight)
 //! asked for. A stateless request's messages belong to that request: they are passed on through
 //! the forwarded request's [`Context`](crate::Context) when they can be told apart, that is when
-//! one request that asked for messages is in flight on this mount (the protocol gives a log
-//! message no request id; with several in flight, a stateless remote's messages are dropped).
+//! one request that asked for messages is in flight on this mount (`Call::on_log`: the protocol
+//! gives a log message no request id; with several in flight, a stateless remote's messages are
+//! dropped, a handshake-era remote's go to the sessions).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -42,11 +43,11 @@ pub(super) fn level_of(severity: u8) -> Option<LoggingLevel> {
     })
 }
 
-/// The requests in flight that asked for their log messages.
+/// The levels of the requests in flight that asked for their log messages.
 #[derive(Default)]
 struct Table {
     next: u64,
-    watched: HashMap<u64, (u8, mpsc::Sender<LoggingMessageNotificationParams>)>,
+    watched: HashMap<u64, u8>,
     /// Those left out for want of room (they still make the messages ambiguous).
     overflow: usize,
 }
@@ -69,6 +70,9 @@ impl Default for Logs {
         }
     }
 }
+
+/// Where a forwarded request's log messages are queued (dropped past [`LOG_QUEUE`]).
+pub(super) type LogSender = mpsc::Sender<LoggingMessageNotificationParams>;
 
 /// A forwarded request's log messages, while it is in flight.
 pub(super) struct LogWatch {
@@ -96,38 +100,33 @@ impl Drop for Entry {
 }
 
 impl Logs {
-    /// Watches a request for the messages at `threshold` or above (`None`: it wants none).
-    pub(super) fn watch(&self, threshold: Option<u8>, shared: &Arc<Shared>) -> LogWatch {
+    /// Watches a request for the messages at `threshold` or above (`None`: it wants none):
+    /// what the returned sender is given, the watch receives.
+    pub(super) fn watch(
+        &self,
+        threshold: Option<u8>,
+        shared: &Arc<Shared>,
+    ) -> (Option<LogSender>, LogWatch) {
         let (tx, rx) = mpsc::channel(LOG_QUEUE);
         let Some(threshold) = threshold else {
-            return LogWatch { rx, _entry: None };
+            return (None, LogWatch { rx, _entry: None });
         };
         let mut table = lock(&self.table);
         let key = if table.watched.len() < MAX_WATCHED {
             let key = table.next;
             table.next += 1;
-            table.watched.insert(key, (threshold, tx));
+            table.watched.insert(key, threshold);
             Some(key)
         } else {
             table.overflow += 1;
             None
         };
         let shared = Arc::downgrade(shared);
-        LogWatch {
+        let watch = LogWatch {
             rx,
             _entry: Some(Entry { shared, key }),
-        }
-    }
-
-    /// Passes a remote message to the one request that asked for messages, if one alone did.
-    pub(super) fn deliver(&self, message: &LoggingMessageNotificationParams) {
-        let table = lock(&self.table);
-        if table.overflow == 0
-            && table.watched.len() == 1
-            && let Some((_, tx)) = table.watched.values().next()
-        {
-            let _ = tx.try_send(message.clone());
-        }
+        };
+        (Some(tx), watch)
     }
 
     /// Records the most verbose level one of our sessions set.
@@ -138,7 +137,7 @@ impl Logs {
     /// The level the remote should be at: the most verbose one asked for, if any.
     fn desired(&self) -> u8 {
         let table = lock(&self.table);
-        let watched = table.watched.values().map(|(t, _)| *t).min();
+        let watched = table.watched.values().copied().min();
         watched
             .unwrap_or(NONE)
             .min(self.sessions.load(Ordering::Relaxed))

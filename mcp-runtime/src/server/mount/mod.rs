@@ -179,13 +179,12 @@ impl Remote {
         subs::listen(&self.client, &self.shared, Vec::new())
     }
 
-    /// A remote log message: to our sessions that set a level (a handshake-era remote's), and
-    /// to the request it belongs to where that can be told (`logs`).
+    /// A remote log message no forwarded request took (`logs`): a handshake-era remote's goes
+    /// to our sessions that set a level; a stateless one's belongs to no session.
     fn relay_log(&self, inner: &ServerInner, message: mcp_core::LoggingMessageNotificationParams) {
         if !self.stateless {
             inner.hub.log(severity(message.level), &message);
         }
-        self.shared.logs.deliver(&message);
     }
 
     /// A failed forwarded request as the error our client sees: the remote's own protocol error
