@@ -77,6 +77,8 @@ pub(crate) struct Declared {
     pub(crate) logging: bool,
     pub(crate) completions: bool,
     pub(crate) subscribe: bool,
+    /// `listChanged` of tools, resources and prompts.
+    pub(crate) list_changed: [bool; 3],
 }
 
 /// The remote lists of one mount, as last fetched (remote names and URIs).
@@ -334,6 +336,9 @@ impl Mounted {
             d.logging |= m.declared.logging;
             d.completions |= m.declared.completions && (m.lists[1] || m.lists[2]);
             d.subscribe |= m.declared.subscribe;
+            for (ours, theirs) in d.list_changed.iter_mut().zip(m.declared.list_changed) {
+                *ours |= theirs;
+            }
         }
         d
     }

@@ -76,10 +76,15 @@ impl Live {
         let local_resources = !catalog.resources.is_empty() || !catalog.templates.is_empty();
         let has_completions =
             !catalog.prompts.is_empty() || !catalog.templates.is_empty() || mounted.completions;
+        // Our own items may log and change; a server of mounts alone logs and changes when one
+        // of them does.
+        let local = !catalog.tools.is_empty() || local_resources || !catalog.prompts.is_empty();
+        let own = local || catalog.mounted.mounts.is_empty();
+        let changes = |i: usize| (own || mounted.list_changed[i]).then_some(true);
         let mut caps = ServerCapabilities::default();
         if !catalog.tools.is_empty() || mounted_tools {
             let mut tools = mcp_core::lifecycle::ToolsCapability::default();
-            tools.list_changed = Some(true);
+            tools.list_changed = changes(0);
             caps.tools = Some(tools);
         }
         if local_resources || mounted_resources {
@@ -87,17 +92,15 @@ impl Live {
             if local_resources || mounted.subscribe {
                 resources.subscribe = Some(true);
             }
-            resources.list_changed = Some(true);
+            resources.list_changed = changes(1);
             caps.resources = Some(resources);
         }
         if !catalog.prompts.is_empty() || mounted_prompts {
             let mut prompts = mcp_core::lifecycle::PromptsCapability::default();
-            prompts.list_changed = Some(true);
+            prompts.list_changed = changes(2);
             caps.prompts = Some(prompts);
         }
-        // Our own items may log; a server of mounts alone logs what one of them sends.
-        let local = !catalog.tools.is_empty() || local_resources || !catalog.prompts.is_empty();
-        if local || catalog.mounted.mounts.is_empty() || mounted.logging {
+        if own || mounted.logging {
             caps.logging = Some(Default::default());
         }
         if catalog

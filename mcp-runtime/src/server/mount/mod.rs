@@ -145,6 +145,17 @@ impl Remote {
                 .resources
                 .as_ref()
                 .is_some_and(|r| r.subscribe == Some(true)),
+            list_changed: [
+                caps.tools
+                    .as_ref()
+                    .is_some_and(|t| t.list_changed == Some(true)),
+                caps.resources
+                    .as_ref()
+                    .is_some_and(|r| r.list_changed == Some(true)),
+                caps.prompts
+                    .as_ref()
+                    .is_some_and(|p| p.list_changed == Some(true)),
+            ],
         }
     }
 
