@@ -6,7 +6,8 @@ deterministic (no timers). Served over stdio: `python fastmcp_server.py`.
   (`cancellations` tells how many);
 - `touch(id)` sends `notifications/resources/updated` for `note://{id}` if a client subscribed
   to it (`resources/subscribe`, which this script adds: FastMCP serves none of its own);
-- `grow` adds the tool `late` and says that the tool list changed;
+- `grow` adds a tool (`late1`, `late2`, …, each answering "late") and says that the tool list
+  changed;
 - completion of the prompt `greet`'s `name` and of the template `note://{id}`'s `id`.
 """
 
@@ -62,6 +63,9 @@ async def touch(id: int, ctx: Context) -> str:
     return f"touched {id}"
 
 
+grown = 0
+
+
 async def late() -> str:
     """Added while the server runs."""
     return "late"
@@ -69,10 +73,13 @@ async def late() -> str:
 
 @mcp.tool
 async def grow(ctx: Context) -> str:
-    """Adds the tool `late`."""
-    mcp.tool(late)
+    """Adds a tool, `late1` the first time: its name is the answer."""
+    global grown
+    grown += 1
+    name = f"late{grown}"
+    mcp.tool(late, name=name)
     await ctx.send_notification(mcp_types.ToolListChangedNotification())
-    return "grown"
+    return name
 
 
 @mcp.prompt

@@ -135,6 +135,9 @@ async fn mounted(
     params: CompleteRequestParams,
 ) -> Result<Payload, ErrorObject> {
     let (server, id, v) = (call.server, call.id, call.scope.version);
+    // The request's `_meta` is ours (the mounted server's client writes its own).
+    let mut params = params;
+    params.meta = None;
     let forward = Arc::clone(&mount.forward);
     let limits = Limits {
         concurrency: None,
