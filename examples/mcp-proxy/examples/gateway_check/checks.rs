@@ -289,7 +289,9 @@ async fn list_change(g: &Gateway, c: &Client) -> Result<(), String> {
     };
     let want = match g.backend {
         Backend::Everything => {
-            let args = json!({"name": "hi.gz", "data": "data:text/plain;base64,aGk="});
+            // A name of its own: the list changes only with a new resource.
+            let name = format!("hi-{}.gz", c.protocol_version());
+            let args = json!({"name": name, "data": "data:text/plain;base64,aGk="});
             call(c, &g.name("gzip-file-as-resource"), args).await?;
             ServerNotification::ResourcesListChanged
         }
