@@ -47,7 +47,7 @@ struct Gateway {
 }
 
 enum Target {
-    Proxy { url: String, _child: Child },
+    Proxy { url: String, _child: Box<Child> },
     Mount(Server),
 }
 
@@ -177,7 +177,13 @@ async fn start(
             .strip_prefix("listening on ")
             .ok_or(format!("mcp-proxy said {line:?}"))?
             .to_owned();
-        (Target::Proxy { url, _child: child }, "")
+        (
+            Target::Proxy {
+                url,
+                _child: Box::new(child),
+            },
+            "",
+        )
     } else {
         let link = Client::builder()
             .protocol_version(era)
