@@ -515,3 +515,85 @@ async fn what_the_backend_does_not_declare_is_not_declared() {
         [json!(["resources/read", {"uri": "file:///a"}])]
     );
 }
+
+/// Asks for a name, but gives up waiting (after 50 ms) and answers without one.
+#[tool]
+async fn impatient(ctx: Context) -> Result<String, ToolError> {
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Name {
+        #[allow(dead_code)]
+        name: String,
+    }
+    let asked = ctx.elicit::<Name>("Your name?");
+    match tokio::time::timeout(Duration::from_millis(50), asked).await {
+        Ok(_) => Ok("answered".into()),
+        Err(_) => Ok("gave up".into()),
+    }
+}
+
+/// Never answers; says when its answer is no longer awaited.
+struct NeverAnswers(Arc<tokio::sync::Notify>);
+
+struct Told(Arc<tokio::sync::Notify>);
+
+impl Drop for Told {
+    fn drop(&mut self) {
+        self.0.notify_one();
+    }
+}
+
+impl mcp_runtime::client::ClientHandler for NeverAnswers {
+    fn elicit(
+        &self,
+        _: mcp_runtime::protocol::ElicitRequestParams,
+    ) -> mcp_runtime::client::BoxFuture<
+        '_,
+        Result<mcp_runtime::protocol::ElicitResult, mcp_runtime::protocol::ErrorObject>,
+    > {
+        let told = Told(Arc::clone(&self.0));
+        Box::pin(async move {
+            let _told = told;
+            std::future::pending().await
+        })
+    }
+}
+
+/// The backend cancels its question: the gateway cancels the one it asked our client (our
+/// client's handler is dropped), and the call goes on to its answer.
+#[tokio::test]
+async fn a_question_the_backend_cancels_is_cancelled_at_the_client() {
+    let caps: mcp_runtime::protocol::ClientCapabilities =
+        serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap();
+    let backend = Server::builder(server_info!())
+        .tool(impatient::TOOL)
+        .build()
+        .unwrap();
+    let link = backend
+        .connect_client(
+            Client::builder()
+                .protocol_version(OLD)
+                .capabilities(caps.clone())
+                .timeout(Some(WAIT)),
+        )
+        .await
+        .unwrap();
+    let gateway = Server::builder(server_info!())
+        .mount("up", link)
+        .build()
+        .unwrap();
+    tokio::time::timeout(WAIT, gateway.mounted()).await.unwrap();
+    let told = Arc::new(tokio::sync::Notify::new());
+    let c = gateway
+        .connect_client(
+            Client::builder()
+                .protocol_version(OLD)
+                .capabilities(caps)
+                .handler(NeverAnswers(told.clone()))
+                .timeout(Some(WAIT)),
+        )
+        .await
+        .unwrap();
+    let r = c.call_tool("up.impatient", json!({})).await.unwrap();
+    assert_eq!(r.content[0].as_text(), Some("gave up"));
+    tokio::time::timeout(WAIT, told.notified()).await.unwrap();
+}

@@ -238,9 +238,13 @@ async fn drive<T>(
                 ctx.progress(p.progress, p.total, p.message.as_deref()).await;
             }
             Some(m) = passed.logs.rx.recv() => log(ctx, m).await,
-            Some(q) = questions.recv() => {
-                let answer = ask(ctx, q.asked).await;
-                let _ = q.reply.send(answer);
+            Some(mut q) = questions.recv() => {
+                // The remote may cancel its question: then ours is dropped too (and our client
+                // told), while the request goes on.
+                tokio::select! {
+                    answer = ask(ctx, q.asked) => drop(q.reply.send(answer)),
+                    () = q.reply.closed() => {}
+                }
             }
         }
     }
