@@ -28,12 +28,7 @@ use crate::limits::Limits;
 use crate::link::Link;
 use crate::notification::{Notifications, Queue};
 use crate::outgoing::{Answer, Incoming, Outgoing};
-
-/// A progress callback.
-pub(crate) type ProgressFn = Arc<dyn Fn(ProgressNotificationParams) + Send + Sync>;
-
-/// A log message callback.
-pub(crate) type LogFn = Arc<dyn Fn(LoggingMessageNotificationParams) + Send + Sync>;
+pub(crate) use crate::outgoing::{LogFn, Options, ProgressFn};
 
 /// How many of the server's questions are answered at once at most.
 const MAX_ANSWERING: usize = 16;
@@ -71,23 +66,6 @@ struct Waiting {
     progress: Option<ProgressFn>,
     handler: Option<Arc<dyn ClientHandler>>,
     log: Option<LogFn>,
-}
-
-/// Per-request options.
-#[derive(Default, Clone)]
-pub(crate) struct Options {
-    pub(crate) progress: Option<ProgressFn>,
-    pub(crate) timeout: Option<Duration>,
-    /// `Mcp-Name` and `Mcp-Param-*` (HTTP, stateless era).
-    pub(crate) headers: Vec<(String, String)>,
-    /// Answers the questions of this request (see [`Engine::handler_for`]).
-    pub(crate) handler: Option<Arc<dyn ClientHandler>>,
-    /// Reads at most this much of the answer over HTTP (see [`Outgoing::max_bytes`]).
-    pub(crate) max_bytes: Option<usize>,
-    /// This request's log level (stateless era), over the client's own.
-    pub(crate) log_level: Option<LoggingLevel>,
-    /// Takes the log messages of this request (see [`Engine::notified`]).
-    pub(crate) log: Option<LogFn>,
 }
 
 /// Why the connection ended.
