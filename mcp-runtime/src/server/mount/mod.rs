@@ -38,9 +38,12 @@ const ACK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 impl ServerBuilder {
     /// Serves the tools, resources and prompts of the server `client` is connected to, under
     /// `prefix`: its tool `echo` is our `prefix.echo`, its prompt `greet` our `prefix.greet`,
-    /// its resource `file:///a.md` our `prefix+file:///a.md` (templates alike). Calls, reads and
-    /// gets are forwarded with their progress, cancellation and questions; the remote's list
-    /// changes become ours.
+    /// its resource `file:///a.md` our `prefix+file:///a.md` (templates alike). Calls, reads,
+    /// gets and completions are forwarded with their progress, cancellation, log messages and
+    /// questions; resource subscriptions are held on the remote while one of our sessions holds
+    /// them, and its updates passed on; `logging/setLevel` reaches it, and its log messages the
+    /// sessions that set a level; the remote's list changes become ours. The server declares for
+    /// the mount only what the remote declared (`docs/client.md`, "Composing servers").
     ///
     /// The prefix is 1-32 of `A-Za-z0-9.-`, starting with a letter, or empty (names and URIs
     /// stay as they are: a proxy), and names one mount only
