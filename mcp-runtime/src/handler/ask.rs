@@ -273,7 +273,7 @@ impl Context {
             Refused::Full => InteractionError::Busy,
         })?;
         let _forget = Forget(pending, id.clone());
-        let mut abandoned = Abandoned(Some((peer.clone(), id.clone())));
+        let asked = id.clone();
         let request = crate::wire::request(&id, method, &params);
         // The server's layers see the params (only when there are some).
         let server = &self.inner.server;
@@ -289,6 +289,8 @@ impl Context {
             if peer.send(Outbound::Message(request)).await.is_err() {
                 return Err(InteractionError::Disconnected);
             }
+            // Sent (not answered by a layer): from here a dropped wait is told to the client.
+            let mut abandoned = Abandoned(Some((peer.clone(), asked)));
             let answer = tokio::time::timeout(timeout, rx).await;
             abandoned.answered();
             match answer {
