@@ -13,8 +13,9 @@ use mcp_core::meta::{
 };
 use mcp_core::method::Method;
 use mcp_core::{
-    ClientCapabilities, ErrorObject, Implementation, LoggingLevel, ProgressNotificationParams,
-    ProtocolVersion, ServerCapabilities,
+    ClientCapabilities, ErrorObject, Implementation, LoggingLevel,
+    LoggingMessageNotificationParams, ProgressNotificationParams, ProtocolVersion,
+    ServerCapabilities,
 };
 use mcp_io::lock;
 use serde_json::{Map, Value, json};
@@ -27,9 +28,7 @@ use crate::limits::Limits;
 use crate::link::Link;
 use crate::notification::{Notifications, Queue};
 use crate::outgoing::{Answer, Incoming, Outgoing};
-
-/// A progress callback.
-pub(crate) type ProgressFn = Arc<dyn Fn(ProgressNotificationParams) + Send + Sync>;
+pub(crate) use crate::outgoing::{LogFn, Options, ProgressFn};
 
 /// How many of the server's questions are answered at once at most.
 const MAX_ANSWERING: usize = 16;
@@ -66,19 +65,7 @@ struct Waiting {
     tx: oneshot::Sender<Result<Answer, ClientError>>,
     progress: Option<ProgressFn>,
     handler: Option<Arc<dyn ClientHandler>>,
-}
-
-/// Per-request options.
-#[derive(Default, Clone)]
-pub(crate) struct Options {
-    pub(crate) progress: Option<ProgressFn>,
-    pub(crate) timeout: Option<Duration>,
-    /// `Mcp-Name` and `Mcp-Param-*` (HTTP, stateless era).
-    pub(crate) headers: Vec<(String, String)>,
-    /// Answers the questions of this request (see [`Engine::handler_for`]).
-    pub(crate) handler: Option<Arc<dyn ClientHandler>>,
-    /// Reads at most this much of the answer over HTTP (see [`Outgoing::max_bytes`]).
-    pub(crate) max_bytes: Option<usize>,
+    log: Option<LogFn>,
 }
 
 /// Why the connection ended.
@@ -277,6 +264,7 @@ impl Engine {
                     tx,
                     progress: options.progress.clone(),
                     handler: options.handler.clone(),
+                    log: options.log.clone(),
                 },
             );
         }
@@ -334,7 +322,7 @@ impl Engine {
                 CLIENT_INFO_KEY.into(),
                 serde_json::to_value(&self.config.info).unwrap_or_default(),
             );
-            if let Some(level) = state.log_level {
+            if let Some(level) = options.log_level.or(state.log_level) {
                 meta.insert(LOG_LEVEL_KEY.into(), json!(level));
             }
         }
@@ -433,6 +421,25 @@ impl Engine {
                     task.abort();
                 }
                 return;
+            }
+            // A log message has no request id: it goes to the request that takes log messages
+            // when one alone in flight does.
+            Method::LogMessage => {
+                let callback = {
+                    let waiting = lock(&self.waiting);
+                    let mut takers = waiting.values().filter_map(|w| w.log.as_ref());
+                    match (takers.next(), takers.next()) {
+                        (Some(f), None) => Some(f.clone()),
+                        _ => None,
+                    }
+                };
+                let parsed = params.clone().and_then(|p| {
+                    serde_json::from_value::<LoggingMessageNotificationParams>(p).ok()
+                });
+                if let (Some(callback), Some(p)) = (callback, parsed) {
+                    callback(p);
+                    return;
+                }
             }
             Method::Progress => {
                 let parsed = params

@@ -109,6 +109,53 @@ impl<T> Call<T> {
         self
     }
 
+    /// Asks for this request's log messages at `level` and above (stateless era: its `_meta`
+    /// log level, over the one [`Client::set_level`] set). The handshake era's level belongs to
+    /// the session ([`Client::set_level`]): there this does nothing.
+    ///
+    /// ```no_run
+    /// use mcp_runtime_client::Client;
+    /// use mcp_runtime_client::protocol::LoggingLevel;
+    ///
+    /// # async fn f(client: Client) -> Result<(), mcp_runtime_client::ClientError> {
+    /// let result = client
+    ///     .call_tool("import", serde_json::json!({}))
+    ///     .log_level(LoggingLevel::Warning)
+    ///     .await?;
+    /// # let _ = result; Ok(()) }
+    /// ```
+    pub fn log_level(mut self, level: LoggingLevel) -> Self {
+        self.options.log_level = Some(level);
+        self
+    }
+
+    /// Calls `f` with the log messages (`notifications/message`) that belong to this request,
+    /// instead of queueing them on [`Client::notifications`]. The protocol gives a log message
+    /// no request id: a message is this request's when this request is the only one in flight
+    /// that takes them (with several, the messages are queued as usual). A gateway passes a
+    /// forwarded request's messages on this way.
+    ///
+    /// ```no_run
+    /// use mcp_runtime_client::Client;
+    /// use mcp_runtime_client::protocol::LoggingLevel;
+    ///
+    /// # async fn f(client: Client) -> Result<(), mcp_runtime_client::ClientError> {
+    /// let result = client
+    ///     .call_tool("import", serde_json::json!({}))
+    ///     .log_level(LoggingLevel::Info)
+    ///     .on_log(|m| eprintln!("{:?}: {}", m.level, m.data))
+    ///     .await?;
+    /// # let _ = result; Ok(()) }
+    /// ```
+    pub fn on_log(
+        mut self,
+        f: impl Fn(mcp_core::LoggingMessageNotificationParams) + Send + Sync + 'static,
+    ) -> Self {
+        let f: crate::engine::LogFn = std::sync::Arc::new(f);
+        self.options.log = Some(f);
+        self
+    }
+
     /// Reads at most `bytes` of the answer over HTTP (what is left of a list's bound).
     pub(crate) fn max_bytes(mut self, bytes: usize) -> Self {
         self.options.max_bytes = Some(bytes);

@@ -1,11 +1,17 @@
 //! What the client sends and what its links hand back.
 
-use mcp_core::ProtocolVersion;
+use std::sync::Arc;
+use std::time::Duration;
+
 use mcp_core::jsonrpc::RequestId;
+use mcp_core::{
+    LoggingLevel, LoggingMessageNotificationParams, ProgressNotificationParams, ProtocolVersion,
+};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::{ClientError, TransportError};
+use crate::handler::ClientHandler;
 
 /// How many inbound messages wait for the client's reader at most.
 pub(crate) const INBOUND_QUEUE: usize = 256;
@@ -71,4 +77,27 @@ impl Answer {
     pub(crate) fn value(&self, what: &str) -> Result<Value, ClientError> {
         self.decode().map_err(|e| ClientError::decode(what, e))
     }
+}
+
+/// A progress callback.
+pub(crate) type ProgressFn = Arc<dyn Fn(ProgressNotificationParams) + Send + Sync>;
+
+/// A log message callback.
+pub(crate) type LogFn = Arc<dyn Fn(LoggingMessageNotificationParams) + Send + Sync>;
+
+/// Per-request options.
+#[derive(Default, Clone)]
+pub(crate) struct Options {
+    pub(crate) progress: Option<ProgressFn>,
+    pub(crate) timeout: Option<Duration>,
+    /// `Mcp-Name` and `Mcp-Param-*` (HTTP, stateless era).
+    pub(crate) headers: Vec<(String, String)>,
+    /// Answers the questions of this request (see `Engine::handler_for`).
+    pub(crate) handler: Option<Arc<dyn ClientHandler>>,
+    /// Reads at most this much of the answer over HTTP (see [`Outgoing::max_bytes`]).
+    pub(crate) max_bytes: Option<usize>,
+    /// This request's log level (stateless era), over the client's own.
+    pub(crate) log_level: Option<LoggingLevel>,
+    /// Takes the log messages of this request (see `Engine::notified`).
+    pub(crate) log: Option<LogFn>,
 }

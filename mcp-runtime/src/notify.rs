@@ -21,6 +21,8 @@ pub(crate) trait Member: Send + Sync {
     fn notify(&self, message: Vec<u8>);
     /// Whether the connection subscribed to `uri` with `resources/subscribe`.
     fn is_subscribed(&self, uri: &str) -> bool;
+    /// The severity index the session set with `logging/setLevel`, if it set one.
+    fn log_level(&self) -> Option<u8>;
 }
 
 /// A list whose change [`Server::notify_list_changed`](crate::Server::notify_list_changed)
@@ -254,6 +256,29 @@ impl Hub {
                 .sink
                 .try_send(Outbound::Message(with_subscription(method, &l.sub_id, "")));
         }
+    }
+
+    /// Sends a mounted server's `notifications/message` to every session that set a level
+    /// with `logging/setLevel` at or below the message's (`severity`: its index).
+    #[cfg(feature = "client")]
+    pub(crate) fn log(&self, severity: u8, params: &mcp_core::LoggingMessageNotificationParams) {
+        let mut message = None;
+        for conn in self.connections() {
+            if conn.log_level().is_some_and(|min| severity >= min) {
+                let m = message.get_or_insert_with(|| {
+                    crate::wire::notification("notifications/message", params)
+                });
+                conn.notify(m.clone());
+            }
+        }
+    }
+
+    /// The most verbose level (least severity index) a session set, if any did.
+    pub(crate) fn least_log_level(&self) -> Option<u8> {
+        self.connections()
+            .iter()
+            .filter_map(|c| c.log_level())
+            .min()
     }
 
     /// Sends `notifications/resources/updated` for `uri` to every subscriber.

@@ -2,8 +2,10 @@
 //!
 //! The spawned server's tools, resources and prompts are mounted on an HTTP server
 //! (`ServerBuilder::mount`): HTTP clients of either era list and call them, with progress,
-//! cancellation, list changes and the spawned server's questions (elicitation, sampling, roots)
-//! relayed to them. The line `listening on http://ADDR/mcp` goes to stdout once the spawned
+//! cancellation, list changes, completion, resource subscriptions and their updates, log
+//! messages at the level each session set, and the spawned server's questions (elicitation,
+//! sampling, roots) relayed to them; the proxy declares what the spawned server declares of
+//! these, and nothing else. The line `listening on http://ADDR/mcp` goes to stdout once the spawned
 //! server's lists are in. The proxy ends on SIGTERM or SIGINT; the spawned server ends with it.
 //!
 //! `mcp-proxy --help` (or `-h`) prints, and exits 0:

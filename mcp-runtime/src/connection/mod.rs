@@ -96,6 +96,9 @@ impl Member for Connection {
     fn is_subscribed(&self, uri: &str) -> bool {
         self.link.subscriptions.contains(uri)
     }
+    fn log_level(&self) -> Option<u8> {
+        self.link.set_level()
+    }
 }
 
 pub(crate) use crate::outbound::raw_log_enabled;

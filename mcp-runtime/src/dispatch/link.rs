@@ -1,7 +1,7 @@
 //! A connection's protocol state: its handshake-era session, log level, resource subscriptions,
 //! requests sent to the client, and the signal that it is closing.
 
-use std::sync::atomic::AtomicU8;
+use std::sync::atomic::{AtomicBool, AtomicU8};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -15,6 +15,7 @@ use crate::handler::peer::Pending;
 use crate::middleware::TransportKind;
 use crate::notify::Subscriptions;
 use crate::outbound::Sink;
+use crate::registry::mounted::Held;
 use crate::sync::lock;
 
 /// What the protocol methods keep per connection.
@@ -22,8 +23,13 @@ pub(crate) struct LinkState {
     session: Mutex<Option<Arc<Negotiated>>>,
     /// The `logging/setLevel` level of the session.
     pub(crate) log_level: Arc<AtomicU8>,
+    /// Whether the session set its level (a mounted server's messages are relayed only then).
+    pub(crate) log_set: AtomicBool,
     /// `resources/subscribe` URIs.
     pub(crate) subscriptions: Subscriptions,
+    /// The subscriptions among them held on a mounted server, by our URI (released with the
+    /// session; as many as `subscriptions` at most).
+    pub(crate) held: Mutex<std::collections::HashMap<String, Held>>,
     /// Requests sent to the client, awaiting answers.
     pub(crate) pending: Arc<Pending>,
     /// Cancelled when the connection closes: ends `subscriptions/listen` gracefully.
@@ -50,7 +56,9 @@ impl LinkState {
         Self {
             session: Mutex::new(None),
             log_level: Arc::new(AtomicU8::new(severity(LoggingLevel::Info))),
+            log_set: AtomicBool::new(false),
             subscriptions: Subscriptions::default(),
+            held: Mutex::default(),
             pending: Arc::new(Pending::new(max_pending, total, timeout)),
             closing: Cancellation::new(),
             out: None,
@@ -91,6 +99,14 @@ impl LinkState {
     /// The owner of the tasks created on this connection.
     pub(crate) fn task_owner(&self) -> &str {
         self.task_owner.get_or_init(crate::random::token)
+    }
+
+    /// The level (severity index) the session set with `logging/setLevel`, if it set one.
+    pub(crate) fn set_level(&self) -> Option<u8> {
+        use std::sync::atomic::Ordering;
+        let set = self.log_set.load(Ordering::Relaxed);
+        set.then(|| self.log_level.load(Ordering::Relaxed))
+            .filter(|s| *s <= 7)
     }
 
     /// The handshake-era session, once `initialize` opened it.

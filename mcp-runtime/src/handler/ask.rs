@@ -22,6 +22,27 @@ use crate::handler::task_port::InputError;
 use crate::outbound::Outbound;
 use mcp_core::tasks::TaskStatus;
 
+/// A question to the client whose asker stopped waiting (its handler was dropped): the client
+/// is told with `notifications/cancelled` (when the connection's queue has room).
+struct Abandoned(Option<(crate::outbound::Sink, mcp_core::RequestId)>);
+
+impl Abandoned {
+    /// The client answered (or the wait ended): nothing to cancel.
+    fn answered(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        if let Some((peer, id)) = self.0.take() {
+            let params = serde_json::json!({"requestId": id, "reason": "no longer needed"});
+            let note = crate::wire::notification("notifications/cancelled", &params);
+            let _ = peer.try_send(Outbound::Message(note));
+        }
+    }
+}
+
 /// Why asking the client failed.
 ///
 /// The `?` operator turns it into a [`ToolError`] (text for the model) or, in a handler returning
@@ -252,6 +273,7 @@ impl Context {
             Refused::Full => InteractionError::Busy,
         })?;
         let _forget = Forget(pending, id.clone());
+        let asked = id.clone();
         let request = crate::wire::request(&id, method, &params);
         // The server's layers see the params (only when there are some).
         let server = &self.inner.server;
@@ -267,7 +289,11 @@ impl Context {
             if peer.send(Outbound::Message(request)).await.is_err() {
                 return Err(InteractionError::Disconnected);
             }
-            match tokio::time::timeout(timeout, rx).await {
+            // Sent (not answered by a layer): from here a dropped wait is told to the client.
+            let mut abandoned = Abandoned(Some((peer.clone(), asked)));
+            let answer = tokio::time::timeout(timeout, rx).await;
+            abandoned.answered();
+            match answer {
                 Ok(Ok(Ok(raw))) => Ok(raw),
                 Ok(Ok(Err(err))) => Err(InteractionError::Rejected(err)),
                 Ok(Err(_)) => Err(InteractionError::Disconnected),

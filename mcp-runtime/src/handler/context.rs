@@ -237,6 +237,16 @@ impl Context {
         fault.get_or_insert(err);
     }
 
+    /// The least severity this request's log messages go out at (the session's, a severity
+    /// index, in the handshake era; the request's `_meta` level in the stateless era).
+    #[cfg(feature = "client")]
+    pub(crate) fn log_threshold(&self) -> Option<u8> {
+        match &self.inner.log_gate {
+            LogGate::Session(min) => Some(min.load(Ordering::Relaxed)).filter(|s| *s <= 7),
+            LogGate::Request(level) => level.map(severity),
+        }
+    }
+
     /// Takes the recorded protocol error, if any.
     pub(crate) fn take_fault(&self) -> Option<mcp_core::ErrorObject> {
         lock(&self.inner.fault).take()

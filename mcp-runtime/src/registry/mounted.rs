@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use mcp_core::{
-    CallToolResult, GetPromptResult, Prompt, Resource, ResourceContents, ResourceTemplate, Tool,
-    UriTemplate,
+    CallToolResult, CompleteRequestParams, CompleteResult, ErrorObject, GetPromptResult, Prompt,
+    Resource, ResourceContents, ResourceTemplate, Tool, UriTemplate,
 };
 use serde_json::value::RawValue;
 
@@ -47,6 +47,38 @@ pub(crate) trait Forward: Send + Sync + 'static {
         name: Arc<str>,
         arguments: PromptArguments,
     ) -> BoxFuture<'static, Result<GetPromptResult, HandlerError>>;
+    /// `completion/complete` of a mounted prompt's argument or template's variable (`params`
+    /// name the remote prompt or template).
+    fn complete(
+        &self,
+        _ctx: Context,
+        _params: CompleteRequestParams,
+    ) -> BoxFuture<'static, Result<CompleteResult, HandlerError>> {
+        Box::pin(async { Ok(CompleteResult::new(Vec::new())) })
+    }
+    /// Subscribes to updates of the remote resource `uri` for one of our sessions (or
+    /// listeners): the subscription lasts as long as what is returned.
+    fn subscribe(&self, _uri: String) -> Result<Held, ErrorObject> {
+        Err(ErrorObject::invalid_params(
+            "resource subscriptions not supported",
+        ))
+    }
+    /// Our sessions' levels changed: `least` is the most verbose one a session set (a severity
+    /// index, 0 = debug).
+    fn log_levels_changed(&self, _least: u8) {}
+}
+
+/// A subscription held on a mounted server: released when dropped.
+pub(crate) type Held = Box<dyn Send + Sync>;
+
+/// What a mounted server declared beyond its lists (our capabilities follow them).
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct Declared {
+    pub(crate) logging: bool,
+    pub(crate) completions: bool,
+    pub(crate) subscribe: bool,
+    /// `listChanged` of tools, resources and prompts.
+    pub(crate) list_changed: [bool; 3],
 }
 
 /// The remote lists of one mount, as last fetched (remote names and URIs).
@@ -76,6 +108,8 @@ pub(crate) struct MountedItems {
     pub(crate) timeout_ms: Option<u64>,
     /// Which lists the remote declared (our capabilities follow them).
     pub(crate) lists: [bool; 3],
+    /// What else the remote declared.
+    pub(crate) declared: Declared,
     /// Descriptors as our clients see them.
     pub(crate) tools: Vec<Tool>,
     pub(crate) resources: Vec<Resource>,
@@ -137,6 +171,7 @@ impl MountedItems {
             forward,
             timeout_ms,
             lists,
+            declared: Declared::default(),
         };
         for (mut tool, shown) in remote.tools {
             let name = items.name(&tool.name);
@@ -179,6 +214,12 @@ impl MountedItems {
             }
         }
         items
+    }
+
+    /// The same items, with what else the remote declared.
+    pub(crate) fn with_declared(mut self, declared: Declared) -> Self {
+        self.declared = declared;
+        self
     }
 
     /// A mount with nothing listed.
@@ -321,6 +362,35 @@ impl Mounted {
             _ => m.resource_tags.get(name),
         });
         found.map_or(&[], |t| t)
+    }
+
+    /// The mount of the template whose (our) URI template is `uri`, and the remote template.
+    pub(crate) fn template<'u>(&self, uri: &'u str) -> Option<Found<'_, &'u str>> {
+        self.mounts.iter().find_map(|m| {
+            m.templates.iter().find(|(t, _)| t.uri_template == uri)?;
+            Some(Found {
+                mount: m,
+                remote: m.remote_uri(uri)?,
+                #[cfg(feature = "http")]
+                mirrored: None,
+                shown: crate::transform::apply::Found::Resource,
+            })
+        })
+    }
+
+    /// Whether some mount relays log messages, completes (and declared prompts or resources), and
+    /// forwards resource subscriptions.
+    pub(crate) fn declared(&self) -> Declared {
+        let mut d = Declared::default();
+        for m in &self.mounts {
+            d.logging |= m.declared.logging;
+            d.completions |= m.declared.completions && (m.lists[1] || m.lists[2]);
+            d.subscribe |= m.declared.subscribe;
+            for (ours, theirs) in d.list_changed.iter_mut().zip(m.declared.list_changed) {
+                *ours |= theirs;
+            }
+        }
+        d
     }
 
     /// Which of tools, resources and prompts some mount offers (or its server declared).

@@ -71,25 +71,39 @@ impl Live {
             &settings,
         )?;
         let [mounted_tools, mounted_resources, mounted_prompts] = catalog.mounted.offers();
-        let has_completions = !catalog.prompts.is_empty() || !catalog.templates.is_empty();
+        // Beside our own items, what the mounts forward (`server/mount`): what no one serves
+        // is not declared.
+        let mounted = catalog.mounted.declared();
+        let local_resources = !catalog.resources.is_empty() || !catalog.templates.is_empty();
+        let has_completions =
+            !catalog.prompts.is_empty() || !catalog.templates.is_empty() || mounted.completions;
+        // Our own items may log and change; a server of mounts alone logs and changes when one
+        // of them does.
+        let local = !catalog.tools.is_empty() || local_resources || !catalog.prompts.is_empty();
+        let own = local || catalog.mounted.mounts.is_empty();
+        let changes = |i: usize| (own || mounted.list_changed[i]).then_some(true);
         let mut caps = ServerCapabilities::default();
         if !catalog.tools.is_empty() || !catalog.exposed.is_empty() || mounted_tools {
             let mut tools = mcp_core::lifecycle::ToolsCapability::default();
-            tools.list_changed = Some(true);
+            tools.list_changed = changes(0);
             caps.tools = Some(tools);
         }
-        if !catalog.resources.is_empty() || !catalog.templates.is_empty() || mounted_resources {
+        if local_resources || mounted_resources {
             let mut resources = mcp_core::lifecycle::ResourcesCapability::default();
-            resources.subscribe = Some(true);
-            resources.list_changed = Some(true);
+            if local_resources || mounted.subscribe {
+                resources.subscribe = Some(true);
+            }
+            resources.list_changed = changes(1);
             caps.resources = Some(resources);
         }
         if !catalog.prompts.is_empty() || mounted_prompts {
             let mut prompts = mcp_core::lifecycle::PromptsCapability::default();
-            prompts.list_changed = Some(true);
+            prompts.list_changed = changes(2);
             caps.prompts = Some(prompts);
         }
-        caps.logging = Some(Default::default());
+        if own || mounted.logging {
+            caps.logging = Some(Default::default());
+        }
         if catalog
             .tools
             .iter()
@@ -176,6 +190,16 @@ impl ServerInner {
     /// The current catalog and capabilities.
     pub(crate) fn live(&self) -> Arc<Live> {
         Arc::clone(&read(&self.live))
+    }
+
+    /// A session set its log level: each mount hears the most verbose level a session set.
+    pub(crate) fn log_levels_changed(&self) {
+        let Some(least) = self.hub.least_log_level() else {
+            return;
+        };
+        for m in &self.live().catalog.mounted.mounts {
+            m.forward.log_levels_changed(least);
+        }
     }
 
     /// Sends a list change to this server's clients and, on a replica, to the other replicas'.

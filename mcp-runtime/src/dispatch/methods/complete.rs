@@ -10,6 +10,8 @@ use crate::dispatch::call::{MethodCall, Ran, mark_complete, timed_out};
 use crate::dispatch::reply::Payload;
 use crate::handler::invoke::{Limits, error_object};
 use crate::registry::CompletionRecord;
+use crate::registry::mounted::MountedItems;
+use std::sync::Arc;
 
 /// Completes an argument of a prompt or a variable of a resource template.
 ///
@@ -33,10 +35,18 @@ pub(super) async fn complete(call: MethodCall<'_>) -> Result<Payload, ErrorObjec
                 Some((r.name, r.completions, r.timeout_ms))
             }
             None => {
-                return Err(ErrorObject::invalid_params(format!(
-                    "unknown prompt '{}'",
-                    echo(name)
-                )));
+                let Some(found) = catalog.mounted.prompt(name) else {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "unknown prompt '{}'",
+                        echo(name)
+                    )));
+                };
+                let mut remote = p.clone();
+                remote.r#ref = CompletionReference::Prompt {
+                    name: found.remote.to_string(),
+                    title: None,
+                };
+                return Box::pin(mounted(call, found.mount, remote)).await;
             }
         },
         CompletionReference::Resource { uri } => {
@@ -53,10 +63,22 @@ pub(super) async fn complete(call: MethodCall<'_>) -> Result<Payload, ErrorObjec
                     None
                 }
                 None => {
-                    return Err(ErrorObject::invalid_params(format!(
-                        "unknown resource template '{}'",
-                        echo(uri)
-                    )));
+                    if let Some(found) = catalog.mounted.template(uri) {
+                        let mut remote = p.clone();
+                        remote.r#ref = CompletionReference::Resource {
+                            uri: found.remote.to_owned(),
+                        };
+                        return Box::pin(mounted(call, found.mount, remote)).await;
+                    }
+                    // A mounted fixed resource has nothing to complete.
+                    if catalog.mounted.resource(uri).is_some() {
+                        None
+                    } else {
+                        return Err(ErrorObject::invalid_params(format!(
+                            "unknown resource template '{}'",
+                            echo(uri)
+                        )));
+                    }
                 }
             }
         }
@@ -101,6 +123,38 @@ pub(super) async fn complete(call: MethodCall<'_>) -> Result<Payload, ErrorObjec
         }
     };
     let mut result = CompleteResult::new(values);
+    result.for_version(v);
+    mark_complete(server, &mut result.result_type, &mut result.meta, v);
+    Payload::framed(id, &result)
+}
+
+/// Forwards the completion to the mounted server (`params` name its prompt or template).
+async fn mounted(
+    call: MethodCall<'_>,
+    mount: &MountedItems,
+    params: CompleteRequestParams,
+) -> Result<Payload, ErrorObject> {
+    let (server, id, v) = (call.server, call.id, call.scope.version);
+    // The request's `_meta` is ours (the mounted server's client writes its own).
+    let mut params = params;
+    params.meta = None;
+    let forward = Arc::clone(&mount.forward);
+    let limits = Limits {
+        concurrency: None,
+        timeout_ms: mount.timeout_ms,
+    };
+    let what = params.argument.name.clone();
+    let start = |ctx| forward.complete(ctx, params);
+    let mut result = match call.run(limits, start, Result::is_err).await {
+        Ran::Answered(answer) => return answer,
+        Ran::TimedOut(ms) => return Err(timed_out("completion of", &what, ms)),
+        Ran::Done(Ok(result)) => result,
+        Ran::Done(Err(err)) => {
+            return Err(error_object(&what, err, || {
+                ErrorObject::invalid_params("completion failed")
+            }));
+        }
+    };
     result.for_version(v);
     mark_complete(server, &mut result.result_type, &mut result.meta, v);
     Payload::framed(id, &result)

@@ -1,4 +1,4 @@
-//! `initialize`, `server/discover` and `logging/setLevel`.
+//! `initialize`, `server/discover` and `logging/setLevel` (told to the mounts).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -57,5 +57,7 @@ pub(super) fn set_level(call: &MethodCall<'_>) -> Result<Payload, ErrorObject> {
     call.link
         .log_level
         .store(severity(p.level), Ordering::Relaxed);
+    call.link.log_set.store(true, Ordering::Relaxed);
+    call.server.log_levels_changed();
     call.result(&EmptyResult::new().into_version(call.scope.version))
 }

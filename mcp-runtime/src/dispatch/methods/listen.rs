@@ -19,6 +19,7 @@ pub(super) async fn listen(call: MethodCall<'_>) -> Result<Payload, ErrorObject>
     let caps = &live.capabilities;
     let asked = p.notifications;
     let mut honoured = SubscriptionFilter::new();
+    let mut held = Vec::new();
     if asked.tools_list_changed == Some(true) && caps.tools.is_some() {
         honoured.tools_list_changed = Some(true);
     }
@@ -31,6 +32,18 @@ pub(super) async fn listen(call: MethodCall<'_>) -> Result<Payload, ErrorObject>
         }
         if let Some(mut uris) = asked.resource_subscriptions {
             uris.truncate(1024);
+            // A mounted resource is subscribed on its server while this stream lasts; one its
+            // server cannot subscribe to is not honoured.
+            uris.retain(|uri| match live.catalog.mounted.resource(uri) {
+                Some(found) if live.catalog.find_resource(uri).is_none() => {
+                    match found.mount.forward.subscribe(found.remote.to_owned()) {
+                        Ok(h) => held.push(h),
+                        Err(_) => return false,
+                    }
+                    true
+                }
+                _ => true,
+            });
             honoured.resource_subscriptions = Some(uris);
         }
     }
@@ -53,6 +66,7 @@ pub(super) async fn listen(call: MethodCall<'_>) -> Result<Payload, ErrorObject>
         () = peer.closed() => {}
         () = link.closing.cancelled() => {}
     }
+    drop(held);
     let done = serde_json::json!({ "resultType": "complete", "_meta": subscription_meta(id) });
     Payload::framed(id, &done)
 }

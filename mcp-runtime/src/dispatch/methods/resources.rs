@@ -11,6 +11,7 @@ use crate::dispatch::call::{MethodCall, Ran, mark_complete, timed_out};
 use crate::dispatch::reply::Payload;
 use crate::handler::invoke::{Limits, error_object};
 use crate::registry::ListKind;
+use crate::sync::lock;
 
 #[derive(Deserialize)]
 struct UriParams<'a> {
@@ -96,23 +97,39 @@ fn finish(
     Payload::framed(id, &result)
 }
 
-/// `resources/subscribe` (`on`) and `resources/unsubscribe`.
+/// `resources/subscribe` (`on`) and `resources/unsubscribe`. A mounted resource's subscription
+/// is held on its server too, while the session holds it.
 pub(super) fn subscribe(call: &MethodCall<'_>, on: bool) -> Result<Payload, ErrorObject> {
-    if call.server.live().capabilities.resources.is_none() {
+    let live = call.server.live();
+    if live.capabilities.resources.is_none() {
         return Err(ErrorObject::method_not_found(call.method()));
     }
     let p: UriParams<'_> = call.params()?;
-    if let Some((record, ..)) = call.server.live().catalog.find_resource(&p.uri) {
-        call.authorize(record.scopes)?;
-    }
+    let done = || call.result(&EmptyResult::new().into_version(call.scope.version));
     if !on {
         call.link.subscriptions.remove(&p.uri);
-    } else if !call.link.subscriptions.add(&p.uri) {
+        // Released on the mounted server with the last of our sessions holding it.
+        let held = lock(&call.link.held).remove(&*p.uri);
+        drop(held);
+        return done();
+    }
+    let mut held = None;
+    if let Some((record, ..)) = live.catalog.find_resource(&p.uri) {
+        call.authorize(record.scopes)?;
+    } else if let Some(found) = live.catalog.mounted.resource(&p.uri)
+        && !call.link.subscriptions.contains(&p.uri)
+    {
+        held = Some(found.mount.forward.subscribe(found.remote.to_owned())?);
+    }
+    if !call.link.subscriptions.add(&p.uri) {
         return Err(ErrorObject::invalid_params(
             "too many resource subscriptions on this session",
         ));
     }
-    call.result(&EmptyResult::new().into_version(call.scope.version))
+    if let Some(held) = held {
+        lock(&call.link.held).insert(p.uri.into_owned(), held);
+    }
+    done()
 }
 
 /// The revision's "resource not found": -32002 up to 2025-11-25, -32602 from 2026-07-28.
