@@ -168,6 +168,7 @@ mod json;
 mod main_attr;
 mod model;
 mod parse;
+mod skills;
 mod ty;
 mod validate;
 mod widget;
@@ -516,6 +517,30 @@ pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn widget(attr: TokenStream, item: TokenStream) -> TokenStream {
     widget::run(attr.into(), item.into()).into()
+}
+
+/// Embeds a skills directory (the `io.modelcontextprotocol/skills` extension) in the binary:
+/// `skills!("skills")` reads the directory while compiling (relative to the crate's
+/// `CARGO_MANIFEST_DIR`; a path starting with `./` or `../` is relative to the invoking file,
+/// as `include_bytes!` is), checks every skill (each `SKILL.md`'s frontmatter has a `name` by
+/// the Agent Skills rules and a `description`, the `name` is its directory's, every file is in
+/// a skill, the extension's limits hold), computes each file's SHA-256 digest and size, and
+/// expands to a `mcp_runtime::skills::Skills` built from that static data, each file's bytes
+/// through `include_bytes!` (so cargo rebuilds when one changes; a file added or removed is
+/// seen on the next build of the crate). Each broken rule is a compile error on the string.
+///
+/// ```
+/// let skills = mcp_runtime::skills!("tests/skills");
+/// assert_eq!(skills.entries()[0].uri, "skill://greeting/SKILL.md");
+/// ```
+///
+/// ```compile_fail
+/// // error: skill file bad/SKILL.md: the frontmatter has no `description`
+/// let skills = mcp_runtime::skills!("tests/ui/skills/fixtures/missing-description");
+/// ```
+#[proc_macro]
+pub fn skills(input: TokenStream) -> TokenStream {
+    skills::run(input.into()).into()
 }
 
 /// Runs an `async fn main` on a Tokio runtime: `#[tokio::main]` through the Tokio that

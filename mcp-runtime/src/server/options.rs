@@ -80,6 +80,8 @@ pub(crate) struct ServerOptions {
     pub(crate) metrics: std::sync::OnceLock<crate::metrics::Metrics>,
     /// `ServerBuilder::card`, if called.
     pub(crate) card: Option<crate::card::CardOptions>,
+    /// `ServerBuilder::skills`, if called.
+    pub(crate) skills: Option<crate::skills::Skills>,
 }
 
 impl Default for ServerOptions {
@@ -106,6 +108,7 @@ impl Default for ServerOptions {
             layers: crate::middleware::Layers::default(),
             metrics: std::sync::OnceLock::new(),
             card: None,
+            skills: None,
         }
     }
 }
