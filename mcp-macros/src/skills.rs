@@ -100,6 +100,13 @@ fn walk(root: &Path, span: Span) -> Result<Vec<(String, PathBuf)>, syn::Error> {
 fn expand(lit: &LitStr) -> Result<TokenStream, Vec<syn::Error>> {
     let span = lit.span();
     let root = root(lit).map_err(|e| vec![e])?;
+    // Absolute, so that `include_bytes!` finds each file wherever the invocation is.
+    let root = std::fs::canonicalize(&root).map_err(|e| {
+        vec![syn::Error::new(
+            span,
+            format!("cannot read `{}`: {e}", root.display()),
+        )]
+    })?;
     let files = walk(&root, span).map_err(|e| vec![e])?;
     let mut errors = Vec::new();
     let mut error = |path: &str, reason: String| {
