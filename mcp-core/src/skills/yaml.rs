@@ -439,10 +439,11 @@ fn resolve(text: &str) -> Value {
         _ => {}
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(n) = text.trim_start_matches('+').parse::<i64>() {
-            return Value::Number(n.into());
-        }
+    if !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(n) = text.trim_start_matches('+').parse::<i64>()
+    {
+        return Value::Number(n.into());
     }
     let float = digits
         .bytes()

@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn refusals() {
-        let err = |files: &[(&str, &str)]| build(files).unwrap_err().to_string();
+        let err = |files: &[(&str, &str)]| build(files).err().unwrap().to_string();
         assert_eq!(
             err(&[("a b/SKILL.md", MD)]),
             "skill file a b/SKILL.md: the path segment `a b` is not a plain URI path segment"
