@@ -519,55 +519,13 @@ pub fn widget(attr: TokenStream, item: TokenStream) -> TokenStream {
     widget::run(attr.into(), item.into()).into()
 }
 
-/// Embeds a skills directory (the `io.modelcontextprotocol/skills` extension) in the binary:
-/// `skills!("skills")` reads the directory while compiling (relative to the crate's
-/// `CARGO_MANIFEST_DIR`; a path starting with `./` or `../` is relative to the invoking file,
-/// as `include_bytes!` is), checks every skill (each `SKILL.md`'s frontmatter has a `name` by
-/// the Agent Skills rules and a `description`, the `name` is its directory's, every file is in
-/// a skill, the extension's limits hold), computes each file's SHA-256 digest and size, and
-/// expands to a `mcp_runtime::skills::Skills` built from that static data, each file's bytes
-/// through `include_bytes!` (so cargo rebuilds when one changes; a file added or removed is
-/// seen on the next build of the crate). Each broken rule is a compile error on the string.
-///
-/// ```
-/// let skills = mcp_runtime::skills!("tests/skills");
-/// assert_eq!(skills.entries()[0].uri, "skill://greeting/SKILL.md");
-/// ```
-///
-/// ```compile_fail
-/// // error: skill file bad/SKILL.md: the frontmatter has no `description`
-/// let skills = mcp_runtime::skills!("tests/ui/skills/fixtures/missing-description");
-/// ```
+#[doc = include_str!("skills.md")]
 #[proc_macro]
 pub fn skills(input: TokenStream) -> TokenStream {
     skills::run(input.into()).into()
 }
 
-/// Runs an `async fn main` on a Tokio runtime: `#[tokio::main]` through the Tokio that
-/// `mcp-runtime` re-exports (`mcp_runtime::tokio`), so a server's `Cargo.toml` needs no `tokio`
-/// line of its own.
-///
-/// Arguments are those of `#[tokio::main]` (`flavor = "current_thread"`, `worker_threads = 2`,
-/// …), except `crate`, which this attribute sets.
-///
-/// ```
-/// use mcp_runtime::prelude::*;
-///
-/// #[mcp_runtime::main]
-/// async fn main() -> Result<(), mcp_runtime::Error> {
-///     let server = Server::builder(server_info!()).build()?;
-///     assert!(server.tool_names().next().is_none());
-///     Ok(())
-/// }
-/// ```
-///
-/// ```
-/// #[mcp_runtime::main(flavor = "current_thread")]
-/// async fn main() {
-///     let handle = mcp_runtime::tokio::runtime::Handle::current();
-///     assert_eq!(handle.runtime_flavor(), mcp_runtime::tokio::runtime::RuntimeFlavor::CurrentThread);
-/// }
-/// ```
+#[doc = include_str!("main_attr.md")]
 #[proc_macro_attribute]
 pub fn main(attr: TokenStream, item: TokenStream) -> TokenStream {
     main_attr::expand(attr.into(), item.into()).into()
