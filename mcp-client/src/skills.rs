@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(verify(&f, good.as_bytes()), Ok(()));
         assert_eq!(
             verify(&f, b"---\nname: a\n---\nbody!\n").unwrap_err(),
-            "skill://a/SKILL.md is 21 bytes, its entry says 20"
+            "skill://a/SKILL.md is 22 bytes, its entry says 21"
         );
         assert!(
             verify(&f, b"---\nname: b\n---\nbody\n")

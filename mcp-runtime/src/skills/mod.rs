@@ -179,7 +179,7 @@ impl Skills {
     /// use mcp_runtime::skills::Skills;
     ///
     /// let skills = Skills::from_files([("a/SKILL.md", b"---\nname: a\ndescription: b\n---\n".to_vec())]).unwrap();
-    /// assert_eq!(skills.file("skill://a/SKILL.md").unwrap().len(), 29);
+    /// assert_eq!(skills.file("skill://a/SKILL.md").unwrap().len(), 31);
     /// assert!(skills.file("skill://a/other.md").is_none());
     /// ```
     pub fn file(&self, uri: &str) -> Option<&[u8]> {
