@@ -40,9 +40,12 @@ next="$here/node_modules/conformance-next/dist/index.js"
 limit=${CONFORMANCE_TIMEOUT:-300}
 
 # Scenarios of extensions (reported apart), and those of the extensions the fixture server
-# implements, which must pass like the others.
-extensions=tasks-
-implemented=tasks-
+# implements, which must pass like the others. The skills scenarios (SEP-2640) also pass when
+# every check is skipped (a server without skills): their checks must run, and a skipped-only
+# result is a failure (`--substantive`); their passed/failed/skipped counts are printed.
+extensions=tasks-,sep-2640-
+implemented=tasks-,sep-2640-skills-
+substantive=sep-2640-skills-
 
 die() {
   echo "conformance: $*" >&2
@@ -91,21 +94,21 @@ echo "conformance: server pid $server at $url; results in $out"
 summaries=()
 status=0
 
-# run LABEL DIRNAME EXPECTED SUITE ARGS...: one suite run, its output in DIRNAME.log, its checks in
+# run LABEL DIRNAME EXPECTED SUBSTANTIVE SUITE ARGS...: one suite run, its output in DIRNAME.log, its checks in
 # DIRNAME/. It fails when the suite exits non-zero (it counts scored scenarios, or every scenario
 # of a `--suite` run), when it times out, and when summarize.mjs fails: a scenario without
 # checks.json (crashed), a count other than EXPECTED, a failing unscored scenario that is not an
 # optional extension.
 run() {
-  local label=$1 name=$2 expected=$3 suite=$4
-  shift 4
+  local label=$1 name=$2 expected=$3 must_run=$4 suite=$5
+  shift 5
   mkdir -p "$out/$name"
   echo "conformance: $label"
   timeout --kill-after=10 "$limit" "$node" "$suite" server --url "$url" -o "$out/$name" "$@" >"$out/$name.log" 2>&1
   local rc=$?
   local summary summary_rc
   summary=$("$node" "$here/summarize.mjs" --label "$label" --dir "$out/$name" --log "$out/$name.log" \
-    --expect "$expected" --extensions "$extensions" --required "$implemented")
+    --expect "$expected" --extensions "$extensions" --required "$implemented" ${must_run:+--substantive "$must_run"})
   summary_rc=$?
   if ((rc == 124 || rc == 137)); then
     summary="$summary
@@ -124,10 +127,11 @@ run() {
 
 # The expected scenario counts (conformance/README.md): scored plus unscored for the
 # `--requirements` runs.
-run "0.1.16 --suite all" stable-all 32 "$stable" --suite all
-run "0.2.0-alpha.12 --requirements 2025-11-25" next-2025-11-25 33 "$next" --requirements 2025-11-25
-run "0.2.0-alpha.12 --requirements 2026-07-28" next-2026-07-28 50 "$next" --requirements 2026-07-28
-run "0.2.0-alpha.12 --suite all" next-all 65 "$next" --suite all
+# The skills scenarios' checks must run where the suite has them (0.2.0-alpha.12 `--suite all`).
+run "0.1.16 --suite all" stable-all 32 "" "$stable" --suite all
+run "0.2.0-alpha.12 --requirements 2025-11-25" next-2025-11-25 33 "" "$next" --requirements 2025-11-25
+run "0.2.0-alpha.12 --requirements 2026-07-28" next-2026-07-28 50 "" "$next" --requirements 2026-07-28
+run "0.2.0-alpha.12 --suite all" next-all 65 "$substantive" "$next" --suite all
 
 echo
 echo "conformance summary (results in $out):"

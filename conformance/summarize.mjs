@@ -1,7 +1,7 @@
 // Summarises one conformance run from the `checks.json` files the suite wrote with `-o DIR`.
 //
 // usage: node summarize.mjs --label LABEL --dir DIR --expect N [--log LOG]
-//                           [--extensions PREFIXES] [--required PREFIXES]
+//                           [--extensions PREFIXES] [--required PREFIXES] [--substantive PREFIXES]
 //
 // Every directory the suite made for a scenario (`[server-]NAME-<ISO time>`, nested ones such as
 // `auth/NAME-<time>` included) is a scenario of the run. A scenario passes when it has a
@@ -14,7 +14,10 @@
 // are reported apart, with their reason (`extension`, `pending`, `added-after-release`).
 // --extensions (comma-separated prefixes, e.g. `tasks-`) marks scenarios of runs without that
 // list as extensions. --required (prefixes) names the extension scenarios the server implements:
-// they are still reported as extensions, but their failures count.
+// they are still reported as extensions, but their failures count. --substantive (prefixes)
+// names scenarios whose checks must run: each gets a line with its passed/failed/skipped counts,
+// and one that passed with only skipped checks fails the run, as does a prefix no scenario of
+// the run matches (the skills scenarios pass vacuously against a server without skills).
 //
 // Prints `LABEL: P/N scored scenarios passed (C checks passed, F failed, W warnings, S skipped)`,
 // a line for the unscored ones, a line naming the scenarios that passed with only skipped checks
@@ -54,11 +57,12 @@ function scenarioDirs(dir, prefix = '', into = new Map()) {
 }
 
 /// Summarises one run: `{ ok, lines }` (the lines as printed).
-export function summarize({ label, dir, expect, log, extensions, required }) {
+export function summarize({ label, dir, expect, log, extensions, required, substantive }) {
   const lines = [];
   const problems = [];
   const isExtension = prefixed(extensions);
   const isRequired = prefixed(required);
+  const isSubstantive = prefixed(substantive);
   const scenarios = existsSync(dir) ? scenarioDirs(dir) : new Map();
 
   // The suite's announced count, and "  ✗ tasks-lifecycle (extension)" lines after "Not scored for …".
@@ -89,6 +93,7 @@ export function summarize({ label, dir, expect, log, extensions, required }) {
   const counts = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
   const failures = [];
   const vacuous = [];
+  const counted = []; // the substantive scenarios' lines
   const tally = new Map(); // group -> [passed, total]
   for (const [name, checks] of scenarios) {
     const reason = unscored.get(name);
@@ -99,7 +104,13 @@ export function summarize({ label, dir, expect, log, extensions, required }) {
     const passed = checks !== null && failed.length === 0;
     const [p, n] = tally.get(group) ?? [0, 0];
     tally.set(group, [p + (passed ? 1 : 0), n + 1]);
-    if (passed && !checks.some((c) => c.status === 'SUCCESS')) vacuous.push(`${name}${tag}`);
+    const empty = passed && !checks.some((c) => c.status === 'SUCCESS');
+    if (empty) vacuous.push(`${name}${tag}`);
+    if (isSubstantive(name)) {
+      const n = (status) => (checks ?? []).filter((c) => c.status === status).length;
+      counted.push(`  ${name}: ${n('SUCCESS')} passed, ${n('FAILURE')} failed, ${n('SKIPPED')} skipped`);
+      if (empty) failures.push(`  ✗ ${name}${tag}: every check was skipped, so nothing was tested (its checks must run)`);
+    }
     if (optional) continue;
     if (checks === null) {
       failures.push(`  ✗ ${name}${tag}: no checks.json (the scenario crashed or did not run)`);
@@ -120,7 +131,11 @@ export function summarize({ label, dir, expect, log, extensions, required }) {
   const others = [...tally].filter(([g]) => g !== 'scored').map(([g, [p, n]]) => `${g} ${p}/${n}`);
   if (others.length > 0) lines.push(`  ${scoredRun ? 'not scored' : 'not required'}, passed: ${others.join(', ')}`);
   if (vacuous.length > 0) lines.push(`  passed with only skipped checks (nothing tested): ${vacuous.join(', ')}`);
-  lines.push(...problems, ...failures);
+  for (const prefix of (substantive ?? '').split(',').filter(Boolean)) {
+    if (![...scenarios.keys()].some((name) => name.startsWith(prefix)))
+      problems.push(`  ✗ no scenario of the run starts with ${prefix}, whose checks must run`);
+  }
+  lines.push(...counted, ...problems, ...failures);
   return { ok: problems.length === 0 && failures.length === 0, lines };
 }
 
@@ -135,6 +150,7 @@ function main() {
         log: { type: 'string' },
         extensions: { type: 'string' },
         required: { type: 'string' },
+        substantive: { type: 'string' },
       },
     }));
   } catch (e) {
@@ -144,7 +160,7 @@ function main() {
   if (values.error || !values.label || !values.dir || !Number.isInteger(expect) || expect < 1) {
     if (values.error) console.error(values.error);
     console.error(
-      'usage: node summarize.mjs --label LABEL --dir DIR --expect N [--log LOG] [--extensions PREFIXES] [--required PREFIXES]',
+      'usage: node summarize.mjs --label LABEL --dir DIR --expect N [--log LOG] [--extensions PREFIXES] [--required PREFIXES] [--substantive PREFIXES]',
     );
     process.exit(2);
   }

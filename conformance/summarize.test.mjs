@@ -125,3 +125,21 @@ test('nested scenario directories (the client suite\'s auth/) are scenarios of t
   assert.equal(ok, false);
   assert.deepEqual(lines.slice(2), ['  ✗ auth/scope-step-up: no checks.json (the scenario crashed or did not run)']);
 });
+
+test('a substantive scenario with only skipped checks fails, and its counts are printed', (t) => {
+  const dir = copy(t);
+  writeFileSync(join(dir, CRASHED_DIR, 'checks.json'), checks('SUCCESS'));
+  const run = (substantive) => summarize({ label: 'fixture', dir, log: join(dir, 'run.log'), expect: 3, substantive });
+  const vacuous = run('tasks-status');
+  assert.equal(vacuous.ok, false);
+  assert.deepEqual(vacuous.lines.slice(2), [
+    '  tasks-status-notifications: 0 passed, 0 failed, 1 skipped',
+    '  ✗ tasks-status-notifications: every check was skipped, so nothing was tested (its checks must run)',
+  ]);
+  const tested = run('tools-');
+  assert.equal(tested.ok, true);
+  assert.deepEqual(tested.lines.slice(2), ['  tools-list: 1 passed, 0 failed, 0 skipped']);
+  const absent = run('sep-2640-');
+  assert.equal(absent.ok, false);
+  assert.deepEqual(absent.lines.slice(2), ['  ✗ no scenario of the run starts with sep-2640-, whose checks must run']);
+});

@@ -101,7 +101,7 @@ impl Client {
     /// (counted twice, for the buffers it arrived in). So a page is read no further than what
     /// the pages before it leave (over HTTP), and is decoded only if twice its text and its
     /// weight fit in that.
-    async fn pages<R, I>(
+    pub(crate) async fn pages<R, I>(
         &self,
         method: Method,
         split: impl Fn(R) -> (Vec<I>, Option<String>),

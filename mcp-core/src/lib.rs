@@ -80,6 +80,7 @@ pub mod progress;
 pub mod prompts;
 pub mod resources;
 pub mod server_card;
+pub mod skills;
 pub mod subscriptions;
 pub mod tasks;
 pub mod tools;

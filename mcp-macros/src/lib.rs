@@ -168,6 +168,7 @@ mod json;
 mod main_attr;
 mod model;
 mod parse;
+mod skills;
 mod ty;
 mod validate;
 mod widget;
@@ -518,31 +519,13 @@ pub fn widget(attr: TokenStream, item: TokenStream) -> TokenStream {
     widget::run(attr.into(), item.into()).into()
 }
 
-/// Runs an `async fn main` on a Tokio runtime: `#[tokio::main]` through the Tokio that
-/// `mcp-runtime` re-exports (`mcp_runtime::tokio`), so a server's `Cargo.toml` needs no `tokio`
-/// line of its own.
-///
-/// Arguments are those of `#[tokio::main]` (`flavor = "current_thread"`, `worker_threads = 2`,
-/// …), except `crate`, which this attribute sets.
-///
-/// ```
-/// use mcp_runtime::prelude::*;
-///
-/// #[mcp_runtime::main]
-/// async fn main() -> Result<(), mcp_runtime::Error> {
-///     let server = Server::builder(server_info!()).build()?;
-///     assert!(server.tool_names().next().is_none());
-///     Ok(())
-/// }
-/// ```
-///
-/// ```
-/// #[mcp_runtime::main(flavor = "current_thread")]
-/// async fn main() {
-///     let handle = mcp_runtime::tokio::runtime::Handle::current();
-///     assert_eq!(handle.runtime_flavor(), mcp_runtime::tokio::runtime::RuntimeFlavor::CurrentThread);
-/// }
-/// ```
+#[doc = include_str!("skills.md")]
+#[proc_macro]
+pub fn skills(input: TokenStream) -> TokenStream {
+    skills::run(input.into()).into()
+}
+
+#[doc = include_str!("main_attr.md")]
 #[proc_macro_attribute]
 pub fn main(attr: TokenStream, item: TokenStream) -> TokenStream {
     main_attr::expand(attr.into(), item.into()).into()

@@ -223,6 +223,7 @@ mod schema;
 mod serve;
 mod server;
 mod settings;
+pub mod skills;
 mod sync;
 pub mod tasks;
 #[cfg(feature = "testing")]
@@ -265,6 +266,9 @@ pub use data::{StructuredValue, ToolArgument};
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::data;
+#[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
+pub use mcp_macros::skills;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use mcp_macros::widget;

@@ -249,7 +249,12 @@ async fn steps(client: &Client, scenario: &str, context: &Value) -> Result<(), C
             for entry in client.list_skills().await? {
                 match client.load_skill(&entry).await {
                     Ok(skill) => {
-                        for file in entry.resources.iter().filter(|f| f.uri != entry.uri) {
+                        for file in entry
+                            .resources
+                            .files()
+                            .iter()
+                            .filter(|f| f.uri != entry.uri)
+                        {
                             client.read_skill_file(&skill, &file.uri).await?;
                         }
                     }

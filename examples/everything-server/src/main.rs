@@ -19,6 +19,7 @@
 //! | [`prompts`] | prompts with and without arguments, embedded resource, image; completion |
 //! | [`tasks`] | tools run as tasks (both eras): sync, slow, failing, input while running, MRTR then task |
 //! | [`scale`] | the scale-out tests' replicas: who ran a call, cancellation counts, a stream cut, a tool added at runtime |
+//! | `skills/` | the skills of the `sep-2640-*` scenarios (embedded with `skills!`): a prefixed skill, a one-file skill, one with subdirectories, metadata and a nested skill |
 
 mod interactive;
 mod media;
@@ -42,6 +43,7 @@ async fn main() {
     let card = mcp_runtime::card::CardOptions::new("io.github.mcp-runtime/everything-server");
     let served = Server::from_registry(info)
         .card(card)
+        .skills(mcp_runtime::skills!("skills"))
         .instructions("Conformance fixture server: every tool, resource and prompt the MCP conformance suites exercise.")
         .run()
         .await;

@@ -135,7 +135,8 @@ async fn exercise(client: &Client) {
         "{:?}",
         tools.iter().map(|t| &t.name).collect::<Vec<_>>()
     );
-    assert_eq!(client.list_resources().await.unwrap().len(), 3);
+    // 3 fixtures and the 10 files of the skills (`skills/`), every era.
+    assert_eq!(client.list_resources().await.unwrap().len(), 13);
     assert_eq!(client.list_resource_templates().await.unwrap().len(), 1);
     assert_eq!(client.list_prompts().await.unwrap().len(), 5);
     assert_eq!(

@@ -199,7 +199,13 @@ async fn scenario(version: ProtocolVersion) {
         resources.contains(&"ev+test://static-text".to_owned()),
         "{resources:?}"
     );
-    assert_eq!(resources.len(), 3);
+    // The 3 fixtures and the 10 skill files, forwarded as ordinary resources (a mount does not
+    // forward `skills/*`).
+    assert_eq!(resources.len(), 13);
+    assert!(
+        resources.contains(&"ev+skill://git-workflow/SKILL.md".to_owned()),
+        "{resources:?}"
+    );
     let templates = client.list_resource_templates().await.unwrap();
     assert_eq!(templates.len(), 1);
     assert!(

@@ -189,9 +189,13 @@ pub fn server() -> mcp_runtime::ServerBuilder {
     );
     Server::from_registry(info)
         .card(card)
+        // The `choosing-a-gift` skill (its files under `skills/`, embedded at compile time):
+        // hosts that load skills read how to use the tool and the catalog together.
+        .skills(mcp_runtime::skills!("skills"))
         .apps(mcp_runtime::apps::AppsOptions::new().skybridge(openai))
         .instructions(
             "Suggests gifts for an occasion and budget. Read the gift catalog resource for what \
-         exists; use the gift_congrats_style prompt for a card text.",
+         exists; use the gift_congrats_style prompt for a card text. The skill \
+         skill://choosing-a-gift/SKILL.md says how to choose within a budget.",
         )
 }

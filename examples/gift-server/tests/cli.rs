@@ -311,6 +311,31 @@ fn read_prints_the_resource_text() {
 }
 
 #[test]
+fn list_shows_the_skill_and_read_prints_its_files() {
+    let skill_md = include_str!("../skills/choosing-a-gift/SKILL.md");
+    let listing: Value = serde_json::from_str(&ok(&["list"])).unwrap();
+    let entries = listing["skills/list"]["skills"].as_array().unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["uri"], "skill://choosing-a-gift/SKILL.md");
+    assert_eq!(entries[0]["frontmatter"]["name"], "choosing-a-gift");
+    assert_eq!(entries[0]["resources"][0]["size"], skill_md.len());
+    let resources = listing["resources/list"]["resources"].as_array().unwrap();
+    assert!(
+        resources
+            .iter()
+            .any(|r| r["uri"] == "skill://choosing-a-gift/budget.md"),
+        "{resources:?}"
+    );
+    // `list --json`: the stateless revision's lists have the entries, the handshake one's not.
+    let both: Value = serde_json::from_str(&ok(&["list", "--json"])).unwrap();
+    assert_eq!(both["2026-07-28"]["skills/list"], listing["skills/list"]);
+    assert_eq!(both["2025-11-25"].get("skills/list"), None);
+    assert_eq!(ok(&["read", "skill://choosing-a-gift/SKILL.md"]), skill_md);
+    let (code, _, stderr) = run(&["read", "skill://choosing-a-gift/other.md"]);
+    assert_eq!(code, 3, "{stderr}");
+}
+
+#[test]
 fn prompt_prints_the_messages() {
     assert_eq!(
         ok(&[

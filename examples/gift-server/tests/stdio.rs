@@ -331,6 +331,8 @@ fn at_2025_06_18_invalid_arguments_are_invalid_params() {
     );
 }
 
+const SKILL_MD: &str = include_str!("../skills/choosing-a-gift/SKILL.md");
+
 #[test]
 fn resources_templates_prompts_and_completion() {
     let mut server = Server::handshake("2025-11-25");
@@ -347,6 +349,17 @@ fn resources_templates_prompts_and_completion() {
             "name": "gift_catalog",
             "description": "Base catalog of gifts with categories and prices",
             "mimeType": "application/json"
+        }, {
+            "uri": "skill://choosing-a-gift/SKILL.md",
+            "name": "choosing-a-gift",
+            "description": "Choose a gift within a budget with the gift server's catalog and suggest_gifts tool",
+            "mimeType": "text/markdown",
+            "size": SKILL_MD.len()
+        }, {
+            "uri": "skill://choosing-a-gift/budget.md",
+            "name": "budget.md",
+            "mimeType": "text/markdown",
+            "size": include_str!("../skills/choosing-a-gift/budget.md").len()
         }]})
     );
     assert_eq!(
@@ -433,13 +446,43 @@ fn stateless_clients_discover_list_and_call() {
     );
     assert_eq!(
         discover["instructions"],
-        "Suggests gifts for an occasion and budget. Read the gift catalog resource for what exists; use the gift_congrats_style prompt for a card text."
+        "Suggests gifts for an occasion and budget. Read the gift catalog resource for what exists; use the gift_congrats_style prompt for a card text. The skill skill://choosing-a-gift/SKILL.md says how to choose within a budget."
     );
 
     assert_eq!(
         discover["capabilities"]["extensions"],
-        json!({"io.modelcontextprotocol/ui": {}})
+        json!({"io.modelcontextprotocol/ui": {}, "io.modelcontextprotocol/skills": {"directoryRead": true}})
     );
+
+    // The skill: its entry, and both files as `skills/list` describes them.
+    let skills = server.result("skills/list", json!({"_meta": meta()}));
+    let entry = &skills["skills"][0];
+    assert_eq!(entry["uri"], "skill://choosing-a-gift/SKILL.md");
+    assert_eq!(
+        entry["frontmatter"],
+        json!({"name": "choosing-a-gift",
+               "description": "Choose a gift within a budget with the gift server's catalog and suggest_gifts tool",
+               "metadata": {"server": "gift-server"}})
+    );
+    let files: Vec<(&str, u64)> = entry["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["uri"].as_str().unwrap(), f["size"].as_u64().unwrap()))
+        .collect();
+    let budget = include_str!("../skills/choosing-a-gift/budget.md");
+    assert_eq!(
+        files,
+        [
+            ("skill://choosing-a-gift/SKILL.md", SKILL_MD.len() as u64),
+            ("skill://choosing-a-gift/budget.md", budget.len() as u64)
+        ]
+    );
+    let read = server.result(
+        "resources/read",
+        with_meta(json!({"uri": "skill://choosing-a-gift/SKILL.md"})),
+    );
+    assert_eq!(read["contents"][0]["text"], SKILL_MD);
 
     let list = server.result("tools/list", json!({"_meta": meta()}));
     assert_eq!(list["tools"][0]["name"], "more_like_this");

@@ -105,6 +105,12 @@ pub enum Method {
     SubscriptionsAcknowledged,
     /// `notifications/elicitation/complete` (server → client).
     ElicitationComplete,
+    /// `skills/list` (the skills extension, 2026-07-28).
+    ListSkills,
+    /// `skills/get` (the skills extension, 2026-07-28).
+    GetSkill,
+    /// `resources/directory/read` (the skills extension's `directoryRead`, 2026-07-28).
+    ReadDirectory,
     /// Any other name.
     Unknown,
 }
@@ -267,6 +273,14 @@ const TABLE: &[(&str, Method, bool, Side)] = &[
         false,
         Side::Server,
     ),
+    ("skills/list", Method::ListSkills, true, Side::Client),
+    ("skills/get", Method::GetSkill, true, Side::Client),
+    (
+        "resources/directory/read",
+        Method::ReadDirectory,
+        true,
+        Side::Client,
+    ),
 ];
 
 impl Method {
@@ -328,6 +342,9 @@ impl Method {
             "notifications/tasks/status" => Method::TaskStatus,
             "notifications/subscriptions/acknowledged" => Method::SubscriptionsAcknowledged,
             "notifications/elicitation/complete" => Method::ElicitationComplete,
+            "skills/list" => Method::ListSkills,
+            "skills/get" => Method::GetSkill,
+            "resources/directory/read" => Method::ReadDirectory,
             _ => Method::Unknown,
         }
     }
@@ -479,6 +496,23 @@ impl Method {
         matches!(self, Self::Discover | Self::Listen)
     }
 
+    /// The methods of the skills extension (`skills/list`, `skills/get`,
+    /// `resources/directory/read`): defined against 2026-07-28, whose `capabilities.extensions`
+    /// declares them, so a server answers them only in a stateless request.
+    ///
+    /// ```
+    /// use mcp_runtime_core::method::Method;
+    ///
+    /// assert!(Method::client_request("skills/get").is_skills());
+    /// assert!(!Method::ReadResource.is_skills());
+    /// ```
+    pub fn is_skills(self) -> bool {
+        matches!(
+            self,
+            Self::ListSkills | Self::GetSkill | Self::ReadDirectory
+        )
+    }
+
     /// The methods of tasks (`tasks/*` requests).
     ///
     /// ```
@@ -504,7 +538,11 @@ impl Method {
     pub fn target(self) -> Option<Target> {
         match self {
             Self::CallTool | Self::GetPrompt => Some(Target::Name),
-            Self::ReadResource | Self::Subscribe | Self::Unsubscribe => Some(Target::Uri),
+            Self::ReadResource
+            | Self::Subscribe
+            | Self::Unsubscribe
+            | Self::GetSkill
+            | Self::ReadDirectory => Some(Target::Uri),
             Self::TaskGet | Self::TaskResult | Self::TaskCancel | Self::TaskUpdate => {
                 Some(Target::TaskId)
             }

@@ -22,7 +22,7 @@ fn directions() {
     let client_requests: Vec<_> = Method::all()
         .filter(|m| Method::client_request(m.name().unwrap()) == *m)
         .collect();
-    assert_eq!(client_requests.len(), 20);
+    assert_eq!(client_requests.len(), 23);
     assert!(client_requests.iter().all(|m| m.is_request()));
     assert_eq!(Method::client_request("ping"), Method::Ping);
     assert_eq!(Method::server_request("ping"), Method::Ping);

@@ -400,7 +400,8 @@ impl Server {
     }
 
     /// The four lists exactly as a client of the newest handshake revision receives them, every
-    /// page merged: what `<bin> list` prints.
+    /// page merged, and for a server with skills (served to 2026-07-28 clients only) the
+    /// entries of `skills/list`: what `<bin> list` prints.
     ///
     /// ```
     /// use mcp_runtime::prelude::*;
@@ -410,7 +411,17 @@ impl Server {
     /// assert_eq!(listing["tools/list"], serde_json::json!({"tools": []}));
     /// ```
     pub fn listing(&self) -> String {
-        pretty(&self.listing_at(ProtocolVersion::LATEST_HANDSHAKE))
+        let mut listing = self.listing_at(ProtocolVersion::LATEST_HANDSHAKE);
+        if let Some(skills) = self.skills_listing() {
+            listing["skills/list"] = skills;
+        }
+        pretty(&listing)
+    }
+
+    /// `{"skills": [...]}`, every entry of `skills/list`, for a server with skills.
+    fn skills_listing(&self) -> Option<Value> {
+        let skills = self.skills()?;
+        Some(json!({ "skills": skills.entries() }))
     }
 
     /// The four lists as a client of revision `v` receives them, every page merged.
@@ -427,6 +438,9 @@ impl Server {
             ("prompts/list", "prompts", ListKind::Prompts),
         ] {
             all.insert(key.to_owned(), json!({ field: self.list_all(v, kind) }));
+        }
+        if let Some(skills) = self.skills_listing().filter(|_| v.is_stateless()) {
+            all.insert("skills/list".to_owned(), skills);
         }
         Value::Object(all)
     }

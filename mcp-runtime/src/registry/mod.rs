@@ -169,6 +169,8 @@ pub(crate) struct Catalog {
     pub(crate) exposed_index: HashMap<Box<str>, usize>,
     /// Items re-exported from other servers (after the local ones in every list).
     pub(crate) mounted: mounted::Mounted,
+    /// The skill files' descriptors (listed after the registered resources).
+    skill_files: Vec<Resource>,
     /// Indexed by `version_slot`; each revision's pages are built on its first list request.
     pages: Vec<OnceLock<Pages>>,
     /// What the pages are built with.
@@ -209,6 +211,8 @@ pub(crate) struct CatalogSettings<'a> {
     pub(crate) apps: crate::apps::AppsOptions,
     /// What becomes of the local items.
     pub(crate) transforms: &'a crate::transform::Transforms,
+    /// The skills served: their files are resources too (after the registered ones).
+    pub(crate) skills: Option<&'a crate::skills::SkillSet>,
 }
 
 impl Catalog {
@@ -228,6 +232,21 @@ impl Catalog {
         checks::unique("resource", resources.iter().map(|r| (r.uri, r.location)))?;
         checks::state(&tools, &resources, &prompts, settings.state)?;
         let mounted = mounted::Mounted::new(mounts)?;
+        let skill_files: Vec<Resource> = settings
+            .skills
+            .map(|s| s.descriptors().cloned().collect())
+            .unwrap_or_default();
+        if let Some(r) = resources
+            .iter()
+            .find(|r| skill_files.iter().any(|f| f.uri == r.uri))
+        {
+            return Err(Error::InvalidItem {
+                kind: "resource",
+                name: r.name.to_owned(),
+                location: r.location.to_string(),
+                reason: format!("its URI `{}` is a skill file's", r.uri),
+            });
+        }
 
         let mut tool_entries = Vec::with_capacity(tools.len());
         for record in tools {
@@ -398,6 +417,7 @@ impl Catalog {
             exposed,
             mounted,
             views: Default::default(),
+            skill_files,
             pages: ProtocolVersion::ALL
                 .iter()
                 .map(|_| OnceLock::new())
@@ -414,6 +434,7 @@ impl Catalog {
         let (s, m) = (&self.page_settings, &self.mounted);
         let (tools, prompts) = (m.tools(&self.tool_index), m.prompts(&self.prompt_index));
         let resources = self.resources.iter().map(|r| &r.descriptor);
+        let resources = resources.chain(&self.skill_files);
         let templates = self.templates.iter().map(|t| &t.descriptor);
         Pages {
             tools: paginate::<ListToolsResult>(

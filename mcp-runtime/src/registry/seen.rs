@@ -181,6 +181,7 @@ mod tests {
     fn catalog() -> Catalog {
         let meta = mcp_core::Meta::new();
         let settings = CatalogSettings {
+            skills: None,
             profile: crate::schema::SchemaProfile::default(),
             page_size: 2,
             ttl_ms: 1000,

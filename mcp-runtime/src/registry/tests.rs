@@ -49,6 +49,7 @@ fn permits(limit: Option<&Arc<Semaphore>>) -> Option<usize> {
 fn resources_templates_and_prompts_get_their_limit() {
     let meta = mcp_core::Meta::new();
     let settings = CatalogSettings {
+        skills: None,
         profile: SchemaProfile::default(),
         page_size: 10,
         ttl_ms: 0,

@@ -8,6 +8,7 @@ mod mount;
 pub(crate) mod options;
 pub(crate) mod outgoing;
 pub(crate) mod shutdown;
+mod skills;
 
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -44,6 +45,8 @@ pub(crate) struct Records {
 pub(crate) struct Live {
     pub(crate) catalog: Catalog,
     pub(crate) capabilities: ServerCapabilities,
+    /// The skills served (`ServerBuilder::skills`), their pages prepared.
+    pub(crate) skills: Option<Arc<crate::skills::Served>>,
 }
 
 impl Live {
@@ -53,7 +56,15 @@ impl Live {
         server_info_meta: &Meta,
         state: &StateMap,
     ) -> Result<Self, Error> {
+        if let Some(refused) = options.skills.as_ref().and_then(|s| s.refused.as_ref()) {
+            return Err(Error::Config(refused.to_string()));
+        }
+        let skills = options.skills.as_ref().map(|s| {
+            let (size, ttl) = (options.page_size, options.ttl_ms);
+            Arc::new(crate::skills::Served::new(s, size, ttl, server_info_meta))
+        });
         let settings = CatalogSettings {
+            skills: skills.as_ref().map(|s| &*s.set),
             profile: options.profile,
             page_size: options.page_size,
             ttl_ms: options.ttl_ms,
@@ -88,7 +99,7 @@ impl Live {
             tools.list_changed = changes(0);
             caps.tools = Some(tools);
         }
-        if local_resources || mounted_resources {
+        if local_resources || mounted_resources || skills.is_some() {
             let mut resources = mcp_core::lifecycle::ResourcesCapability::default();
             if local_resources || mounted.subscribe {
                 resources.subscribe = Some(true);
@@ -115,9 +126,13 @@ impl Live {
             caps.completions = Some(Default::default());
         }
         crate::apps::advertise(&mut caps, widgets(&catalog)?);
+        if skills.is_some() {
+            crate::skills::advertise(&mut caps);
+        }
         Ok(Live {
             catalog,
             capabilities: caps,
+            skills,
         })
     }
 }

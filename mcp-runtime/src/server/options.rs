@@ -84,6 +84,8 @@ pub(crate) struct ServerOptions {
     pub(crate) transforms: crate::transform::Transforms,
     /// The rule giving each request its view of the tagged items (`ServerBuilder::visibility`).
     pub(crate) visibility: Option<crate::transform::Visibility>,
+    /// `ServerBuilder::skills`, if called.
+    pub(crate) skills: Option<crate::skills::Skills>,
 }
 
 impl Default for ServerOptions {
@@ -112,6 +114,7 @@ impl Default for ServerOptions {
             card: None,
             transforms: crate::transform::Transforms::new(),
             visibility: None,
+            skills: None,
         }
     }
 }

@@ -9,6 +9,7 @@ mod lists;
 mod outcome;
 mod prompts;
 mod resources;
+mod skills;
 mod tasks;
 mod tools;
 
@@ -33,6 +34,9 @@ pub(crate) fn answer_now(call: &MethodCall<'_>) -> Result<Payload, ErrorObject> 
         Route::ListPrompts => lists::list(call, ListKind::Prompts),
         Route::Subscribe => resources::subscribe(call, true),
         Route::Unsubscribe => resources::subscribe(call, false),
+        Route::ListSkills => skills::list(call),
+        Route::GetSkill => skills::get(call),
+        Route::ReadDirectory => skills::read_directory(call),
         Route::CallTool
         | Route::ReadResource
         | Route::GetPrompt

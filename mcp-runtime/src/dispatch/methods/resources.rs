@@ -40,6 +40,15 @@ pub(super) async fn read(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
         return Err(not_found(&p.uri, v));
     }
     let Some((record, request, limit)) = found else {
+        if let Some(served) = &live.skills
+            && let Some(file) = served.set.file(&p.uri)
+        {
+            let hint = crate::registry::CacheHint {
+                ttl_ms: served.ttl_ms(),
+                scope: mcp_core::CacheScope::Public,
+            };
+            return finish(server, id, vec![file.contents.clone()], v, Some(hint));
+        }
         let Some(found) = live.catalog.mounted.resource(&p.uri) else {
             return Err(not_found(&p.uri, v));
         };

@@ -1,0 +1,213 @@
+//! `skills!("dir")`: a skills directory read while compiling, checked by the extension's rules
+//! (those of `mcp_core::skills`), hashed, and embedded (`include_bytes!`, so that cargo rebuilds
+//! when a file changes) as a `Skills` value made from static data.
+
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use sha2::{Digest, Sha256};
+use syn::LitStr;
+
+use mcp_core::skills::{self, SkillMd};
+
+/// Most files read from one skills directory.
+const MAX_FILES: usize = 65_536;
+
+pub(crate) fn run(input: TokenStream) -> TokenStream {
+    let lit: LitStr = match syn::parse2(input) {
+        Ok(lit) => lit,
+        Err(e) => return e.to_compile_error(),
+    };
+    match expand(&lit) {
+        Ok(tokens) => tokens,
+        Err(errors) => {
+            let errors = errors.iter().map(syn::Error::to_compile_error);
+            // Still a `Skills` value, so that the rest of the crate type-checks.
+            quote! {{ #(#errors)* ::mcp_runtime::skills::Skills::default() }}
+        }
+    }
+}
+
+/// Where the directory is: relative to the invoking file's directory when the path starts with
+/// `./` or `../` (as `include_bytes!` resolves), else to `CARGO_MANIFEST_DIR`.
+fn root(lit: &LitStr) -> Result<PathBuf, syn::Error> {
+    let given = lit.value();
+    let path = Path::new(&given);
+    if path.is_absolute() {
+        return Ok(path.to_path_buf());
+    }
+    if given.starts_with("./") || given.starts_with("../") {
+        let file = proc_macro::Span::call_site().local_file();
+        if let Some(dir) = file.as_deref().and_then(Path::parent) {
+            return Ok(dir.join(path));
+        }
+    }
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
+        syn::Error::new(
+            lit.span(),
+            "`skills!` needs CARGO_MANIFEST_DIR (build with cargo)",
+        )
+    })?;
+    Ok(PathBuf::from(manifest).join(path))
+}
+
+/// The files under `root`, by their `/`-separated paths (dot-files skipped).
+fn walk(root: &Path, span: Span) -> Result<Vec<(String, PathBuf)>, syn::Error> {
+    let fail = |what: &Path, e: std::io::Error| {
+        syn::Error::new(span, format!("cannot read `{}`: {e}", what.display()))
+    };
+    let mut files = Vec::new();
+    let mut pending = vec![(root.to_path_buf(), String::new())];
+    while let Some((dir, rel)) = pending.pop() {
+        let entries: Result<Vec<_>, _> = std::fs::read_dir(&dir)
+            .map_err(|e| fail(&dir, e))?
+            .collect();
+        let mut entries = entries.map_err(|e| fail(&dir, e))?;
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for entry in entries {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            let kind = entry.file_type().map_err(|e| fail(&entry.path(), e))?;
+            if kind.is_symlink() {
+                return Err(syn::Error::new(
+                    span,
+                    format!("skill file {path}: symbolic links are not served"),
+                ));
+            } else if kind.is_dir() {
+                pending.push((entry.path(), path));
+            } else if files.len() == MAX_FILES {
+                return Err(syn::Error::new(
+                    span,
+                    format!("more than {MAX_FILES} files"),
+                ));
+            } else {
+                files.push((path, entry.path()));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn expand(lit: &LitStr) -> Result<TokenStream, Vec<syn::Error>> {
+    let span = lit.span();
+    let root = root(lit).map_err(|e| vec![e])?;
+    // Absolute, so that `include_bytes!` finds each file wherever the invocation is.
+    let root = std::fs::canonicalize(&root).map_err(|e| {
+        vec![syn::Error::new(
+            span,
+            format!("cannot read `{}`: {e}", root.display()),
+        )]
+    })?;
+    let files = walk(&root, span).map_err(|e| vec![e])?;
+    let mut errors = Vec::new();
+    let mut error = |path: &str, reason: String| {
+        errors.push(syn::Error::new(
+            span,
+            format!("skill file {path}: {reason}"),
+        ));
+    };
+    let mut read = Vec::new();
+    for (path, full) in files {
+        match std::fs::read(&full) {
+            Ok(bytes) => read.push((path, full, bytes)),
+            Err(e) => error(&path, format!("cannot be read: {e}")),
+        }
+    }
+    let dirs: Vec<&str> = read
+        .iter()
+        .filter_map(|(path, ..)| path.strip_suffix("/SKILL.md"))
+        .collect();
+    let mut totals = std::collections::BTreeMap::<&str, (usize, u64)>::new();
+    for (path, _, bytes) in &read {
+        if let Some(bad) = path.split('/').find(|s| !plain_segment(s)) {
+            error(
+                path,
+                format!("the path segment `{bad}` is not a plain URI path segment"),
+            );
+        }
+        if path == skills::SKILL_FILE {
+            error(path, "a SKILL.md at the root of the skills directory has no skill path: put each skill in a directory named after it".into());
+        }
+        let above: Vec<&str> = dirs
+            .iter()
+            .copied()
+            .filter(|d| path.starts_with(d) && path[d.len()..].starts_with('/'))
+            .collect();
+        if above.is_empty() && path != skills::SKILL_FILE {
+            error(
+                path,
+                "it is in no skill directory (no SKILL.md above it)".into(),
+            );
+        }
+        for dir in above {
+            let total = totals.entry(dir).or_default();
+            total.0 += 1;
+            total.1 += bytes.len() as u64;
+        }
+        let Some(dir) = path.strip_suffix("/SKILL.md") else {
+            continue;
+        };
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            error(path, "it is not UTF-8".into());
+            continue;
+        };
+        match SkillMd::parse(text) {
+            Err(reason) => error(path, reason),
+            Ok(md) => {
+                let last = dir.rsplit('/').next().unwrap_or(dir);
+                if md.name() != last {
+                    error(
+                        path,
+                        format!(
+                            "its `name` is `{}`, but its directory is `{last}` (they must be equal)",
+                            md.name()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for (dir, (count, bytes)) in totals {
+        if count > skills::MAX_FILES || bytes > skills::MAX_TOTAL_BYTES {
+            error(
+                &format!("{dir}/SKILL.md"),
+                format!(
+                    "the skill has {count} files of {bytes} bytes, over the extension's limits ({} files, {} bytes)",
+                    skills::MAX_FILES,
+                    skills::MAX_TOTAL_BYTES
+                ),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let entries = read.iter().map(|(path, full, bytes)| {
+        let full = full.to_string_lossy();
+        let digest = skills::digest_text(&Sha256::digest(bytes).into());
+        quote! { (#path, ::core::include_bytes!(#full), #digest) }
+    });
+    Ok(quote! {{
+        const FILES: &[(&str, &[u8], &str)] = &[#(#entries),*];
+        ::mcp_runtime::skills::Skills::from_static(FILES)
+    }})
+}
+
+/// The same rule as the runtime's: unreserved characters and the sub-delimiters a path keeps.
+fn plain_segment(segment: &str) -> bool {
+    !segment.is_empty()
+        && segment != "."
+        && segment != ".."
+        && segment
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=@".contains(&b))
+}
