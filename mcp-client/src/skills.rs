@@ -128,8 +128,28 @@ impl Client {
     }
 
     /// Reads another file of a loaded skill, checked against its entry: its bytes (a text
-    /// file's UTF-8, a binary file's decoded blob).
+    /// file's UTF-8, a binary file's decoded blob). A `"dynamic"` skill lists nothing to check
+    /// against: any URI inside its directory is read as it comes (`read_directory_page` finds
+    /// them).
     pub async fn read_skill_file(&self, skill: &Skill, uri: &str) -> Result<Vec<u8>, ClientError> {
+        if let SkillFiles::Dynamic = skill.entry.resources {
+            let dir = skill.entry.uri.strip_suffix("SKILL.md").unwrap_or("");
+            let rest = uri
+                .strip_prefix(dir)
+                .filter(|_| !dir.is_empty())
+                .unwrap_or("");
+            if rest.is_empty()
+                || rest
+                    .split('/')
+                    .any(|s| s.is_empty() || s == "." || s == "..")
+            {
+                return Err(ClientError::Verification(format!(
+                    "{uri} is not inside the skill {}",
+                    skill.entry.uri
+                )));
+            }
+            return bytes_of(uri, self.read_resource(uri).await?);
+        }
         self.read_verified(&skill.entry, uri).await
     }
 

@@ -20,6 +20,7 @@
 //! ```
 
 mod dir;
+mod generated;
 mod served;
 mod set;
 
@@ -28,7 +29,10 @@ use std::sync::Arc;
 
 use mcp_core::skills::SkillEntry;
 
+pub(crate) use generated::{Generate, contents};
+pub use generated::{Generated, GeneratedSkill};
 pub(crate) use served::{DirectoryError, Served};
+pub(crate) use set::File;
 pub(crate) use set::SkillSet;
 
 /// Why a set of skills was refused: the file (relative to the skills directory) and the rule.
@@ -173,7 +177,7 @@ impl Skills {
         &self.set.entries
     }
 
-    /// The bytes of a skill file by its URI.
+    /// The bytes of a fixed skill file by its URI (`None` for a generated one).
     ///
     /// ```
     /// use mcp_runtime::skills::Skills;
@@ -183,7 +187,32 @@ impl Skills {
     /// assert!(skills.file("skill://a/other.md").is_none());
     /// ```
     pub fn file(&self, uri: &str) -> Option<&[u8]> {
-        self.set.file(uri).map(|f| &*f.bytes)
+        self.set
+            .file(uri)
+            .filter(|f| f.generate.is_none())
+            .map(|f| &*f.bytes)
+    }
+
+    /// This set with a skill whose files are generated when read (its entry's `resources` is
+    /// `"dynamic"`); refused as [`GeneratedSkill`] says.
+    ///
+    /// ```
+    /// use mcp_runtime::skills::{GeneratedSkill, Skills};
+    ///
+    /// let md = "---\nname: rota\ndescription: Who is on call\n---\n";
+    /// let make = |_path: String| async { Ok(b"Ann".to_vec()) };
+    /// let skills = Skills::default().with_generated(GeneratedSkill::new("rota", md, make)).unwrap();
+    /// assert_eq!(skills.entries()[0].uri, "skill://rota/SKILL.md");
+    /// let again = skills.with_generated(GeneratedSkill::new("rota/inner", md, make)).unwrap_err();
+    /// assert_eq!(again.reason, "its `name` is `rota`, but its directory is `inner` (they must be equal)");
+    /// ```
+    pub fn with_generated(self, skill: GeneratedSkill) -> Result<Self, SkillsError> {
+        if let Some(refused) = self.refused {
+            return Err(refused);
+        }
+        let mut set = Arc::unwrap_or_clone(self.set);
+        set.add_generated(skill)?;
+        Ok(Self::from_set(set))
     }
 
     /// Whether there is no skill.

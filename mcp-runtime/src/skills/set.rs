@@ -17,16 +17,19 @@ use super::SkillsError;
 pub(crate) type Source = (Cow<'static, str>, Cow<'static, [u8]>, Cow<'static, str>);
 
 /// One served file.
+#[derive(Clone)]
 pub(crate) struct File {
     pub(crate) bytes: Cow<'static, [u8]>,
     /// What `resources/list` and `resources/directory/read` show of it.
     pub(crate) descriptor: Resource,
-    /// What `resources/read` answers with.
+    /// What `resources/read` answers with (for a fixed file).
     pub(crate) contents: ResourceContents,
+    /// A generated file's path inside its skill and the skill's function that makes it.
+    pub(crate) generate: Option<(String, super::generated::Generate)>,
 }
 
 /// Every skill and file, indexed.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct SkillSet {
     /// The entries, by URI.
     pub(crate) entries: Vec<SkillEntry>,
@@ -56,6 +59,17 @@ fn plain_segment(segment: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=@".contains(&b))
 }
 
+/// Refuses a path with a segment that is not a plain URI path segment.
+pub(crate) fn plain_path(path: &str) -> Result<(), SkillsError> {
+    match path.split('/').find(|s| !plain_segment(s)) {
+        Some(bad) => Err(SkillsError::new(
+            path,
+            format!("the path segment `{bad}` is not a plain URI path segment"),
+        )),
+        None => Ok(()),
+    }
+}
+
 impl SkillSet {
     pub(crate) fn build(sources: Vec<Source>) -> Result<Self, SkillsError> {
         let mut set = SkillSet::default();
@@ -65,12 +79,7 @@ impl SkillSet {
         let mut by_path: BTreeMap<&str, &Source> = BTreeMap::new();
         for source in &sources {
             let path = &*source.0;
-            if let Some(bad) = path.split('/').find(|s| !plain_segment(s)) {
-                return Err(SkillsError::new(
-                    path,
-                    format!("the path segment `{bad}` is not a plain URI path segment"),
-                ));
-            }
+            plain_path(path)?;
             if by_path.insert(path, source).is_some() {
                 return Err(SkillsError::new(path, "the file is given twice"));
             }
@@ -140,6 +149,7 @@ impl SkillSet {
                     bytes: source.1.clone(),
                     descriptor,
                     contents,
+                    generate: None,
                 },
             );
         }
@@ -151,7 +161,7 @@ impl SkillSet {
 
     /// Records `descriptor` as a child of its directory, and each directory as a child of its
     /// parent, up to the first segment.
-    fn add_dirs(&mut self, path: &str, descriptor: &Resource) {
+    pub(super) fn add_dirs(&mut self, path: &str, descriptor: &Resource) {
         let mut child = descriptor.clone();
         let mut at = path;
         while let Some((parent, _)) = at.rsplit_once('/') {
@@ -210,8 +220,13 @@ impl SkillSet {
             ));
         }
         let entry = SkillEntry::new(files[0].uri.clone(), frontmatter, SkillFiles::Listed(files));
+        self.insert_entry(entry)
+    }
+
+    /// Adds an entry (and its JSON text), keeping the entries sorted by URI.
+    pub(super) fn insert_entry(&mut self, entry: SkillEntry) -> Result<(), SkillsError> {
         let json = serde_json::value::to_raw_value(&entry)
-            .map_err(|e| SkillsError::new(&skill_md, e.to_string()))?;
+            .map_err(|e| SkillsError::new(&entry.uri, e.to_string()))?;
         // Directories sort before their contents, so entries stay in URI order of their
         // directories; keep them sorted by URI.
         let pos = self.entries.partition_point(|e| e.uri < entry.uri);

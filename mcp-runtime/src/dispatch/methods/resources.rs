@@ -43,6 +43,10 @@ pub(super) async fn read(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
         if let Some(served) = &live.skills
             && let Some(file) = served.set.file(&p.uri)
         {
+            if let Some((path, generate)) = &file.generate {
+                let contents = generated(&p.uri, file, path, generate).await?;
+                return finish(server, id, vec![contents], v, None);
+            }
             let hint = crate::registry::CacheHint {
                 ttl_ms: served.ttl_ms(),
                 scope: mcp_core::CacheScope::Public,
@@ -88,6 +92,40 @@ pub(super) async fn read(call: MethodCall<'_>) -> Result<Payload, ErrorObject> {
 /// The read's result, shaped for the revision: in 2026-07-28 with the resource's cache hint
 /// (`ttl_ms`, `cache_scope` of `#[resource]`), or `ttlMs: 0`, `private` without one (a
 /// mounted resource's included: the gateway does not know how long the remote's stays fresh).
+/// A generated skill file, made by its skill's function now (not cached: it may differ at each
+/// read). A failure is logged and answered as an internal error without its reason.
+async fn generated(
+    uri: &str,
+    file: &crate::skills::File,
+    path: &str,
+    generate: &crate::skills::Generate,
+) -> Result<mcp_core::ResourceContents, ErrorObject> {
+    let mime = file.descriptor.mime_type.as_deref().unwrap_or("text/plain");
+    match generate(path.to_owned()).await {
+        Ok(bytes) if bytes.len() as u64 <= mcp_core::skills::MAX_TOTAL_BYTES => {
+            Ok(crate::skills::contents(uri, mime, &bytes))
+        }
+        Ok(bytes) => {
+            tracing::warn!(
+                uri,
+                size = bytes.len(),
+                "a generated skill file is over 16 MiB"
+            );
+            Err(ErrorObject::internal(format!(
+                "{} could not be generated",
+                echo(uri)
+            )))
+        }
+        Err(e) => {
+            tracing::warn!(uri, error = %e, "generating a skill file failed");
+            Err(ErrorObject::internal(format!(
+                "{} could not be generated",
+                echo(uri)
+            )))
+        }
+    }
+}
+
 fn finish(
     server: &crate::server::ServerInner,
     id: &mcp_core::RequestId,
