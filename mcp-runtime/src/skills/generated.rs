@@ -13,15 +13,8 @@ use mcp_core::skills::{self, SkillEntry, SkillFiles, SkillMd};
 use mcp_core::{Resource, ResourceContents};
 
 use super::SkillsError;
-use super::set::{File, SkillSet, plain_path};
-use crate::future::BoxFuture;
-
-/// What a generated file's function returns: the file's bytes, or why they could not be made
-/// (logged by the server; the client gets an internal error without the reason).
-pub type Generated = Result<Vec<u8>, Box<dyn std::error::Error + Send + Sync>>;
-
-/// The function of a generated skill: given a file's path inside the skill, its bytes.
-pub(crate) type Generate = Arc<dyn Fn(String) -> BoxFuture<'static, Generated> + Send + Sync>;
+use super::Generated;
+use super::set::{File, Generate, SkillSet, plain_path};
 
 /// A skill whose files (but its `SKILL.md`) are generated each time a client reads them, added to
 /// a set with [`Skills::with_generated`](super::Skills::with_generated).

@@ -29,10 +29,11 @@ use std::sync::Arc;
 
 use mcp_core::skills::SkillEntry;
 
-pub(crate) use generated::{Generate, contents};
-pub use generated::{Generated, GeneratedSkill};
+pub(crate) use generated::contents;
+pub use generated::GeneratedSkill;
+pub use set::Generated;
 pub(crate) use served::{DirectoryError, Served};
-pub(crate) use set::File;
+pub(crate) use set::{File, Generate};
 pub(crate) use set::SkillSet;
 
 /// Why a set of skills was refused: the file (relative to the skills directory) and the rule.

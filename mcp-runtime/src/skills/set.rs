@@ -16,6 +16,19 @@ use super::SkillsError;
 /// One file as given: its path under the skills directory, bytes and digest.
 pub(crate) type Source = (Cow<'static, str>, Cow<'static, [u8]>, Cow<'static, str>);
 
+/// What a generated file's function returns: the file's bytes, or why they could not be made
+/// (logged by the server; the client gets an internal error without the reason).
+///
+/// ```
+/// let made: mcp_runtime::skills::Generated = Ok(b"# Today".to_vec());
+/// assert_eq!(made.unwrap().len(), 7);
+/// ```
+pub type Generated = Result<Vec<u8>, Box<dyn std::error::Error + Send + Sync>>;
+
+/// The function of a generated skill: given a file's path inside the skill, its bytes.
+pub(crate) type Generate =
+    std::sync::Arc<dyn Fn(String) -> crate::future::BoxFuture<'static, Generated> + Send + Sync>;
+
 /// One served file.
 #[derive(Clone)]
 pub(crate) struct File {
@@ -25,7 +38,7 @@ pub(crate) struct File {
     /// What `resources/read` answers with (for a fixed file).
     pub(crate) contents: ResourceContents,
     /// A generated file's path inside its skill and the skill's function that makes it.
-    pub(crate) generate: Option<(String, super::generated::Generate)>,
+    pub(crate) generate: Option<(String, Generate)>,
 }
 
 /// Every skill and file, indexed.
