@@ -7,6 +7,7 @@ mod descriptors;
 #[cfg(feature = "http")]
 pub(crate) mod mirror;
 pub(crate) mod mounted;
+mod paginate;
 mod record;
 #[cfg(feature = "auth")]
 mod seen;
@@ -17,15 +18,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use mcp_core::{
-    CacheScope, ForVersion, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, Prompt, PromptArgument, ProtocolVersion, Resource, ResourceTemplate,
-    ResultType, Tool, UriTemplate,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt,
+    PromptArgument, ProtocolVersion, Resource, ResourceTemplate, Tool, UriTemplate,
 };
-use serde::Serialize;
 use tokio::sync::Semaphore;
 
 pub(crate) use descriptors::KnownProperties;
 use descriptors::{icons, meta, tool_descriptor};
+use paginate::{decode_cursor, paginate};
 pub use record::{
     CacheHint, CompleteFn, CompletionRecord, IconRecord, InputSchema, Location, PromptArgRecord,
     PromptArguments, PromptGetFn, PromptRecord, ResourceReadFn, ResourceRecord, ResourceRequest,
@@ -502,107 +502,6 @@ impl Catalog {
                 .map(|vars| (&t.record, ResourceRequest::new(uri, vars), t.limit.as_ref()))
         })
     }
-}
-
-/// A list result: one page of items, with the stateless era's cache hints, `resultType` and
-/// `serverInfo`.
-trait ListPage: Serialize + ForVersion {
-    type Item: Clone;
-    fn page(items: Vec<Self::Item>, next: Option<String>) -> Self;
-    fn add_cache_hints(&mut self, v: ProtocolVersion, s: &PageSettings, scope: CacheScope);
-}
-
-macro_rules! list_page {
-    ($($t:ty => $item:ty),*) => {$(
-        impl ListPage for $t {
-            type Item = $item;
-
-            fn page(items: Vec<$item>, next: Option<String>) -> Self {
-                let mut r = Self::new(items);
-                r.next_cursor = next;
-                r
-            }
-
-            fn add_cache_hints(&mut self, v: ProtocolVersion, s: &PageSettings, scope: CacheScope) {
-                if v.has_cache_hints() {
-                    self.ttl_ms = Some(s.ttl_ms);
-                    self.cache_scope = Some(scope);
-                    self.result_type = Some(ResultType::Complete);
-                    self.meta = Some(s.server_info_meta.clone());
-                }
-            }
-        }
-    )*};
-}
-list_page!(
-    ListToolsResult => Tool,
-    ListResourcesResult => Resource,
-    ListResourceTemplatesResult => ResourceTemplate,
-    ListPromptsResult => Prompt
-);
-
-/// Cursor `n` (as text) is the index of the next page.
-fn encode_cursor(page: usize) -> String {
-    format!("p{page}")
-}
-
-fn decode_cursor(cursor: &str) -> Option<usize> {
-    cursor.strip_prefix('p')?.parse().ok().filter(|n| *n > 0)
-}
-
-/// The pages of a list, `page_size` items each (one empty page for an empty list).
-fn paginate<'a, R: ListPage>(
-    items: impl Iterator<Item = &'a R::Item>,
-    s: &PageSettings,
-    v: ProtocolVersion,
-) -> Vec<Arc<str>>
-where
-    R::Item: 'a,
-{
-    paginate_as::<R>(items, s, v, CacheScope::Public)
-}
-
-/// [`paginate`], the pages' cache scope `scope`.
-fn paginate_as<'a, R: ListPage>(
-    items: impl Iterator<Item = &'a R::Item>,
-    s: &PageSettings,
-    v: ProtocolVersion,
-    scope: CacheScope,
-) -> Vec<Arc<str>>
-where
-    R::Item: 'a,
-{
-    let (mut chunks, mut page) = (Vec::new(), Vec::new());
-    for item in items {
-        if page.len() == s.page_size {
-            chunks.push(std::mem::take(&mut page));
-        }
-        page.push(item.clone());
-    }
-    chunks.push(page);
-    let count = chunks.len();
-    chunks
-        .into_iter()
-        .enumerate()
-        .map(|(i, chunk)| {
-            let next = (i + 1 < count).then(|| encode_cursor(i + 1));
-            page_text::<R>(chunk, next, s, v, scope)
-        })
-        .collect()
-}
-
-/// One page's JSON text, as revision `v` defines the result.
-fn page_text<R: ListPage>(
-    items: Vec<R::Item>,
-    next: Option<String>,
-    s: &PageSettings,
-    v: ProtocolVersion,
-    scope: CacheScope,
-) -> Arc<str> {
-    let mut r = R::page(items, next);
-    r.for_version(v);
-    r.add_cache_hints(v, s, scope);
-    Arc::from(serde_json::to_string(&r).unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@ use mcp_core::{
     ListToolsResult, ProtocolVersion,
 };
 
-use super::{Catalog, ListKind, ListPage, decode_cursor, encode_cursor, page_text};
+use super::paginate::{ListPage, decode_cursor, encode_cursor, page_text};
+use super::{Catalog, ListKind};
 
 /// The scopes an item declares.
 type Scopes = &'static [&'static str];

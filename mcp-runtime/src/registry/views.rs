@@ -11,7 +11,8 @@ use mcp_core::{
     ListToolsResult, ProtocolVersion,
 };
 
-use super::{Catalog, ListKind, Pages, decode_cursor, paginate_as, version_slot};
+use super::paginate::{decode_cursor, paginate_as};
+use super::{Catalog, ListKind, Pages, version_slot};
 use crate::transform::View;
 
 /// Which items a page keeps: by their tags and (local items) scopes.
