@@ -12,8 +12,8 @@ use base64::Engine;
 use mcp_core::skills::{self, SkillEntry, SkillFiles, SkillMd};
 use mcp_core::{Resource, ResourceContents};
 
-use super::SkillsError;
 use super::Generated;
+use super::SkillsError;
 use super::set::{File, Generate, SkillSet, plain_path};
 
 /// A skill whose files (but its `SKILL.md`) are generated each time a client reads them, added to

@@ -29,12 +29,12 @@ use std::sync::Arc;
 
 use mcp_core::skills::SkillEntry;
 
-pub(crate) use generated::contents;
 pub use generated::GeneratedSkill;
-pub use set::Generated;
+pub(crate) use generated::contents;
 pub(crate) use served::{DirectoryError, Served};
-pub(crate) use set::{File, Generate};
+pub use set::Generated;
 pub(crate) use set::SkillSet;
+pub(crate) use set::{File, Generate};
 
 /// Why a set of skills was refused: the file (relative to the skills directory) and the rule.
 ///
