@@ -105,6 +105,17 @@ function inspect(target, era, args) {
 }
 
 const CATALOG_URI = "mcp://gift-server/resources/gift_catalog";
+// The gift server's skill (examples/gift-server/skills/choosing-a-gift): its files are resources.
+const SKILL_RESOURCES = [
+  {
+    name: "choosing-a-gift",
+    uri: "skill://choosing-a-gift/SKILL.md",
+    description: "Choose a gift within a budget with the gift server's catalog and suggest_gifts tool",
+    mimeType: "text/markdown",
+    size: 954,
+  },
+  { name: "budget.md", uri: "skill://choosing-a-gift/budget.md", mimeType: "text/markdown", size: 301 },
+];
 const SERVER_INFO = {
   "io.modelcontextprotocol/serverInfo": {
     name: "gift-server",
@@ -215,6 +226,7 @@ function suite(name, target, era) {
             description: "Base catalog of gifts with categories and prices",
             mimeType: "application/json",
           },
+          ...SKILL_RESOURCES,
         ],
       },
     },

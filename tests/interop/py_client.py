@@ -56,6 +56,17 @@ def dump(model: Any) -> Any:
 
 
 CATALOG_URI = "mcp://gift-server/resources/gift_catalog"
+# The gift server's skill (examples/gift-server/skills/choosing-a-gift): its files are resources.
+SKILL_RESOURCES = [
+    {
+        "uri": "skill://choosing-a-gift/SKILL.md",
+        "name": "choosing-a-gift",
+        "description": "Choose a gift within a budget with the gift server's catalog and suggest_gifts tool",
+        "mimeType": "text/markdown",
+        "size": 954,
+    },
+    {"uri": "skill://choosing-a-gift/budget.md", "name": "budget.md", "mimeType": "text/markdown", "size": 301},
+]
 WIDGET_URI = "ui://gift-server/gift-cards.html"
 
 INPUT_SCHEMA = {
@@ -93,7 +104,8 @@ PROMPT_TEXT = (
 
 INSTRUCTIONS = (
     "Suggests gifts for an occasion and budget. Read the gift catalog resource for what exists; "
-    "use the gift_congrats_style prompt for a card text."
+    "use the gift_congrats_style prompt for a card text. The skill skill://choosing-a-gift/SKILL.md "
+    "says how to choose within a budget."
 )
 
 # What a 2026-07-28 server stamps on every result's `_meta` (and on server/discover's).
@@ -213,7 +225,8 @@ async def run(target: Any, p: str, mode: str, version: str, not_found_code: int)
                     "name": "gift_catalog",
                     "description": "Base catalog of gifts with categories and prices",
                     "mimeType": "application/json",
-                }
+                },
+                *SKILL_RESOURCES,
             ],
         )
         templates = (await client.list_resource_templates()).resource_templates
@@ -304,7 +317,7 @@ async def run(target: Any, p: str, mode: str, version: str, not_found_code: int)
                 [d.get("supportedVersions"), d.get("instructions"), sorted(d.get("capabilities", {})), (d.get("_meta") or {}).get(SERVER_INFO_KEY)],
                 [[MODERN], INSTRUCTIONS, ["completions", "extensions", "logging", "prompts", "resources", "tools"], SERVER_INFO_STAMP],
             )
-            check(f"{p} server/discover declares MCP Apps", d.get("capabilities", {}).get("extensions"), {"io.modelcontextprotocol/ui": {}})
+            check(f"{p} server/discover declares MCP Apps and skills", d.get("capabilities", {}).get("extensions"), {"io.modelcontextprotocol/skills": {"directoryRead": True}, "io.modelcontextprotocol/ui": {}})
             check(f"{p} server/discover cache hints", [d.get("resultType"), d.get("ttlMs"), d.get("cacheScope")], ["complete", 300000, "public"])
 
 

@@ -48,6 +48,17 @@ async function rpcError(name, promise, code, data) {
 }
 
 const CATALOG_URI = "mcp://gift-server/resources/gift_catalog";
+// The gift server's skill (examples/gift-server/skills/choosing-a-gift): its files are resources.
+const SKILL_RESOURCES = [
+  {
+    name: "choosing-a-gift",
+    uri: "skill://choosing-a-gift/SKILL.md",
+    description: "Choose a gift within a budget with the gift server's catalog and suggest_gifts tool",
+    mimeType: "text/markdown",
+    size: 954,
+  },
+  { name: "budget.md", uri: "skill://choosing-a-gift/budget.md", mimeType: "text/markdown", size: 301 },
+];
 const WIDGET_URI = "ui://gift-server/gift-cards.html";
 const WIDGET_RESOURCE = {
   _meta: { ui: { prefersBorder: true } },
@@ -106,7 +117,7 @@ async function suite(name, transport) {
     check(
       "instructions",
       client.getInstructions(),
-      "Suggests gifts for an occasion and budget. Read the gift catalog resource for what exists; use the gift_congrats_style prompt for a card text.",
+      "Suggests gifts for an occasion and budget. Read the gift catalog resource for what exists; use the gift_congrats_style prompt for a card text. The skill skill://choosing-a-gift/SKILL.md says how to choose within a budget.",
     );
     const caps = client.getServerCapabilities() ?? {};
     check("capabilities", Object.keys(caps).sort(), ["completions", "logging", "prompts", "resources", "tools"]);
@@ -157,6 +168,7 @@ async function suite(name, transport) {
         name: "gift_catalog",
         uri: CATALOG_URI,
       },
+      ...SKILL_RESOURCES,
     ]);
     const { resourceTemplates } = await client.listResourceTemplates();
     check("resources/templates/list", resourceTemplates, [
