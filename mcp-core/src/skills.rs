@@ -15,6 +15,7 @@
 //! assert!(skills::check_name("PDF").is_err());
 //! ```
 
+pub mod layout;
 mod wire;
 mod yaml;
 

@@ -9,7 +9,7 @@ use quote::quote;
 use sha2::{Digest, Sha256};
 use syn::LitStr;
 
-use mcp_core::skills::{self, SkillMd};
+use mcp_core::skills;
 
 /// Most files read from one skills directory.
 const MAX_FILES: usize = 65_536;
@@ -122,70 +122,10 @@ fn expand(lit: &LitStr) -> Result<TokenStream, Vec<syn::Error>> {
             Err(e) => error(&path, format!("cannot be read: {e}")),
         }
     }
-    let dirs: Vec<&str> = read
-        .iter()
-        .filter_map(|(path, ..)| path.strip_suffix("/SKILL.md"))
-        .collect();
-    let mut totals = std::collections::BTreeMap::<&str, (usize, u64)>::new();
-    for (path, _, bytes) in &read {
-        if let Some(bad) = path.split('/').find(|s| !plain_segment(s)) {
-            error(
-                path,
-                format!("the path segment `{bad}` is not a plain URI path segment"),
-            );
-        }
-        if path == skills::SKILL_FILE {
-            error(path, "a SKILL.md at the root of the skills directory has no skill path: put each skill in a directory named after it".into());
-        }
-        let above: Vec<&str> = dirs
-            .iter()
-            .copied()
-            .filter(|d| path.starts_with(d) && path[d.len()..].starts_with('/'))
-            .collect();
-        if above.is_empty() && path != skills::SKILL_FILE {
-            error(
-                path,
-                "it is in no skill directory (no SKILL.md above it)".into(),
-            );
-        }
-        for dir in above {
-            let total = totals.entry(dir).or_default();
-            total.0 += 1;
-            total.1 += bytes.len() as u64;
-        }
-        let Some(dir) = path.strip_suffix("/SKILL.md") else {
-            continue;
-        };
-        let Ok(text) = std::str::from_utf8(bytes) else {
-            error(path, "it is not UTF-8".into());
-            continue;
-        };
-        match SkillMd::parse(text) {
-            Err(reason) => error(path, reason),
-            Ok(md) => {
-                let last = dir.rsplit('/').next().unwrap_or(dir);
-                if md.name() != last {
-                    error(
-                        path,
-                        format!(
-                            "its `name` is `{}`, but its directory is `{last}` (they must be equal)",
-                            md.name()
-                        ),
-                    );
-                }
-            }
-        }
-    }
-    for (dir, (count, bytes)) in totals {
-        if count > skills::MAX_FILES || bytes > skills::MAX_TOTAL_BYTES {
-            error(
-                &format!("{dir}/SKILL.md"),
-                format!(
-                    "the skill has {count} files of {bytes} bytes, over the extension's limits ({} files, {} bytes)",
-                    skills::MAX_FILES,
-                    skills::MAX_TOTAL_BYTES
-                ),
-            );
+    let listed: Vec<(&str, &[u8])> = read.iter().map(|(p, _, b)| (p.as_str(), &b[..])).collect();
+    if let Err(problems) = skills::layout::check(&listed) {
+        for p in problems {
+            error(&p.path, p.reason);
         }
     }
     if !errors.is_empty() {
@@ -200,14 +140,4 @@ fn expand(lit: &LitStr) -> Result<TokenStream, Vec<syn::Error>> {
         const FILES: &[(&str, &[u8], &str)] = &[#(#entries),*];
         ::mcp_runtime::skills::Skills::from_static(FILES)
     }})
-}
-
-/// The same rule as the runtime's: unreserved characters and the sub-delimiters a path keeps.
-fn plain_segment(segment: &str) -> bool {
-    !segment.is_empty()
-        && segment != "."
-        && segment != ".."
-        && segment
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=@".contains(&b))
 }

@@ -5,16 +5,14 @@
 //! function when a client reads it.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use base64::Engine;
-use mcp_core::skills::{self, SkillEntry, SkillFiles, SkillMd};
+use mcp_core::skills::{self, SkillEntry, SkillFiles, layout};
 use mcp_core::{Resource, ResourceContents};
 
 use super::Generated;
 use super::SkillsError;
-use super::set::{File, Generate, SkillSet, plain_path};
+use super::set::{File, Generate, SkillSet};
 
 /// A skill whose files (but its `SKILL.md`) are generated each time a client reads them, added to
 /// a set with [`Skills::with_generated`](super::Skills::with_generated).
@@ -100,16 +98,6 @@ impl GeneratedSkill {
     }
 }
 
-/// The bytes of a generated file as `resources/read` answers with them (text for a text MIME
-/// type and UTF-8 bytes, a blob otherwise).
-pub(crate) fn contents(uri: &str, mime: &str, bytes: &[u8]) -> ResourceContents {
-    match std::str::from_utf8(bytes) {
-        Ok(text) if skills::is_text(mime) => ResourceContents::text(uri, text),
-        _ => ResourceContents::blob(uri, base64::engine::general_purpose::STANDARD.encode(bytes)),
-    }
-    .with_mime_type(mime)
-}
-
 impl SkillSet {
     /// Adds a generated skill: refused when its path or `SKILL.md` breaks the rules of a fixed
     /// skill, or when it is inside another skill or another skill is inside it (a generated
@@ -117,20 +105,8 @@ impl SkillSet {
     pub(crate) fn add_generated(&mut self, skill: GeneratedSkill) -> Result<(), SkillsError> {
         let dir = skill.path.trim_end_matches('/');
         let skill_md = format!("{dir}/{}", skills::SKILL_FILE);
-        plain_path(&skill_md)?;
-        let text = std::str::from_utf8(&skill.skill_md)
-            .map_err(|_| SkillsError::new(&skill_md, "it is not UTF-8"))?;
-        let md = SkillMd::parse(text).map_err(|reason| SkillsError::new(&skill_md, reason))?;
-        let last = dir.rsplit('/').next().unwrap_or(dir);
-        if md.name() != last {
-            return Err(SkillsError::new(
-                &skill_md,
-                format!(
-                    "its `name` is `{}`, but its directory is `{last}` (they must be equal)",
-                    md.name()
-                ),
-            ));
-        }
+        layout::check_path(&skill_md).map_err(problem(&skill_md))?;
+        let md = layout::check_skill_md(dir, &skill.skill_md).map_err(problem(&skill_md))?;
         let root = format!("{}{dir}", skills::SCHEME);
         let overlaps = self.entries.iter().any(|e| {
             let other = e.uri.strip_suffix("/SKILL.md").unwrap_or(&e.uri);
@@ -142,11 +118,11 @@ impl SkillSet {
                 "a generated skill can neither hold nor be inside another skill",
             ));
         }
-        let mut seen = BTreeMap::new();
+        let mut seen = std::collections::HashSet::new();
         for file in std::iter::once(skills::SKILL_FILE).chain(skill.files.iter().map(|f| &**f)) {
             let path = format!("{dir}/{file}");
-            plain_path(&path)?;
-            if seen.insert(path.clone(), ()).is_some() {
+            layout::check_path(&path).map_err(problem(&path))?;
+            if !seen.insert(path.clone()) {
                 return Err(SkillsError::new(path, "the file is given twice"));
             }
         }
@@ -158,19 +134,7 @@ impl SkillSet {
         }
         // Its SKILL.md, fixed.
         let uri = format!("{}{skill_md}", skills::SCHEME);
-        let mut descriptor = Resource::new(uri.clone(), md.name().to_owned());
-        descriptor.description = Some(md.description().to_owned());
-        descriptor.mime_type = Some(skills::mime_type(&skill_md).to_owned());
-        descriptor.size = Some(skill.skill_md.len() as u64);
-        let mime = skills::mime_type(&skill_md);
-        let file = File {
-            contents: contents(&uri, mime, &skill.skill_md),
-            bytes: Cow::Owned(skill.skill_md),
-            descriptor,
-            generate: None,
-        };
-        self.add_dirs(&skill_md, &file.descriptor);
-        self.files.insert(uri.clone(), file);
+        self.add_fixed(&skill_md, Cow::Owned(skill.skill_md), Some(&md.frontmatter));
         // The generated files: named, with no size (nothing is known of their bytes).
         for name in &skill.files {
             let path = format!("{dir}/{name}");
@@ -194,6 +158,11 @@ impl SkillSet {
         let entry = SkillEntry::new(uri, md.frontmatter, SkillFiles::Dynamic);
         self.insert_entry(entry)
     }
+}
+
+/// The refusal of `path` for a reason (of `layout`'s checks).
+fn problem(path: &str) -> impl FnOnce(String) -> SkillsError + '_ {
+    move |reason| SkillsError::new(path, reason)
 }
 
 /// Whether the directory URI `inner` is `outer` or inside it.

@@ -30,10 +30,10 @@ use std::sync::Arc;
 use mcp_core::skills::SkillEntry;
 
 pub use generated::GeneratedSkill;
-pub(crate) use generated::contents;
 pub(crate) use served::{DirectoryError, Served};
 pub use set::Generated;
 pub(crate) use set::SkillSet;
+pub(crate) use set::contents;
 pub(crate) use set::{File, Generate};
 
 /// Why a set of skills was refused: the file (relative to the skills directory) and the rule.
@@ -56,6 +56,12 @@ pub struct SkillsError {
     pub path: String,
     /// What is wrong.
     pub reason: String,
+}
+
+impl From<mcp_core::skills::layout::Problem> for SkillsError {
+    fn from(p: mcp_core::skills::layout::Problem) -> Self {
+        Self::new(p.path, p.reason)
+    }
 }
 
 impl SkillsError {

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use base64::Engine;
-use mcp_core::skills::{self, SkillEntry, SkillFile, SkillFiles, SkillMd};
+use mcp_core::skills::{self, SkillEntry, SkillFile, SkillFiles};
 use mcp_core::{Resource, ResourceContents};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
@@ -41,6 +41,16 @@ pub(crate) struct File {
     pub(crate) generate: Option<(String, Generate)>,
 }
 
+/// A file's bytes as `resources/read` answers with them: text for a text MIME type and UTF-8
+/// bytes, a blob otherwise.
+pub(crate) fn contents(uri: &str, mime: &str, bytes: &[u8]) -> ResourceContents {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if skills::is_text(mime) => ResourceContents::text(uri, text),
+        _ => ResourceContents::blob(uri, base64::engine::general_purpose::STANDARD.encode(bytes)),
+    }
+    .with_mime_type(mime)
+}
+
 /// Every skill and file, indexed.
 #[derive(Default, Clone)]
 pub(crate) struct SkillSet {
@@ -61,115 +71,62 @@ pub(crate) fn digest(bytes: &[u8]) -> String {
     skills::digest_text(&Sha256::digest(bytes).into())
 }
 
-/// Whether a path segment is served as it is in a URI: unreserved characters and the
-/// sub-delimiters that need no escaping in a path (no `%`, no space, no `?`, `#` or `/`).
-fn plain_segment(segment: &str) -> bool {
-    !segment.is_empty()
-        && segment != "."
-        && segment != ".."
-        && segment
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=@".contains(&b))
-}
-
-/// Refuses a path with a segment that is not a plain URI path segment.
-pub(crate) fn plain_path(path: &str) -> Result<(), SkillsError> {
-    match path.split('/').find(|s| !plain_segment(s)) {
-        Some(bad) => Err(SkillsError::new(
-            path,
-            format!("the path segment `{bad}` is not a plain URI path segment"),
-        )),
-        None => Ok(()),
-    }
-}
-
 impl SkillSet {
     pub(crate) fn build(sources: Vec<Source>) -> Result<Self, SkillsError> {
         let mut set = SkillSet::default();
-        // Skill directories (paths) and the frontmatter of each.
-        let mut skill_dirs: BTreeMap<String, serde_json::Map<String, serde_json::Value>> =
-            BTreeMap::new();
-        let mut by_path: BTreeMap<&str, &Source> = BTreeMap::new();
-        for source in &sources {
-            let path = &*source.0;
-            plain_path(path)?;
-            if by_path.insert(path, source).is_some() {
-                return Err(SkillsError::new(path, "the file is given twice"));
-            }
-            if path == skills::SKILL_FILE {
-                return Err(SkillsError::new(
-                    path,
-                    "a SKILL.md at the root of the skills directory has no skill path: put each \
-                     skill in a directory named after it",
-                ));
-            }
-            let Some(dir) = path.strip_suffix("/SKILL.md") else {
-                continue;
-            };
-            let text = std::str::from_utf8(&source.1)
-                .map_err(|_| SkillsError::new(path, "it is not UTF-8"))?;
-            let md = SkillMd::parse(text).map_err(|reason| SkillsError::new(path, reason))?;
-            let last = dir.rsplit('/').next().unwrap_or(dir);
-            if md.name() != last {
-                return Err(SkillsError::new(
-                    path,
-                    format!(
-                        "its `name` is `{}`, but its directory is `{last}` (they must be equal)",
-                        md.name()
-                    ),
-                ));
-            }
-            skill_dirs.insert(dir.to_owned(), md.frontmatter);
-        }
+        let listed: Vec<(&str, &[u8])> = sources.iter().map(|s| (&*s.0, &*s.1)).collect();
+        // The first problem refuses the set (`skills!` reports them all while compiling).
+        // (`check` reports at least one problem when it refuses.)
+        let layout = skills::layout::check(&listed).map_err(|problems| {
+            let first = problems.into_iter().next();
+            first.map_or_else(|| SkillsError::new("", "refused"), SkillsError::from)
+        })?;
+        let skill_dirs: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = layout
+            .skills
+            .into_iter()
+            .map(|(dir, md)| (dir, md.frontmatter))
+            .collect();
+        let by_path: BTreeMap<&str, &Source> = sources.iter().map(|s| (&*s.0, s)).collect();
         for (path, source) in &by_path {
-            let inside = skill_dirs
-                .keys()
-                .any(|dir| path.starts_with(dir.as_str()) && path[dir.len()..].starts_with('/'));
-            if !inside {
-                return Err(SkillsError::new(
-                    *path,
-                    "it is in no skill directory (no SKILL.md above it)",
-                ));
-            }
-            let uri = format!("{}{path}", skills::SCHEME);
-            let (name, mime) = (
-                path.rsplit('/').next().unwrap_or(path),
-                skills::mime_type(path),
-            );
-            let mut descriptor = Resource::new(uri.clone(), name);
-            if let Some(fm) = path
+            let frontmatter = path
                 .strip_suffix("/SKILL.md")
-                .and_then(|d| skill_dirs.get(d))
-            {
-                let field = |k: &str| fm.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-                descriptor.name = field("name").unwrap_or_default();
-                descriptor.description = field("description");
-            }
-            descriptor.mime_type = Some(mime.to_owned());
-            descriptor.size = Some(source.1.len() as u64);
-            let contents = match std::str::from_utf8(&source.1) {
-                Ok(text) if skills::is_text(mime) => ResourceContents::text(uri.clone(), text),
-                _ => ResourceContents::blob(
-                    uri.clone(),
-                    base64::engine::general_purpose::STANDARD.encode(&source.1),
-                ),
-            }
-            .with_mime_type(mime);
-            set.add_dirs(path, &descriptor);
-            set.files.insert(
-                uri,
-                File {
-                    bytes: source.1.clone(),
-                    descriptor,
-                    contents,
-                    generate: None,
-                },
-            );
+                .and_then(|d| skill_dirs.get(d));
+            set.add_fixed(path, source.1.clone(), frontmatter);
         }
         for (dir, frontmatter) in skill_dirs {
             set.add_skill(&dir, frontmatter, &by_path)?;
         }
         Ok(set)
+    }
+
+    /// Adds a fixed file at `path` (a `SKILL.md` with its skill's frontmatter: the resource's
+    /// name and description are the skill's).
+    pub(super) fn add_fixed(
+        &mut self,
+        path: &str,
+        bytes: Cow<'static, [u8]>,
+        frontmatter: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) {
+        let uri = format!("{}{path}", skills::SCHEME);
+        let mime = skills::mime_type(path);
+        let mut descriptor = Resource::new(uri.clone(), path.rsplit('/').next().unwrap_or(path));
+        if let Some(fm) = frontmatter {
+            let field = |k: &str| fm.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+            descriptor.name = field("name").unwrap_or_default();
+            descriptor.description = field("description");
+        }
+        descriptor.mime_type = Some(mime.to_owned());
+        descriptor.size = Some(bytes.len() as u64);
+        let contents = contents(&uri, mime, &bytes);
+        self.add_dirs(path, &descriptor);
+        let generate = None;
+        let file = File {
+            bytes,
+            descriptor,
+            contents,
+            generate,
+        };
+        self.files.insert(uri, file);
     }
 
     /// Records `descriptor` as a child of its directory, and each directory as a child of its
@@ -205,7 +162,6 @@ impl SkillSet {
             by_path[skill_md.as_str()].1.len() as u64,
         )];
         let prefix = format!("{dir}/");
-        let mut total = files[0].size;
         for (path, source) in by_path.range(prefix.as_str()..) {
             if !path.starts_with(&prefix) {
                 break;
@@ -213,23 +169,10 @@ impl SkillSet {
             if **path == skill_md {
                 continue;
             }
-            total += source.1.len() as u64;
             files.push(SkillFile::new(
                 format!("{}{path}", skills::SCHEME),
                 &*source.2,
                 source.1.len() as u64,
-            ));
-        }
-        if files.len() > skills::MAX_FILES || total > skills::MAX_TOTAL_BYTES {
-            return Err(SkillsError::new(
-                skill_md,
-                format!(
-                    "the skill has {} files of {total} bytes, over the extension's limits ({} \
-                     files, {} bytes)",
-                    files.len(),
-                    skills::MAX_FILES,
-                    skills::MAX_TOTAL_BYTES
-                ),
             ));
         }
         let entry = SkillEntry::new(files[0].uri.clone(), frontmatter, SkillFiles::Listed(files));
