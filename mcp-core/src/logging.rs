@@ -37,6 +37,52 @@ pub enum LoggingLevel {
 }
 
 impl LoggingLevel {
+    /// The level's index by severity, 0 (`debug`) to 7 (`emergency`): what an atomic level
+    /// gate stores.
+    ///
+    /// ```
+    /// use mcp_runtime_core::LoggingLevel;
+    ///
+    /// assert_eq!(LoggingLevel::Warning.severity(), 3);
+    /// assert_eq!(LoggingLevel::from_severity(3), Some(LoggingLevel::Warning));
+    /// ```
+    #[must_use]
+    pub const fn severity(self) -> u8 {
+        match self {
+            Self::Debug => 0,
+            Self::Info => 1,
+            Self::Notice => 2,
+            Self::Warning => 3,
+            Self::Error => 4,
+            Self::Critical => 5,
+            Self::Alert => 6,
+            Self::Emergency => 7,
+        }
+    }
+
+    /// The level of a [`severity`](Self::severity) index (`None` past 7).
+    ///
+    /// ```
+    /// use mcp_runtime_core::LoggingLevel;
+    ///
+    /// assert_eq!(LoggingLevel::from_severity(0), Some(LoggingLevel::Debug));
+    /// assert_eq!(LoggingLevel::from_severity(8), None);
+    /// ```
+    #[must_use]
+    pub const fn from_severity(severity: u8) -> Option<Self> {
+        Some(match severity {
+            0 => Self::Debug,
+            1 => Self::Info,
+            2 => Self::Notice,
+            3 => Self::Warning,
+            4 => Self::Error,
+            5 => Self::Critical,
+            6 => Self::Alert,
+            7 => Self::Emergency,
+            _ => return None,
+        })
+    }
+
     /// The wire name, e.g. `"warning"`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {

@@ -10,7 +10,7 @@ use tokio::sync::Semaphore;
 
 use crate::dispatch::meta_memo::MetaMemo;
 use crate::dispatch::scope::Negotiated;
-use crate::handler::context::{Cancellation, severity};
+use crate::handler::context::Cancellation;
 use crate::handler::peer::Pending;
 use crate::middleware::TransportKind;
 use crate::notify::Subscriptions;
@@ -55,7 +55,7 @@ impl LinkState {
     pub(crate) fn new(max_pending: usize, total: Arc<Semaphore>, timeout: Duration) -> Self {
         Self {
             session: Mutex::new(None),
-            log_level: Arc::new(AtomicU8::new(severity(LoggingLevel::Info))),
+            log_level: Arc::new(AtomicU8::new(LoggingLevel::Info.severity())),
             log_set: AtomicBool::new(false),
             subscriptions: Subscriptions::default(),
             held: Mutex::default(),

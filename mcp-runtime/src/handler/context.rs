@@ -191,7 +191,7 @@ impl Context {
     /// Like [`log`](Self::log), naming the logger.
     pub async fn log_as(&self, level: LoggingLevel, logger: Option<&str>, data: impl Serialize) {
         let allowed = match &self.inner.log_gate {
-            LogGate::Session(min) => severity(level) >= min.load(Ordering::Relaxed),
+            LogGate::Session(min) => level.severity() >= min.load(Ordering::Relaxed),
             LogGate::Request(Some(min)) => level >= *min,
             LogGate::Request(None) => false,
         };
@@ -243,7 +243,7 @@ impl Context {
     pub(crate) fn log_threshold(&self) -> Option<u8> {
         match &self.inner.log_gate {
             LogGate::Session(min) => Some(min.load(Ordering::Relaxed)).filter(|s| *s <= 7),
-            LogGate::Request(level) => level.map(severity),
+            LogGate::Request(level) => level.map(LoggingLevel::severity),
         }
     }
 
@@ -255,23 +255,6 @@ impl Context {
     /// Reads application state given to the builder with `.state(value)`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
         State::<T>::from_context(self).ok().map(State::into_inner)
-    }
-}
-
-/// Severity index of a level, for the atomic session gate.
-pub(crate) fn severity(level: LoggingLevel) -> u8 {
-    use LoggingLevel as L;
-    match level {
-        L::Debug => 0,
-        L::Info => 1,
-        L::Notice => 2,
-        L::Warning => 3,
-        L::Error => 4,
-        L::Critical => 5,
-        L::Alert => 6,
-        L::Emergency => 7,
-        #[allow(unreachable_patterns)]
-        _ => 7,
     }
 }
 

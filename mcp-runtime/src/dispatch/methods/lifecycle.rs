@@ -11,7 +11,6 @@ use mcp_core::{
 use crate::dispatch::call::MethodCall;
 use crate::dispatch::reply::Payload;
 use crate::dispatch::scope::Negotiated;
-use crate::handler::context::severity;
 
 /// `initialize`: opens the connection's handshake-era session at a revision both sides speak.
 pub(super) fn initialize(call: &MethodCall<'_>) -> Result<Payload, ErrorObject> {
@@ -56,7 +55,7 @@ pub(super) fn set_level(call: &MethodCall<'_>) -> Result<Payload, ErrorObject> {
     let p: SetLevelRequestParams = call.params()?;
     call.link
         .log_level
-        .store(severity(p.level), Ordering::Relaxed);
+        .store(p.level.severity(), Ordering::Relaxed);
     call.link.log_set.store(true, Ordering::Relaxed);
     call.server.log_levels_changed();
     call.result(&EmptyResult::new().into_version(call.scope.version))

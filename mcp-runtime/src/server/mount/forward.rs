@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use mcp_client::{BoxFuture, Call, ClientError};
 
 use super::Remote;
-use super::logs::{LogWatch, level_of};
+use super::logs::LogWatch;
 use super::relay::{Question, Relay, ask};
 use crate::error::HandlerError;
 use crate::handler::context::Context;
@@ -48,7 +48,7 @@ impl Remote {
             None => call,
         };
         let call = if self.stateless {
-            match threshold.and_then(level_of) {
+            match threshold.and_then(mcp_core::LoggingLevel::from_severity) {
                 Some(level) => call.log_level(level),
                 None => call,
             }

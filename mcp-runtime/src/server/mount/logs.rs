@@ -27,22 +27,6 @@ const MAX_WATCHED: usize = 1024;
 /// How many log messages of one forwarded request wait at most (more are dropped).
 const LOG_QUEUE: usize = 32;
 
-/// The level of a severity index (0 = debug … 7 = emergency).
-pub(super) fn level_of(severity: u8) -> Option<LoggingLevel> {
-    use LoggingLevel as L;
-    Some(match severity {
-        0 => L::Debug,
-        1 => L::Info,
-        2 => L::Notice,
-        3 => L::Warning,
-        4 => L::Error,
-        5 => L::Critical,
-        6 => L::Alert,
-        7 => L::Emergency,
-        _ => return None,
-    })
-}
-
 /// The levels of the requests in flight that asked for their log messages.
 #[derive(Default)]
 struct Table {
@@ -148,7 +132,7 @@ impl Logs {
     pub(super) async fn ensure_level(&self, client: &mcp_client::Client) {
         let mut sent = self.sent.lock().await;
         let desired = self.desired();
-        let (false, Some(level)) = (desired == *sent, level_of(desired)) else {
+        let (false, Some(level)) = (desired == *sent, LoggingLevel::from_severity(desired)) else {
             return;
         };
         match client.set_level(level).await {

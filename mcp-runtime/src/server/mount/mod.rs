@@ -26,7 +26,6 @@ use mcp_core::method::Method;
 use mcp_client::{Client, ClientError, NotificationsError, ServerNotification};
 
 use crate::error::{HandlerError, ToolError};
-use crate::handler::context::severity;
 use crate::registry::mounted::{Declared, Forward, MountedItems, RemoteLists};
 use crate::server::{Server, ServerBuilder, ServerInner};
 
@@ -238,7 +237,7 @@ impl Remote {
     /// to our sessions that set a level; a stateless one's belongs to no session.
     fn relay_log(&self, inner: &ServerInner, message: mcp_core::LoggingMessageNotificationParams) {
         if !self.stateless {
-            inner.hub.log(severity(message.level), &message);
+            inner.hub.log(message.level.severity(), &message);
         }
     }
 
