@@ -371,6 +371,7 @@ impl Catalog {
             settings.transforms,
             &tool_entries,
             &resource_entries,
+            &template_entries,
             &prompt_entries,
         )?;
         transformed::apply(
