@@ -149,7 +149,11 @@ fn open_parent<'p>(path: &'p str, allowed: &Allowed) -> Result<(OwnedFd, &'p str
     if name.is_empty() || name == "." || name == ".." {
         return Err(FsError::other(format!("not a file path: {path}")));
     }
-    Ok((open_dir(parent, allowed, "open")?, name))
+    match open_dir(parent, allowed, "open") {
+        Ok(dir) => Ok((dir, name)),
+        Err(e) if e.is_not_found() => Err(errors::errno(Errno::NOENT, "open", path)),
+        Err(e) => Err(e),
+    }
 }
 
 fn temp_name(name: &str) -> String {

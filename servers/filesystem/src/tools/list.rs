@@ -15,7 +15,16 @@ use crate::{Roots, fsops, glob};
 /// distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is
 /// essential for understanding directory structure and finding specific files within a
 /// directory. Only works within allowed directories.
-#[tool(title = "List Directory", read_only, open_world = false)]
+#[tool(
+    description = "Get a detailed listing of all files and directories in a specified path. Results \
+     clearly distinguish between files and directories with [FILE] and [DIR] \
+     prefixes. This tool is essential for understanding directory structure and \
+     finding specific files within a directory. Only works within allowed \
+     directories.",
+    title = "List Directory",
+    read_only,
+    open_world = false
+)]
 pub async fn list_directory(
     ctx: Context,
     roots: State<Roots>,
@@ -94,7 +103,16 @@ pub enum SortBy {
 /// Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes.
 /// This tool is useful for understanding directory structure and finding specific files within
 /// a directory. Only works within allowed directories.
-#[tool(title = "List Directory with Sizes", read_only, open_world = false)]
+#[tool(
+    description = "Get a detailed listing of all files and directories in a specified path, \
+     including sizes. Results clearly distinguish between files and directories with \
+     [FILE] and [DIR] prefixes. This tool is useful for understanding directory \
+     structure and finding specific files within a directory. Only works within \
+     allowed directories.",
+    title = "List Directory with Sizes",
+    read_only,
+    open_world = false
+)]
 pub async fn list_directory_with_sizes(
     ctx: Context,
     roots: State<Roots>,
@@ -239,7 +257,16 @@ fn join(base: &str, name: &str) -> String {
 /// children array, while directories always have a children array (which may be empty). The
 /// output is formatted with 2-space indentation for readability. Only works within allowed
 /// directories.
-#[tool(title = "Directory Tree", read_only, open_world = false)]
+#[tool(
+    description = "Get a recursive tree view of files and directories as a JSON structure. Each \
+     entry includes 'name', 'type' (file/directory), and 'children' for directories. \
+     Files have no children array, while directories always have a children array \
+     (which may be empty). The output is formatted with 2-space indentation for \
+     readability. Only works within allowed directories.",
+    title = "Directory Tree",
+    read_only,
+    open_world = false
+)]
 pub async fn directory_tree(
     ctx: Context,
     roots: State<Roots>,
@@ -264,7 +291,17 @@ pub async fn directory_tree(
 /// '*.ext' to match files in current directory, and '**/*.ext' to match files in all
 /// subdirectories. Returns full paths to all matching items. Great for finding files when you
 /// don't know their exact location. Only searches within allowed directories.
-#[tool(title = "Search Files", read_only, open_world = false)]
+#[tool(
+    description = "Recursively search for files and directories matching a pattern. The patterns \
+     should be glob-style patterns that match paths relative to the working \
+     directory. Use pattern like '*.ext' to match files in current directory, and \
+     '**/*.ext' to match files in all subdirectories. Returns full paths to all \
+     matching items. Great for finding files when you don't know their exact \
+     location. Only searches within allowed directories.",
+    title = "Search Files",
+    read_only,
+    open_world = false
+)]
 pub async fn search_files(
     ctx: Context,
     roots: State<Roots>,
@@ -292,7 +329,15 @@ pub async fn search_files(
 /// Returns the list of directories that this server is allowed to access. Subdirectories
 /// within these allowed directories are also accessible. Use this to understand which
 /// directories and their nested paths are available before trying to access files.
-#[tool(title = "List Allowed Directories", read_only, open_world = false)]
+#[tool(
+    description = "Returns the list of directories that this server is allowed to access. \
+     Subdirectories within these allowed directories are also accessible. Use this to \
+     understand which directories and their nested paths are available before trying \
+     to access files.",
+    title = "List Allowed Directories",
+    read_only,
+    open_world = false
+)]
 pub async fn list_allowed_directories(ctx: Context, roots: State<Roots>) -> Text {
     let allowed = roots.current(&ctx).await;
     Text(format!("Allowed directories:\n{}", allowed.dirs.join("\n")))

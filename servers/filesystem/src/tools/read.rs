@@ -51,7 +51,17 @@ async fn read_text_impl(
 /// only the first N lines of a file, or the 'tail' parameter to read only the last N lines of
 /// a file. Operates on the file as text regardless of extension. Only works within allowed
 /// directories.
-#[tool(title = "Read Text File", read_only, open_world = false)]
+#[tool(
+    description = "Read the complete contents of a file from the file system as text. Handles \
+     various text encodings and provides detailed error messages if the file cannot \
+     be read. Use this tool when you need to examine the contents of a single file. \
+     Use the 'head' parameter to read only the first N lines of a file, or the 'tail' \
+     parameter to read only the last N lines of a file. Operates on the file as text \
+     regardless of extension. Only works within allowed directories.",
+    title = "Read Text File",
+    read_only,
+    open_world = false
+)]
 pub async fn read_text_file(
     ctx: Context,
     roots: State<Roots>,
@@ -65,7 +75,13 @@ pub async fn read_text_file(
 }
 
 /// Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.
-#[tool(title = "Read File (Deprecated)", read_only, open_world = false)]
+#[tool(
+    description = "Read the complete contents of a file as text. DEPRECATED: Use read_text_file \
+     instead.",
+    title = "Read File (Deprecated)",
+    read_only,
+    open_world = false
+)]
 pub async fn read_file(
     ctx: Context,
     roots: State<Roots>,
@@ -116,7 +132,14 @@ fn file_url(path: &str) -> String {
 /// Read a file and return it as a base64-encoded content block with its MIME type. Image and
 /// audio files are returned as image/audio content; any other file type is returned as an
 /// embedded resource. Only works within allowed directories.
-#[tool(title = "Read Media File", read_only, open_world = false)]
+#[tool(
+    description = "Read a file and return it as a base64-encoded content block with its MIME type. \
+     Image and audio files are returned as image/audio content; any other file type \
+     is returned as an embedded resource. Only works within allowed directories.",
+    title = "Read Media File",
+    read_only,
+    open_world = false
+)]
 pub async fn read_media_file(
     ctx: Context,
     roots: State<Roots>,
@@ -143,12 +166,20 @@ pub async fn read_media_file(
 /// files one by one when you need to analyze or compare multiple files. Each file's content is
 /// returned with its path as a reference. Failed reads for individual files won't stop the
 /// entire operation. Only works within allowed directories.
-#[tool(title = "Read Multiple Files", read_only, open_world = false)]
+#[tool(
+    description = "Read the contents of multiple files simultaneously. This is more efficient than \
+     reading files one by one when you need to analyze or compare multiple files. \
+     Each file's content is returned with its path as a reference. Failed reads for \
+     individual files won't stop the entire operation. Only works within allowed \
+     directories.",
+    title = "Read Multiple Files",
+    read_only,
+    open_world = false
+)]
 pub async fn read_multiple_files(
     ctx: Context,
     roots: State<Roots>,
-    /// Array of file paths to read. Each path must be a string pointing to a valid file within
-    /// allowed directories.
+    /// Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.
     paths: Vec<String>,
 ) -> Result<Text, ToolError> {
     if paths.is_empty() {
@@ -221,7 +252,15 @@ pub fn js_date(time: std::time::SystemTime) -> String {
 /// including size, creation time, last modified time, permissions, and type. This tool is
 /// perfect for understanding file characteristics without reading the actual content. Only
 /// works within allowed directories.
-#[tool(title = "Get File Info", read_only, open_world = false)]
+#[tool(
+    description = "Retrieve detailed metadata about a file or directory. Returns comprehensive \
+     information including size, creation time, last modified time, permissions, and \
+     type. This tool is perfect for understanding file characteristics without \
+     reading the actual content. Only works within allowed directories.",
+    title = "Get File Info",
+    read_only,
+    open_world = false
+)]
 pub async fn get_file_info(
     ctx: Context,
     roots: State<Roots>,

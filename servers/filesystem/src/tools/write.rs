@@ -10,6 +10,9 @@ use crate::{Roots, diff, edit, fsops, text};
 /// caution as it will overwrite existing files without warning. Handles text content with
 /// proper encoding. Only works within allowed directories.
 #[tool(
+    description = "Create a new file or completely overwrite an existing file with new content. Use \
+     with caution as it will overwrite existing files without warning. Handles text \
+     content with proper encoding. Only works within allowed directories.",
     title = "Write File",
     read_only = false,
     idempotent,
@@ -42,6 +45,9 @@ pub struct EditOperation {
 /// content. Returns a git-style diff showing the changes made. Only works within allowed
 /// directories.
 #[tool(
+    description = "Make line-based edits to a text file. Each edit replaces exact line sequences \
+     with new content. Returns a git-style diff showing the changes made. Only works \
+     within allowed directories.",
     title = "Edit File",
     read_only = false,
     idempotent = false,
@@ -80,6 +86,10 @@ pub async fn edit_file(
 /// silently. Perfect for setting up directory structures for projects or ensuring required
 /// paths exist. Only works within allowed directories.
 #[tool(
+    description = "Create a new directory or ensure a directory exists. Can create multiple nested \
+     directories in one operation. If the directory already exists, this operation \
+     will succeed silently. Perfect for setting up directory structures for projects \
+     or ensuring required paths exist. Only works within allowed directories.",
     title = "Create Directory",
     read_only = false,
     idempotent,
@@ -102,6 +112,11 @@ pub async fn create_directory(
 /// different directories and can be used for simple renaming within the same directory. Both
 /// source and destination must be within allowed directories.
 #[tool(
+    description = "Move or rename files and directories. Can move files between directories and \
+     rename them in a single operation. If the destination exists, the operation will \
+     fail. Works across different directories and can be used for simple renaming \
+     within the same directory. Both source and destination must be within allowed \
+     directories.",
     title = "Move File",
     read_only = false,
     idempotent = false,
