@@ -46,7 +46,7 @@ ALLOWED: dict[str, set[str]] = {
     "server-info": {"serverInfo"},
     "validation-message": {"read_text_file missing path", "read_text_file path not a string", "read_multiple_files empty", "list_directory_with_sizes bad sortBy"},
     "fifo-refused": {"read_text_file fifo"},
-    "symlink-size": {"list_directory_with_sizes name"},
+    "symlink-size": {"list_directory_with_sizes root"},
     "unknown-tool": {"unknown tool"},
 }
 
@@ -153,6 +153,7 @@ def calls(root: str, out: str) -> list[tuple[str, str, dict[str, Any]]]:
         ("list_directory file", "list_directory", {"path": r("a.txt")}),
         ("list_directory outside", "list_directory", {"path": r("dirlink_out")}),
         ("list_directory_with_sizes name", "list_directory_with_sizes", {"path": r("sub/deep")}),
+        ("list_directory_with_sizes root", "list_directory_with_sizes", {"path": root}),
         ("list_directory_with_sizes size", "list_directory_with_sizes", {"path": r("sub/deep"), "sortBy": "size"}),
         ("list_directory_with_sizes bad sortBy", "list_directory_with_sizes", {"path": root, "sortBy": "date"}),
         ("directory_tree", "directory_tree", {"path": r("sub")}),

@@ -57,6 +57,7 @@ fn describe(errno: i32) -> (&'static str, &'static str) {
         1 => ("EPERM", "operation not permitted"),
         2 => ("ENOENT", "no such file or directory"),
         5 => ("EIO", "i/o error"),
+        6 => ("ENXIO", "no such device or address"),
         9 => ("EBADF", "bad file descriptor"),
         13 => ("EACCES", "permission denied"),
         16 => ("EBUSY", "resource busy or locked"),

@@ -79,19 +79,29 @@ fn swapped(path: &str) -> FsError {
 }
 
 /// A directory, opened and checked. `syscall` names the operation in Node's messages.
+///
+/// The last component is first opened as a path (`O_PATH | O_NOFOLLOW`) and its type read from
+/// that descriptor, so a symbolic link is told from a file without a second look-up; the
+/// directory is then opened through it (`openat(fd, ".")`).
 pub fn open_dir(path: &str, allowed: &Allowed, syscall: &str) -> Result<OwnedFd, FsError> {
-    let fd = match rustix::fs::open(path, DIR_FLAGS, Mode::empty()) {
-        Ok(fd) => fd,
-        Err(Errno::LOOP) => return Err(swapped(path)),
-        Err(Errno::NOTDIR) if is_symlink(path) => return Err(swapped(path)),
-        Err(e) => return Err(errors::errno(e, syscall, path)),
-    };
+    let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let at = rustix::fs::open(path, flags, Mode::empty()).map_err(|e| errors::errno(e, syscall, path))?;
+    let st = rustix::fs::fstat(&at).map_err(|e| errors::errno(e, syscall, path))?;
+    match FileType::from_raw_mode(st.st_mode) {
+        FileType::Directory => {}
+        FileType::Symlink => return Err(swapped(path)),
+        _ => return Err(errors::errno(Errno::NOTDIR, syscall, path)),
+    }
+    let fd = rustix::fs::openat(&at, ".", DIR_FLAGS, Mode::empty())
+        .map_err(|e| errors::errno(e, syscall, path))?;
     check_fd(&fd, path, allowed)?;
     Ok(fd)
 }
 
-fn is_symlink(path: &str) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+fn kind_at(path: &str) -> Option<FileType> {
+    let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let fd = rustix::fs::open(path, flags, Mode::empty()).ok()?;
+    rustix::fs::fstat(&fd).ok().map(|st| FileType::from_raw_mode(st.st_mode))
 }
 
 /// A regular file opened for reading and checked, with its size.
@@ -99,6 +109,12 @@ pub fn open_file(path: &str, allowed: &Allowed) -> Result<(File, u64), FsError> 
     let fd = match rustix::fs::open(path, READ_FLAGS, Mode::empty()) {
         Ok(fd) => fd,
         Err(Errno::LOOP) => return Err(swapped(path)),
+        // A socket cannot be opened; say what it is.
+        Err(Errno::NXIO) if kind_at(path) == Some(FileType::Socket) => {
+            return Err(FsError::denied(format!(
+                "Access denied - {path} is a socket, not a regular file"
+            )));
+        }
         Err(e) => return Err(errors::errno(e, "open", path)),
     };
     let st = rustix::fs::fstat(&fd).map_err(|e| errors::errno(e, "fstat", path))?;
@@ -225,15 +241,13 @@ pub fn create_dir_all(path: &str, allowed: &Allowed) -> Result<(), FsError> {
         existing = parent;
     }
     let base = existing.to_string_lossy();
-    let mut dir = match rustix::fs::open(&*base, DIR_FLAGS, Mode::empty()) {
+    let mut dir = match open_dir(&base, allowed, "mkdir") {
         Ok(fd) => fd,
-        Err(Errno::NOTDIR) if !is_symlink(&base) => {
+        Err(e) if e.message().starts_with("ENOTDIR") => {
             return Err(errors::errno(Errno::EXIST, "mkdir", path));
         }
-        Err(Errno::LOOP | Errno::NOTDIR) => return Err(swapped(&base)),
-        Err(e) => return Err(errors::errno(e, "mkdir", path)),
+        Err(e) => return Err(e),
     };
-    check_fd(&dir, &base, allowed)?;
     for name in missing.into_iter().rev() {
         match rustix::fs::mkdirat(&dir, name, Mode::from_raw_mode(0o777)) {
             Ok(()) | Err(Errno::EXIST) => {}
