@@ -239,7 +239,8 @@ pub fn unified(name: &str, old: &str, new: &str) -> String {
         removed: false,
         lines: Vec::new(),
     });
-    let context = |lines: &[String]| -> Vec<String> { lines.iter().map(|l| format!(" {l}")).collect() };
+    let context =
+        |lines: &[String]| -> Vec<String> { lines.iter().map(|l| format!(" {l}")).collect() };
     let mut hunks: Vec<Hunk> = Vec::new();
     let (mut old_start, mut new_start) = (0usize, 0usize);
     let mut range: Vec<String> = Vec::new();
@@ -334,7 +335,9 @@ mod tests {
     #[test]
     fn no_newline_at_end() {
         let d = unified("/f", "a", "b");
-        assert!(d.ends_with("@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n"));
+        assert!(d.ends_with(
+            "@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n"
+        ));
     }
 
     #[test]

@@ -122,9 +122,15 @@ mod tests {
     fn words_errors_as_node_does() {
         let e = io::Error::from_raw_os_error(2);
         let err = node(&e, "open", "/x");
-        assert_eq!(err.message(), "ENOENT: no such file or directory, open '/x'");
+        assert_eq!(
+            err.message(),
+            "ENOENT: no such file or directory, open '/x'"
+        );
         assert!(err.is_not_found());
         let err = rename(rustix::io::Errno::EXIST, "/a", "/b");
-        assert_eq!(err.message(), "EEXIST: file already exists, rename '/a' -> '/b'");
+        assert_eq!(
+            err.message(),
+            "EEXIST: file already exists, rename '/a' -> '/b'"
+        );
     }
 }

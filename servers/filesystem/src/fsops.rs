@@ -29,7 +29,11 @@ use crate::errors::{self, FsError};
 use crate::paths::Allowed;
 
 /// The largest file read whole (`read_text_file` without `head`/`tail`, `read_media_file`,
-/// `read_multiple_files`, `edit_file`): 32 MiB.
+/// `read_multiple_files`, `edit_file`): 32 MiB. `head` and `tail` read at most this much too.
+///
+/// ```
+/// assert_eq!(mcp_server_filesystem::MAX_READ, 32 * 1024 * 1024);
+/// ```
 pub const MAX_READ: u64 = 32 * 1024 * 1024;
 
 /// The most entries `directory_tree` and `search_files` visit in one call.
@@ -85,7 +89,8 @@ fn swapped(path: &str) -> FsError {
 /// directory is then opened through it (`openat(fd, ".")`).
 pub fn open_dir(path: &str, allowed: &Allowed, syscall: &str) -> Result<OwnedFd, FsError> {
     let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    let at = rustix::fs::open(path, flags, Mode::empty()).map_err(|e| errors::errno(e, syscall, path))?;
+    let at = rustix::fs::open(path, flags, Mode::empty())
+        .map_err(|e| errors::errno(e, syscall, path))?;
     let st = rustix::fs::fstat(&at).map_err(|e| errors::errno(e, syscall, path))?;
     match FileType::from_raw_mode(st.st_mode) {
         FileType::Directory => {}
@@ -101,7 +106,9 @@ pub fn open_dir(path: &str, allowed: &Allowed, syscall: &str) -> Result<OwnedFd,
 fn kind_at(path: &str) -> Option<FileType> {
     let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let fd = rustix::fs::open(path, flags, Mode::empty()).ok()?;
-    rustix::fs::fstat(&fd).ok().map(|st| FileType::from_raw_mode(st.st_mode))
+    rustix::fs::fstat(&fd)
+        .ok()
+        .map(|st| FileType::from_raw_mode(st.st_mode))
 }
 
 /// A regular file opened for reading and checked, with its size.
@@ -299,14 +306,14 @@ pub fn list(path: &str, allowed: &Allowed, limit: usize) -> Result<Vec<Entry>, F
             continue;
         }
         let name = String::from_utf8_lossy(bytes).into_owned();
-        let (kind, size) = match rustix::fs::statat(&fd, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW)
-        {
-            Ok(st) => (
-                FileType::from_raw_mode(st.st_mode),
-                u64::try_from(st.st_size).unwrap_or(0),
-            ),
-            Err(_) => (entry.file_type(), 0),
-        };
+        let (kind, size) =
+            match rustix::fs::statat(&fd, entry.file_name(), AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(st) => (
+                    FileType::from_raw_mode(st.st_mode),
+                    u64::try_from(st.st_size).unwrap_or(0),
+                ),
+                Err(_) => (entry.file_type(), 0),
+            };
         out.push(Entry {
             name,
             is_dir: kind == FileType::Directory,

@@ -11,9 +11,7 @@ pub fn matches(path: &str, pattern: &str) -> bool {
     let bangs = pattern.chars().take_while(|&c| c == '!').count();
     let negate = bangs % 2 == 1;
     let pattern = &pattern[bangs..];
-    let hit = expand_braces(pattern)
-        .iter()
-        .any(|p| matches_one(path, p));
+    let hit = expand_braces(pattern).iter().any(|p| matches_one(path, p));
     hit != negate
 }
 
@@ -56,7 +54,10 @@ enum Token {
     Char(char),
     Any,
     One,
-    Class { negated: bool, items: Vec<(char, char)> },
+    Class {
+        negated: bool,
+        items: Vec<(char, char)>,
+    },
 }
 
 fn tokens(pattern: &str) -> Vec<Token> {

@@ -8,9 +8,9 @@
 //! results and messages, inside the allowed directories of the command line or of the
 //! client's roots ([`roots`]).
 //!
-//! Paths are checked as the original checks them ([`paths`]), then every file and directory
+//! Paths are checked as the original checks them (the original's `validatePath`), then every file and directory
 //! is used through a descriptor opened without following symbolic links and checked again
-//! after opening ([`fsops`]): a symbolic link swapped in after the check, a FIFO, a device or
+//! after opening (see the README's Safety section): a symbolic link swapped in after the check, a FIFO, a device or
 //! a huge file is refused.
 //!
 //! ```text
@@ -19,24 +19,29 @@
 //! mcp-server-filesystem ~/projects call list_directory '{"path": "~/projects"}'
 //! ```
 
-pub mod diff;
-pub mod edit;
-pub mod errors;
-pub mod fsops;
-pub mod glob;
-pub mod output;
-pub mod paths;
+mod diff;
+mod edit;
+mod errors;
+mod fsops;
+mod glob;
+mod output;
+mod paths;
 pub mod roots;
-pub mod text;
-pub mod tools;
+mod text;
+mod tools;
 
 use mcp_runtime::prelude::*;
 
+pub use fsops::MAX_READ;
 pub use output::{Media, Text};
 pub use roots::Roots;
 
 /// The environment variable of more allowed directories, separated by `:` (for client
 /// configurations written by `install`, whose entry runs `stdio` with no directories).
+///
+/// ```
+/// assert_eq!(mcp_server_filesystem::DIRS_VARIABLE, "MCP_FILESYSTEM_DIRS");
+/// ```
 pub const DIRS_VARIABLE: &str = "MCP_FILESYSTEM_DIRS";
 
 /// The framework's command names: the first of them in the arguments starts the command line.

@@ -50,10 +50,11 @@ pub struct Media(pub ContentBlock);
 
 impl IntoToolResult for Media {
     fn into_tool_result(self) -> Result<CallToolResult, HandlerError> {
-        let block = serde_json::to_value(&self.0).map_err(HandlerError::internal)?;
-        let mut result = CallToolResult::new(vec![self.0]);
-        result = result.with_structured_content(serde_json::json!({ "content": [block] }));
-        Ok(result)
+        // Serialised straight to text, so the block keeps its members' order.
+        let block = serde_json::to_string(&self.0).map_err(HandlerError::internal)?;
+        let raw = serde_json::value::RawValue::from_string(format!("{{\"content\":[{block}]}}"))
+            .map_err(HandlerError::internal)?;
+        Ok(CallToolResult::new(vec![self.0]).with_structured_raw(raw))
     }
 
     fn output_schema(_: &mut SchemaGenerator) -> Option<Schema> {

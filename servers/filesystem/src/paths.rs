@@ -7,7 +7,7 @@
 //! between this check and its use is refused.
 
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::errors::{self, FsError};
 
@@ -51,11 +51,11 @@ impl Allowed {
 
 /// `~` and `~/…` with the home directory.
 pub fn expand_home(path: &str) -> String {
-    if path == "~" || path.starts_with("~/") {
-        if let Some(home) = std::env::var_os("HOME") {
-            let home = home.to_string_lossy().into_owned();
-            return resolve(&home, &path[1..].trim_start_matches('/').to_owned());
-        }
+    if (path == "~" || path.starts_with("~/"))
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        let home = home.to_string_lossy().into_owned();
+        return resolve(&home, path[1..].trim_start_matches('/'));
     }
     path.to_owned()
 }
@@ -164,14 +164,15 @@ pub fn validate(requested: &str, allowed: &Allowed, cwd: &str) -> Result<String,
             }
             Ok(real)
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => match resolve_missing(&absolute, allowed)
-        {
-            Err(e) if e.is_not_found() => Err(FsError::other(format!(
-                "Parent directory does not exist: {}",
-                parent_of(&absolute)
-            ))),
-            other => other,
-        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            match resolve_missing(&absolute, allowed) {
+                Err(e) if e.is_not_found() => Err(FsError::other(format!(
+                    "Parent directory does not exist: {}",
+                    parent_of(&absolute)
+                ))),
+                other => other,
+            }
+        }
         Err(e) => Err(errors::node(&e, "realpath", &absolute)),
     }
 }
@@ -216,7 +217,8 @@ fn resolve_missing(absolute: &str, allowed: &Allowed) -> Result<String, FsError>
     else {
         return Ok(absolute.to_owned());
     };
-    let mut current = std::fs::canonicalize(base).map_err(|e| errors::node(&e, "realpath", base))?;
+    let mut current =
+        std::fs::canonicalize(base).map_err(|e| errors::node(&e, "realpath", base))?;
     let rest = relative(base, absolute);
     let parts: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
     for (index, part) in parts.iter().enumerate() {
@@ -241,12 +243,6 @@ fn resolve_missing(absolute: &str, allowed: &Allowed) -> Result<String, FsError>
         }
     }
     Ok(current.to_string_lossy().into_owned())
-}
-
-/// Whether a path has no `..` or `.` components (what the resolved paths here always are).
-pub fn is_plain(path: &Path) -> bool {
-    path.components()
-        .all(|c| matches!(c, Component::RootDir | Component::Normal(_)))
 }
 
 #[cfg(test)]

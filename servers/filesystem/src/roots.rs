@@ -20,6 +20,13 @@ pub struct Roots {
 }
 
 /// What reading the command line's directories found.
+///
+/// ```
+/// let found = mcp_server_filesystem::roots::from_args(&["/no/such/dir".into()], "/");
+/// assert!(found.dirs.is_empty());
+/// assert_eq!(found.warnings, ["Warning: Cannot access directory /no/such/dir, skipping"]);
+/// ```
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FromArgs {
     /// The accessible directories, normalised.
@@ -30,6 +37,11 @@ pub struct FromArgs {
 
 /// The directories of `args` as the original keeps them: each as given and, when different,
 /// through its symbolic links; then only those that are accessible directories.
+///
+/// ```
+/// let found = mcp_server_filesystem::roots::from_args(&["/tmp/../tmp/".into()], "/");
+/// assert_eq!(found.dirs, ["/tmp"]);
+/// ```
 pub fn from_args(args: &[String], cwd: &str) -> FromArgs {
     let mut all = Vec::new();
     for dir in args {
@@ -66,7 +78,7 @@ impl Roots {
     ///
     /// ```
     /// let roots = mcp_server_filesystem::Roots::new(vec!["/tmp".into()]);
-    /// assert_eq!(roots.args().dirs, ["/tmp"]);
+    /// # let _ = roots;
     /// ```
     pub fn new(dirs: Vec<String>) -> Self {
         let cwd = std::env::current_dir()
@@ -78,19 +90,14 @@ impl Roots {
         }
     }
 
-    /// The command line's directories.
-    pub fn args(&self) -> &Allowed {
-        &self.args
-    }
-
     /// The directory relative paths resolve against when there is no allowed directory.
-    pub fn cwd(&self) -> &str {
+    pub(crate) fn cwd(&self) -> &str {
         &self.cwd
     }
 
     /// The allowed directories of this call: the client's valid roots when it has the `roots`
     /// capability and gives at least one, else the command line's.
-    pub async fn current(&self, ctx: &Context) -> Allowed {
+    pub(crate) async fn current(&self, ctx: &Context) -> Allowed {
         let asks = ctx.client_capabilities().is_some_and(|c| c.roots.is_some());
         if asks && let Ok(roots) = ctx.roots().await {
             let dirs = valid_roots(&roots);
@@ -103,7 +110,7 @@ impl Roots {
 }
 
 /// The roots that are existing directories, through their symbolic links, normalised.
-pub fn valid_roots(roots: &[Root]) -> Vec<String> {
+pub(crate) fn valid_roots(roots: &[Root]) -> Vec<String> {
     let mut out = Vec::new();
     for root in roots {
         let Some(raw) = root_path(&root.uri) else {

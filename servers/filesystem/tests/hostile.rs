@@ -49,7 +49,10 @@ impl Tree {
     }
 
     fn secret_unchanged(&self) {
-        assert_eq!(std::fs::read_to_string(self.o("secret.txt")).unwrap(), SENTINEL);
+        assert_eq!(
+            std::fs::read_to_string(self.o("secret.txt")).unwrap(),
+            SENTINEL
+        );
         let names: Vec<String> = std::fs::read_dir(&self.out)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -115,24 +118,52 @@ async fn traversal_is_refused() {
         t.r("sub/../../outside/secret.txt"),
         format!("{}//..//outside/secret.txt", t.root),
     ] {
-        refused(&s, "read_text_file", json!({ "path": path }), &t.outside_msg(&secret)).await;
+        refused(
+            &s,
+            "read_text_file",
+            json!({ "path": path }),
+            &t.outside_msg(&secret),
+        )
+        .await;
     }
     // Relative paths resolve against the allowed directory.
     let rel = json!({ "path": "../outside/secret.txt" });
     refused(&s, "read_text_file", rel, &t.outside_msg(&secret)).await;
     // A root's name as a prefix is not the root.
     let sibling = format!("{}kit/x", t.root);
-    refused(&s, "read_text_file", json!({ "path": sibling }), &t.outside_msg(&sibling)).await;
+    refused(
+        &s,
+        "read_text_file",
+        json!({ "path": sibling }),
+        &t.outside_msg(&sibling),
+    )
+    .await;
     // Encoded tricks are names, not traversal: nothing outside is read.
-    for name in ["%2e%2e/outside/secret.txt", "..\\outside\\secret.txt", "\u{ff0e}\u{ff0e}/outside/secret.txt"] {
+    for name in [
+        "%2e%2e/outside/secret.txt",
+        "..\\outside\\secret.txt",
+        "\u{ff0e}\u{ff0e}/outside/secret.txt",
+    ] {
         let path = t.r(name);
         let msg = format!("ENOENT: no such file or directory, open '{path}'");
         refused(&s, "read_text_file", json!({ "path": path }), &msg).await;
     }
     // NUL bytes: never inside.
     let nul = t.r("a.txt\u{0}.png");
-    refused(&s, "read_text_file", json!({ "path": nul }), &t.outside_msg(&nul)).await;
-    refused(&s, "write_file", json!({ "path": nul, "content": "x" }), &t.outside_msg(&nul)).await;
+    refused(
+        &s,
+        "read_text_file",
+        json!({ "path": nul }),
+        &t.outside_msg(&nul),
+    )
+    .await;
+    refused(
+        &s,
+        "write_file",
+        json!({ "path": nul, "content": "x" }),
+        &t.outside_msg(&nul),
+    )
+    .await;
     let win = "C:\\Windows\\win.ini";
     let msg = format!("Access denied - Windows-style path received on a POSIX host: {win}");
     refused(&s, "read_text_file", json!({ "path": win }), &msg).await;
@@ -169,20 +200,50 @@ async fn symbolic_links_out_of_the_root_are_refused() {
         t.r("sub/up/secret.txt"),
     ] {
         refused(&s, "read_text_file", json!({ "path": path }), &deny).await;
-        refused(&s, "read_text_file", json!({ "path": path, "tail": 1 }), &deny).await;
+        refused(
+            &s,
+            "read_text_file",
+            json!({ "path": path, "tail": 1 }),
+            &deny,
+        )
+        .await;
         refused(&s, "read_media_file", json!({ "path": path }), &deny).await;
         refused(&s, "get_file_info", json!({ "path": path }), &deny).await;
         let args = json!({ "path": path, "content": "PWNED\n" });
         refused(&s, "write_file", args, &deny).await;
         let edits = json!([{ "oldText": "SENTINEL", "newText": "PWNED" }]);
-        refused(&s, "edit_file", json!({ "path": path, "edits": edits }), &deny).await;
+        refused(
+            &s,
+            "edit_file",
+            json!({ "path": path, "edits": edits }),
+            &deny,
+        )
+        .await;
     }
     let out_deny = t.symlink_msg(&t.out);
-    refused(&s, "list_directory", json!({ "path": t.r("dir_link") }), &out_deny).await;
-    refused(&s, "directory_tree", json!({ "path": t.r("dir_link") }), &out_deny).await;
+    refused(
+        &s,
+        "list_directory",
+        json!({ "path": t.r("dir_link") }),
+        &out_deny,
+    )
+    .await;
+    refused(
+        &s,
+        "directory_tree",
+        json!({ "path": t.r("dir_link") }),
+        &out_deny,
+    )
+    .await;
     let args = json!({ "path": t.r("dir_link/new.txt"), "content": "PWNED" });
     refused(&s, "write_file", args, &out_deny).await;
-    refused(&s, "create_directory", json!({ "path": t.r("sub/up/evil") }), &out_deny).await;
+    refused(
+        &s,
+        "create_directory",
+        json!({ "path": t.r("sub/up/evil") }),
+        &out_deny,
+    )
+    .await;
     let args = json!({ "source": t.r("a.txt"), "destination": t.r("dir_link/a.txt") });
     refused(&s, "move_file", args, &out_deny).await;
     // A dangling link is no way to create a file outside.
@@ -192,11 +253,18 @@ async fn symbolic_links_out_of_the_root_are_refused() {
     // read_multiple_files refuses each link and reads the rest.
     let paths = json!([t.r("file_link"), t.r("a.txt")]);
     let (is_error, text) = call(&s, "read_multiple_files", json!({ "paths": paths })).await;
-    let want = format!("{}: Error - {deny}\n---\n{}:\ninside\n\n", t.r("file_link"), t.r("a.txt"));
+    let want = format!(
+        "{}: Error - {deny}\n---\n{}:\ninside\n\n",
+        t.r("file_link"),
+        t.r("a.txt")
+    );
     assert_eq!((is_error, text), (false, want));
     // Searches and trees never follow a link out.
     let args = json!({ "path": t.root, "pattern": "**/secret.txt" });
-    assert_eq!(call(&s, "search_files", args).await, (false, "No matches found".to_owned()));
+    assert_eq!(
+        call(&s, "search_files", args).await,
+        (false, "No matches found".to_owned())
+    );
     assert!(std::fs::symlink_metadata(t.o("missing.txt")).is_err());
     t.secret_unchanged();
 }
@@ -208,11 +276,23 @@ async fn devices_fifos_and_sockets_are_refused() {
     for dev in ["/dev/zero", "/dev/urandom"] {
         let msg = format!("Access denied - {dev} is a character device, not a regular file");
         refused(&s, "read_text_file", json!({ "path": dev }), &msg).await;
-        refused(&s, "read_text_file", json!({ "path": dev, "head": 1 }), &msg).await;
+        refused(
+            &s,
+            "read_text_file",
+            json!({ "path": dev, "head": 1 }),
+            &msg,
+        )
+        .await;
         refused(&s, "read_media_file", json!({ "path": dev }), &msg).await;
     }
     let msg = "Access denied - /dev/null is a character device, not a regular file";
-    refused(&s, "write_file", json!({ "path": "/dev/null", "content": "x" }), msg).await;
+    refused(
+        &s,
+        "write_file",
+        json!({ "path": "/dev/null", "content": "x" }),
+        msg,
+    )
+    .await;
 
     let status = std::process::Command::new("mkfifo")
         .arg(t.r("fifo"))
@@ -222,20 +302,49 @@ async fn devices_fifos_and_sockets_are_refused() {
     let _listener = std::os::unix::net::UnixListener::bind(t.r("sock")).unwrap();
     symlink("/dev/zero", t.r("zero")).unwrap();
     let s = session(&[&t.root]).await;
-    let fifo = format!("Access denied - {} is a FIFO, not a regular file", t.r("fifo"));
+    let fifo = format!(
+        "Access denied - {} is a FIFO, not a regular file",
+        t.r("fifo")
+    );
     refused(&s, "read_text_file", json!({ "path": t.r("fifo") }), &fifo).await;
-    refused(&s, "read_text_file", json!({ "path": t.r("fifo"), "tail": 3 }), &fifo).await;
+    refused(
+        &s,
+        "read_text_file",
+        json!({ "path": t.r("fifo"), "tail": 3 }),
+        &fifo,
+    )
+    .await;
     refused(&s, "read_media_file", json!({ "path": t.r("fifo") }), &fifo).await;
     let edits = json!([{ "oldText": "a", "newText": "b" }]);
-    refused(&s, "edit_file", json!({ "path": t.r("fifo"), "edits": edits }), &fifo).await;
-    refused(&s, "write_file", json!({ "path": t.r("fifo"), "content": "x" }), &fifo).await;
-    let sock = format!("Access denied - {} is a socket, not a regular file", t.r("sock"));
+    refused(
+        &s,
+        "edit_file",
+        json!({ "path": t.r("fifo"), "edits": edits }),
+        &fifo,
+    )
+    .await;
+    refused(
+        &s,
+        "write_file",
+        json!({ "path": t.r("fifo"), "content": "x" }),
+        &fifo,
+    )
+    .await;
+    let sock = format!(
+        "Access denied - {} is a socket, not a regular file",
+        t.r("sock")
+    );
     refused(&s, "read_text_file", json!({ "path": t.r("sock") }), &sock).await;
     let zero = t.symlink_msg("/dev/zero");
     refused(&s, "read_text_file", json!({ "path": t.r("zero") }), &zero).await;
     // The FIFO is still a FIFO: nothing replaced it.
     use std::os::unix::fs::FileTypeExt;
-    assert!(std::fs::symlink_metadata(t.r("fifo")).unwrap().file_type().is_fifo());
+    assert!(
+        std::fs::symlink_metadata(t.r("fifo"))
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
 }
 
 #[tokio::test]
@@ -251,34 +360,68 @@ async fn huge_files_are_bounded() {
         use std::os::unix::fs::FileExt;
         let file = std::fs::File::create(&lines).unwrap();
         file.write_all_at(b"first\nsecond\nthird\n", 0).unwrap();
-        file.write_all_at(b"\nnext to last\nlast", size - 18).unwrap();
+        file.write_all_at(b"\nnext to last\nlast", size - 18)
+            .unwrap();
     }
     let s = session(&[&t.root]).await;
-    let limit = mcp_server_filesystem::fsops::MAX_READ;
+    let limit = mcp_server_filesystem::MAX_READ;
     let too_large = |p: &str| {
         format!(
             "File too large: {p} is {size} bytes, more than the {limit} bytes read at once; \
              use head or tail to read part of it"
         )
     };
-    refused(&s, "read_text_file", json!({ "path": big }), &too_large(&big)).await;
-    refused(&s, "read_media_file", json!({ "path": big }), &too_large(&big)).await;
+    refused(
+        &s,
+        "read_text_file",
+        json!({ "path": big }),
+        &too_large(&big),
+    )
+    .await;
+    refused(
+        &s,
+        "read_media_file",
+        json!({ "path": big }),
+        &too_large(&big),
+    )
+    .await;
     let edits = json!([{ "oldText": "a", "newText": "b" }]);
     let args = json!({ "path": big, "edits": edits, "dryRun": true });
     refused(&s, "edit_file", args, &too_large(&big)).await;
     let (is_error, text) = call(&s, "read_multiple_files", json!({ "paths": [big] })).await;
-    assert_eq!((is_error, text), (false, format!("{big}: Error - {}", too_large(&big))));
+    assert_eq!(
+        (is_error, text),
+        (false, format!("{big}: Error - {}", too_large(&big)))
+    );
     // head and tail read only what they need.
     let head = json!({ "path": lines, "head": 2 });
-    assert_eq!(call(&s, "read_text_file", head).await, (false, "first\nsecond".to_owned()));
+    assert_eq!(
+        call(&s, "read_text_file", head).await,
+        (false, "first\nsecond".to_owned())
+    );
     let tail = json!({ "path": lines, "tail": 2 });
-    assert_eq!(call(&s, "read_text_file", tail).await, (false, "next to last\nlast".to_owned()));
+    assert_eq!(
+        call(&s, "read_text_file", tail).await,
+        (false, "next to last\nlast".to_owned())
+    );
     // Lines longer than the limit: refused after reading the limit, not the file.
     let msg = format!(
         "File too large: the lines asked of {big} span more than the {limit} bytes read at once"
     );
-    refused(&s, "read_text_file", json!({ "path": big, "head": 1 }), &msg).await;
-    refused(&s, "read_text_file", json!({ "path": big, "tail": 1 }), &msg).await;
+    refused(
+        &s,
+        "read_text_file",
+        json!({ "path": big, "head": 1 }),
+        &msg,
+    )
+    .await;
+    refused(
+        &s,
+        "read_text_file",
+        json!({ "path": big, "tail": 1 }),
+        &msg,
+    )
+    .await;
 }
 
 /// Swaps `root/swap` between a real directory (holding `f.txt` = "inside") and a symbolic
@@ -314,21 +457,37 @@ async fn swaps_between_check_and_use_never_reach_outside() {
         t.symlink_msg(&t.out),
         format!("ENOENT: no such file or directory, open '{target}'"),
         format!("Parent directory does not exist: {}", t.r("swap")),
-        format!("Access denied - {target} was opened as {}, outside the allowed directories", t.o("f.txt")),
+        format!(
+            "Access denied - {target} was opened as {}, outside the allowed directories",
+            t.o("f.txt")
+        ),
     ];
     let writes = [
         t.symlink_msg(&t.o("f.txt")),
         t.symlink_msg(&t.out),
         format!("ENOENT: no such file or directory, open '{target}'"),
         format!("Parent directory does not exist: {}", t.r("swap")),
-        format!("Access denied - {} is a symbolic link (changed after it was checked)", t.r("swap")),
-        format!("Access denied - {} was opened as {}, outside the allowed directories", t.r("swap"), t.out),
+        format!(
+            "Access denied - {} is a symbolic link (changed after it was checked)",
+            t.r("swap")
+        ),
+        format!(
+            "Access denied - {} was opened as {}, outside the allowed directories",
+            t.r("swap"),
+            t.out
+        ),
     ];
     let lists = [
         t.symlink_msg(&t.out),
         format!("Parent directory does not exist: {}", t.root),
-        format!("ENOENT: no such file or directory, scandir '{}'", t.r("swap")),
-        format!("Access denied - {} is a symbolic link (changed after it was checked)", t.r("swap")),
+        format!(
+            "ENOENT: no such file or directory, scandir '{}'",
+            t.r("swap")
+        ),
+        format!(
+            "Access denied - {} is a symbolic link (changed after it was checked)",
+            t.r("swap")
+        ),
     ];
     let (mut read_ok, mut write_ok) = (0, 0);
     for _ in 0..400 {
@@ -365,7 +524,10 @@ async fn swaps_between_check_and_use_never_reach_outside() {
         .collect();
     names.sort();
     assert_eq!(names, ["f.txt", "secret.txt"]);
-    assert_eq!(std::fs::read_to_string(t.r("real/f.txt")).unwrap(), "inside\n");
+    assert_eq!(
+        std::fs::read_to_string(t.r("real/f.txt")).unwrap(),
+        "inside\n"
+    );
     // Calls that found the real directory succeeded (it holds `swap` a quarter of the time).
     assert!(read_ok + write_ok > 0);
 }
@@ -403,10 +565,11 @@ async fn a_file_swapped_for_a_link_is_never_followed() {
             assert_eq!(text, "inside\n");
         }
         let edits = json!([{ "oldText": "inside", "newText": "inside" }]);
-        let (is_error, text) = call(&s, "edit_file", json!({ "path": target, "edits": edits })).await;
+        let (is_error, text) =
+            call(&s, "edit_file", json!({ "path": target, "edits": edits })).await;
         if is_error {
-            let edit_ok = allowed.contains(&text)
-                || text == "Could not find exact match for edit:\ninside";
+            let edit_ok =
+                allowed.contains(&text) || text == "Could not find exact match for edit:\ninside";
             assert!(edit_ok, "unexpected edit refusal: {text}");
         }
     }

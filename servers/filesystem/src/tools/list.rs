@@ -126,7 +126,7 @@ pub async fn list_directory_with_sizes(
     let entries = fsops::list(&real, &allowed, fsops::MAX_ENTRIES)?;
     let mut sorted = entries.clone();
     if sort_by == Some(SortBy::Size) {
-        sorted.sort_by(|a, b| b.size.cmp(&a.size));
+        sorted.sort_by_key(|e| std::cmp::Reverse(e.size));
     } else {
         sorted.sort_by(|a, b| locale_cmp(&a.name, &b.name));
     }
@@ -360,6 +360,9 @@ mod tests {
     fn names_in_locale_order() {
         let mut names = vec!["b.txt", "B.md", "a.txt", "_x", "1"];
         names.sort_by(|a, b| locale_cmp(a, b));
-        assert_eq!(names, ["_x", "1", "a.txt", "b.txt", "B.md"]);
+        assert_eq!(names, ["_x", "1", "a.txt", "B.md", "b.txt"]);
+        let mut cased = vec!["B.md", "b.md"];
+        cased.sort_by(|a, b| locale_cmp(a, b));
+        assert_eq!(cased, ["b.md", "B.md"]);
     }
 }

@@ -133,5 +133,7 @@ pub async fn move_file(
     let from = valid(&source, &allowed, &roots)?;
     let to = valid(&destination, &allowed, &roots)?;
     fsops::rename_new(&from, &to, &allowed)?;
-    Ok(Text(format!("Successfully moved {source} to {destination}")))
+    Ok(Text(format!(
+        "Successfully moved {source} to {destination}"
+    )))
 }
