@@ -328,3 +328,72 @@ pub fn list(path: &str, allowed: &Allowed, limit: usize) -> Result<Vec<Entry>, F
     out.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `root/a/b/f.txt` inside and `outside/b/f.txt`, then `root/a` swapped for a link to
+    /// `outside`: what a check of the path made before the swap would have let through.
+    fn swapped_tree(name: &str) -> (PathBuf, Allowed, String) {
+        let base = std::env::temp_dir().join(format!("fs-fsops-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let base = {
+            std::fs::create_dir_all(&base).unwrap();
+            std::fs::canonicalize(&base).unwrap()
+        };
+        std::fs::create_dir_all(base.join("root/a/b")).unwrap();
+        std::fs::create_dir_all(base.join("outside/b")).unwrap();
+        std::fs::write(base.join("root/a/b/f.txt"), "inside").unwrap();
+        std::fs::write(base.join("outside/b/f.txt"), "SENTINEL").unwrap();
+        let allowed = Allowed::new(vec![base.join("root").to_string_lossy().into_owned()]);
+        std::fs::remove_dir_all(base.join("root/a")).unwrap();
+        std::os::unix::fs::symlink(base.join("outside"), base.join("root/a")).unwrap();
+        let file = base.join("root/a/b/f.txt").to_string_lossy().into_owned();
+        (base, allowed, file)
+    }
+
+    #[test]
+    fn a_parent_swapped_for_a_link_is_caught_on_the_descriptor() {
+        let (base, allowed, file) = swapped_tree("read");
+        let out = base.join("outside/b");
+        let err = open_file(&file, &allowed).unwrap_err();
+        let want = format!(
+            "Access denied - {file} was opened as {}/f.txt, outside the allowed directories",
+            out.display()
+        );
+        assert_eq!(err.message(), want);
+        let err = write_atomic(&file, b"PWNED", &allowed).unwrap_err();
+        let dir = base.join("root/a/b").to_string_lossy().into_owned();
+        let want = format!(
+            "Access denied - {dir} was opened as {}, outside the allowed directories",
+            out.display()
+        );
+        assert_eq!(err.message(), want);
+        let err = list(&dir, &allowed, 10).unwrap_err();
+        assert_eq!(err.message(), want);
+        let made = base.join("root/a/b/new").to_string_lossy().into_owned();
+        assert_eq!(create_dir_all(&made, &allowed).unwrap_err().message(), want);
+        assert_eq!(
+            std::fs::read_to_string(out.join("f.txt")).unwrap(),
+            "SENTINEL"
+        );
+        assert!(!out.join("new").exists());
+        std::fs::remove_dir_all(base).unwrap();
+    }
+
+    #[test]
+    fn a_last_component_swapped_for_a_link_is_named() {
+        let (base, allowed, _) = swapped_tree("last");
+        let link = base.join("root/a").to_string_lossy().into_owned();
+        let want =
+            format!("Access denied - {link} is a symbolic link (changed after it was checked)");
+        assert_eq!(
+            open_dir(&link, &allowed, "scandir").unwrap_err().message(),
+            want
+        );
+        let err = write_atomic(&link, b"PWNED", &allowed).unwrap_err();
+        assert_eq!(err.message(), want);
+        std::fs::remove_dir_all(base).unwrap();
+    }
+}
