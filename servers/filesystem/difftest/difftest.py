@@ -9,8 +9,9 @@ calls (every path, file content and permission bits). Paths of the two trees are
 $ROOT and $OUT before comparing.
 
 A second session of each starts without directories and gets them from the client's roots
-(roots/list), then from changed roots (notifications/roots/list_changed). A last call goes to
-ours over Streamable HTTP (`mcp-server-filesystem DIR http 127.0.0.1:0`).
+(roots/list), then from changed roots (notifications/roots/list_changed). Two last calls go to
+ours alone: over Streamable HTTP (`mcp-server-filesystem DIR http 127.0.0.1:0`), and over stdio
+in the stateless era (2026-07-28), which the original does not speak.
 
 Differences that are ours on purpose are listed in ALLOWED (id -> the calls it covers); the
 README's table of differences lists the same ids (checked here). Prints one line per compared
@@ -308,9 +309,22 @@ async def run_http(ours: str, base: str) -> list[str]:
             version = client.protocol_version
         want = {"content": [{"type": "text", "text": "alpha\nbeta"}], "structuredContent": {"content": "alpha\nbeta"}}
         got.pop("isError", None)  # `false` is written in the stateless era
+        lines = []
         if got == want:
-            return ["same     ours over Streamable HTTP (read_text_file head 2, protocol " + version + ")"]
-        return [f"FAIL ours over HTTP: {json.dumps(got)}"]
+            lines.append("same     ours over Streamable HTTP (read_text_file head 2, protocol " + version + ")")
+        else:
+            lines.append(f"FAIL ours over HTTP: {json.dumps(got)}")
+        # And the stateless era over stdio (the original speaks only the handshake era).
+        params = StdioServerParameters(command=ours, args=[root], env={"PATH": os.environ["PATH"]})
+        async with Client(params, mode="2026-07-28", read_timeout_seconds=30) as client:
+            got = await call(client, "read_text_file", {"path": os.path.join(root, "a.txt"), "head": 2})
+            version = client.protocol_version
+        got.pop("isError", None)
+        if got == want:
+            lines.append("same     ours over stdio in the stateless era (protocol " + version + ")")
+        else:
+            lines.append(f"FAIL ours over stdio, stateless era: {json.dumps(got)}")
+        return lines
     finally:
         proc.terminate()
         proc.wait(10)
