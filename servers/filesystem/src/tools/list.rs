@@ -191,6 +191,7 @@ impl Walk<'_> {
     }
 
     fn tree(&mut self, current: &str, relative: &str) -> Result<Vec<TreeEntry>, FsError> {
+        too_deep(relative)?;
         let real = valid(current, self.allowed, self.roots)?;
         let mut out = Vec::new();
         for entry in fsops::list(&real, self.allowed, fsops::MAX_ENTRIES)? {
@@ -220,6 +221,7 @@ impl Walk<'_> {
         pattern: &str,
         found: &mut Vec<String>,
     ) -> Result<(), FsError> {
+        too_deep(&paths::relative(root, current))?;
         for entry in fsops::list(current, self.allowed, fsops::MAX_ENTRIES)? {
             self.count()?;
             let full = join(current, &entry.name);
@@ -240,6 +242,20 @@ impl Walk<'_> {
         }
         Ok(())
     }
+}
+
+/// The deepest directory `directory_tree` and `search_files` descend into, below the one asked.
+const MAX_DEPTH: usize = 128;
+
+/// Refuses a directory more than [`MAX_DEPTH`] levels down (the walk recurses: its depth is
+/// bounded, whatever the tree).
+fn too_deep(relative: &str) -> Result<(), FsError> {
+    if relative.split('/').filter(|s| !s.is_empty()).count() > MAX_DEPTH {
+        return Err(FsError::other(format!(
+            "Too deep: {relative} is more than {MAX_DEPTH} directories down"
+        )));
+    }
+    Ok(())
 }
 
 fn join(base: &str, name: &str) -> String {
@@ -354,6 +370,14 @@ mod tests {
         assert_eq!(format_size(1024), "1.00 KB");
         assert_eq!(format_size(1152), "1.13 KB");
         assert_eq!(format_size(5 * 1024 * 1024 * 1024), "5.00 GB");
+    }
+
+    #[test]
+    fn walks_are_bounded_in_depth() {
+        assert!(too_deep(&vec!["d"; MAX_DEPTH].join("/")).is_ok());
+        let deeper = vec!["d"; MAX_DEPTH + 1].join("/");
+        let msg = format!("Too deep: {deeper} is more than 128 directories down");
+        assert_eq!(too_deep(&deeper).unwrap_err().message(), msg);
     }
 
     #[test]
