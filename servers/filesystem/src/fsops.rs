@@ -103,6 +103,22 @@ pub fn open_dir(path: &str, allowed: &Allowed, syscall: &str) -> Result<OwnedFd,
     Ok(fd)
 }
 
+/// The metadata of `path` (a file or directory, not followed if it became a link), read from a
+/// descriptor whose real path was checked.
+pub fn metadata(path: &str, allowed: &Allowed) -> Result<std::fs::Metadata, FsError> {
+    let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let fd =
+        rustix::fs::open(path, flags, Mode::empty()).map_err(|e| errors::errno(e, "stat", path))?;
+    let st = rustix::fs::fstat(&fd).map_err(|e| errors::errno(e, "stat", path))?;
+    if FileType::from_raw_mode(st.st_mode) == FileType::Symlink {
+        return Err(swapped(path));
+    }
+    check_fd(&fd, path, allowed)?;
+    File::from(fd)
+        .metadata()
+        .map_err(|e| errors::node(&e, "stat", path))
+}
+
 fn kind_at(path: &str) -> Option<FileType> {
     let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let fd = rustix::fs::open(path, flags, Mode::empty()).ok()?;
@@ -363,6 +379,7 @@ mod tests {
             out.display()
         );
         assert_eq!(err.message(), want);
+        assert_eq!(metadata(&file, &allowed).unwrap_err().message(), want);
         let err = write_atomic(&file, b"PWNED", &allowed).unwrap_err();
         let dir = base.join("root/a/b").to_string_lossy().into_owned();
         let want = format!(

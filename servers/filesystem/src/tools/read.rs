@@ -269,7 +269,7 @@ pub async fn get_file_info(
     use std::os::unix::fs::PermissionsExt;
     let allowed = roots.current(&ctx).await;
     let real = valid(&path, &allowed, &roots)?;
-    let meta = std::fs::metadata(&real).map_err(|e| crate::errors::node(&e, "stat", &real))?;
+    let meta = fsops::metadata(&real, &allowed)?;
     let epoch = std::time::UNIX_EPOCH;
     let mode = format!("{:o}", meta.permissions().mode());
     let text = [
