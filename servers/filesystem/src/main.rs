@@ -29,9 +29,8 @@ async fn main() -> Result<(), mcp_runtime::Error> {
         eprintln!("Error: None of the specified directories are accessible");
         std::process::exit(1);
     }
-    let server = mcp_server_filesystem::server(found.dirs).build()?;
-    mcp_runtime::cli::Cli::new(&server)
-        .name("mcp-server-filesystem")
+    // The framework's command line with the rest of the words, `MCP_*` settings read.
+    mcp_server_filesystem::server(found.dirs)
         .run_with(command)
         .await
 }
