@@ -188,6 +188,7 @@ async fn add_observations(
 /// Delete multiple entities and their associated relations from the knowledge graph
 #[tool(
     title = "Delete Entities",
+    rename_all = "camelCase",
     read_only = false,
     destructive,
     idempotent,

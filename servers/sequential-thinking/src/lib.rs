@@ -131,14 +131,18 @@ fn opt(n: Option<u64>) -> String {
     n.map_or_else(|| "undefined".to_owned(), |n| n.to_string())
 }
 
-/// Where the process stands after a thought.
+// Where the process stands after a thought. The counts are `number`s in the output schema, as
+// the original declares them (their values are whole).
 #[mcp_runtime::data]
 #[serde(rename_all = "camelCase")]
 struct Progress {
+    #[schemars(with = "f64")]
     thought_number: u64,
+    #[schemars(with = "f64")]
     total_thoughts: u64,
     next_thought_needed: bool,
     branches: Vec<String>,
+    #[schemars(with = "f64")]
     thought_history_length: u64,
 }
 
