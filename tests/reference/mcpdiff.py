@@ -168,6 +168,23 @@ def _schemas(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return g
 
 
+def inlined(schema: Any) -> Any:
+    """`schema` with each `{"$ref": "#/$defs/X"}` replaced by `X` (not recursive types)."""
+    defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/") and ref[8:] in defs:
+                return walk({**defs[ref[8:]], **{k: v for k, v in node.items() if k != "$ref"}})
+            return {k: walk(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
+
+
 # Every rewrite an allowed difference may make, by id (a server's README explains each).
 RULES: dict[str, Callable[[Any, Any], tuple[Any, Any]]] = {
     "unknown-tool-error": _unknown_tool,
@@ -175,6 +192,7 @@ RULES: dict[str, Callable[[Any, Any], tuple[Any, Any]]] = {
     "rpc-error-message": _rpc_message,
     "schema-dialect": _on_both(_schemas(lambda s: strip(s, {"$schema"}))),
     "additional-properties": _on_both(_schemas(lambda s: strip(s, {"additionalProperties"}, True))),
+    "inlined-definitions": _on_both(_schemas(inlined)),
     "schema-titles": _on_both(_schemas(lambda s: strip(s, {"title"}))),
     "annotations-title": _on_both(_drop(["annotations", "title"])),
     "execution-forbidden": _on_both(_drop(["execution"])),
@@ -264,5 +282,19 @@ class Diff:
         sys.exit(1 if self.failed else 0)
 
 
+def sorted_required(value: Any) -> Any:
+    """`value` with every schema's `required` list sorted: JSON Schema's `required` is a set
+    (its order means nothing), so it is compared as one."""
+    if isinstance(value, dict):
+        return {
+            k: sorted(v) if k == "required" and isinstance(v, list) else sorted_required(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [sorted_required(v) for v in value]
+    return value
+
+
 def tools_by_name(listed: Any) -> dict[str, Any]:
-    return {t["name"]: t for t in (dump(x) for x in listed.tools)}
+    """The listed tools by name (the lists' order is compared apart), `required` as sets."""
+    return {t["name"]: sorted_required(t) for t in (dump(x) for x in listed.tools)}

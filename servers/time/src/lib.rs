@@ -27,16 +27,21 @@ pub use zones::{
     TimeConversionResult, TimeResult, convert, hours, local_zone_name, now_in, parse_hh_mm, zone,
 };
 
+/// A tool's failure as the original words it: `Error executing tool NAME: why`.
+fn failed(tool: &str, why: impl std::fmt::Display) -> ToolError {
+    ToolError::new(format!("Error executing tool {tool}: {why}"))
+}
+
 /// An empty zone is reported as missing, as the original reports it.
-fn require(name: &str, value: &str) -> Result<(), ToolError> {
+fn require(tool: &str, name: &str, value: &str) -> Result<(), ToolError> {
     if value.is_empty() {
-        return Err(ToolError::new(format!("Missing required argument: {name}")));
+        return Err(failed(tool, format!("Missing required argument: {name}")));
     }
     Ok(())
 }
 
-fn zone_or_error(key: &str) -> Result<jiff::tz::TimeZone, ToolError> {
-    zone(key).map_err(|e| ToolError::new(format!("Invalid timezone: {e}")))
+fn zone_or_error(tool: &str, key: &str) -> Result<jiff::tz::TimeZone, ToolError> {
+    zone(key).map_err(|e| failed(tool, format!("Invalid timezone: {e}")))
 }
 
 fn pretty<T: mcp_runtime::serde::Serialize>(value: &T) -> String {
@@ -49,8 +54,9 @@ async fn get_current_time(
     /// IANA timezone name
     timezone: String,
 ) -> Result<Structured<TimeResult>, ToolError> {
-    require("timezone", &timezone)?;
-    let tz = zone_or_error(&timezone)?;
+    const TOOL: &str = "get_current_time";
+    require(TOOL, "timezone", &timezone)?;
+    let tz = zone_or_error(TOOL, &timezone)?;
     let now = now_in(&timezone, tz);
     let text = pretty(&now);
     Ok(Json(now).text(text))
@@ -66,14 +72,14 @@ async fn convert_time(
     /// Target IANA timezone name
     target_timezone: String,
 ) -> Result<Structured<TimeConversionResult>, ToolError> {
-    require("source_timezone", &source_timezone)?;
-    require("target_timezone", &target_timezone)?;
-    let source = zone_or_error(&source_timezone)?;
-    let target = zone_or_error(&target_timezone)?;
+    const TOOL: &str = "convert_time";
+    require(TOOL, "source_timezone", &source_timezone)?;
+    require(TOOL, "target_timezone", &target_timezone)?;
+    let source = zone_or_error(TOOL, &source_timezone)?;
+    let target = zone_or_error(TOOL, &target_timezone)?;
     let Some(wall) = parse_hh_mm(&time) else {
-        return Err(ToolError::new(
-            "Invalid time format. Expected HH:MM [24-hour format]",
-        ));
+        let why = "Invalid time format. Expected HH:MM [24-hour format]";
+        return Err(failed(TOOL, why));
     };
     let out = convert(
         (&source_timezone, source),
@@ -81,13 +87,13 @@ async fn convert_time(
         &time,
         (&target_timezone, target),
     )
-    .map_err(ToolError::new)?;
+    .map_err(|why| failed(TOOL, why))?;
     let text = pretty(&out);
     Ok(Json(out).text(text))
 }
 
-fn described(tool: &str, arg: &str, text: String) -> ToolTransform {
-    ToolTransform::new(tool).arg(arg, ArgTransform::new().description(text))
+fn described(text: String) -> ArgTransform {
+    ArgTransform::new().description(text)
 }
 
 /// The time server, naming `local` (an IANA key) as the local zone in its tools' argument
@@ -106,19 +112,15 @@ pub fn server(local: &str) -> mcp_runtime::ServerBuilder {
     };
     let usual = "'America/New_York', 'Europe/London'";
     Server::from_registry(server_info!())
-        .transform(described(
-            "get_current_time",
-            "timezone",
-            zone("", usual),
-        ))
-        .transform(described(
-            "convert_time",
-            "source_timezone",
-            zone("Source ", usual),
-        ))
-        .transform(described(
-            "convert_time",
-            "target_timezone",
-            zone("Target ", "'Asia/Tokyo', 'America/San_Francisco'"),
-        ))
+        .transform(
+            ToolTransform::new("get_current_time").arg("timezone", described(zone("", usual))),
+        )
+        .transform(
+            ToolTransform::new("convert_time")
+                .arg("source_timezone", described(zone("Source ", usual)))
+                .arg(
+                    "target_timezone",
+                    described(zone("Target ", "'Asia/Tokyo', 'America/San_Francisco'")),
+                ),
+        )
 }

@@ -59,9 +59,29 @@ pub fn local_zone_name() -> String {
         .to_owned()
 }
 
+/// The output schemas say what the original's say: types, no descriptions (these docs are for
+/// Rust readers).
+fn undescribed(schema: &mut mcp_runtime::schemars::Schema) {
+    fn strip(value: &mut mcp_runtime::serde_json::Value) {
+        if let Some(object) = value.as_object_mut() {
+            object.remove("description");
+            if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut())
+            {
+                properties.values_mut().for_each(strip);
+            }
+        }
+    }
+    let mut value = mcp_runtime::serde_json::Value::Object(schema.as_object().cloned().unwrap_or_default());
+    strip(&mut value);
+    if let Ok(stripped) = mcp_runtime::schemars::Schema::try_from(value) {
+        *schema = stripped;
+    }
+}
+
 /// A time in one zone, as the tools report it.
 #[mcp_runtime::data]
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[schemars(transform = undescribed)]
 pub struct TimeResult {
     /// The zone's IANA key, as given.
     pub timezone: String,
@@ -76,6 +96,7 @@ pub struct TimeResult {
 /// The same moment in two zones, and how far apart their clocks are.
 #[mcp_runtime::data]
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[schemars(transform = undescribed)]
 pub struct TimeConversionResult {
     /// The time in the source zone.
     pub source: TimeResult,
