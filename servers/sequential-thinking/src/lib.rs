@@ -288,7 +288,8 @@ mod tests {
     fn the_box_fits_the_longer_of_header_and_thought() {
         assert_eq!(
             boxed(&thought("ab")),
-            "\n┌───────────────┐\n│ 💭 Thought 2/3 │\n├───────────────┤\n│ ab            │\n└───────────────┘"
+            // Widths in UTF-16 units, as the original counts them: the emoji is two.
+            "\n┌──────────────────┐\n│ 💭 Thought 2/3 │\n├──────────────────┤\n│ ab               │\n└──────────────────┘"
         );
         let mut t = thought("a thought longer than its header");
         t.revision = true;
