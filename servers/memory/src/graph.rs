@@ -130,7 +130,9 @@ pub(crate) fn from_jsonl(text: &str) -> Result<KnowledgeGraph, StoreError> {
         let item: LineIn = serde_json::from_str(line).map_err(bad)?;
         let value = serde_json::Value::Object(item.rest);
         match item.kind.as_deref() {
-            Some("entity") => graph.entities.push(serde_json::from_value(value).map_err(bad)?),
+            Some("entity") => graph
+                .entities
+                .push(serde_json::from_value(value).map_err(bad)?),
             Some("relation") => graph
                 .relations
                 .push(serde_json::from_value(value).map_err(bad)?),
@@ -302,14 +304,22 @@ mod tests {
         let graph = from_jsonl("\n{\"type\":\"note\"}\n  \n").unwrap();
         assert_eq!(graph, KnowledgeGraph::default());
         let err = from_jsonl("{\"type\":\"entity\",\"name\":\"a\"}\nnot json").unwrap_err();
-        assert!(err.0.starts_with("the memory file's line 1 is not a valid entry: missing field `entityType`"), "{err}");
+        assert!(
+            err.0.starts_with(
+                "the memory file's line 1 is not a valid entry: missing field `entityType`"
+            ),
+            "{err}"
+        );
     }
 
     #[test]
     fn duplicates_are_not_added_twice() {
         let mut graph = KnowledgeGraph::default();
         assert_eq!(create_entities(&mut graph, vec![entity("a")]).len(), 1);
-        assert_eq!(create_entities(&mut graph, vec![entity("a"), entity("b")]), vec![entity("b")]);
+        assert_eq!(
+            create_entities(&mut graph, vec![entity("a"), entity("b")]),
+            vec![entity("b")]
+        );
         assert_eq!(graph.entities.len(), 2);
     }
 }

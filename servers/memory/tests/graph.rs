@@ -28,7 +28,10 @@ async fn twenty_concurrent_creates_keep_every_entity() {
         let session = Arc::clone(&session);
         calls.spawn(async move {
             let args = json!({"entities": [entity(&format!("E{i:02}"))]});
-            session.call::<Value>("create_entities", args).await.unwrap()
+            session
+                .call::<Value>("create_entities", args)
+                .await
+                .unwrap()
         });
     }
     let mut created = Vec::new();

@@ -140,9 +140,9 @@ impl Visitor<'_> for NumberVisitor {
         let n = if trimmed.is_empty() {
             0.0
         } else {
-            trimmed.parse::<f64>().map_err(|_| {
-                E::custom(format!("expected a number, received \"{v}\""))
-            })?
+            trimmed
+                .parse::<f64>()
+                .map_err(|_| E::custom(format!("expected a number, received \"{v}\"")))?
         };
         Self::check(n)
     }

@@ -307,7 +307,10 @@ mod tests {
             thinking.record(t);
         }
         let (branches, recorded) = thinking.record(thought("y"));
-        assert_eq!((branches.len(), recorded), (MAX_BRANCHES, MAX_BRANCHES as u64 + 6));
+        assert_eq!(
+            (branches.len(), recorded),
+            (MAX_BRANCHES, MAX_BRANCHES as u64 + 6)
+        );
         assert_eq!(branches[0], "b0");
     }
 }

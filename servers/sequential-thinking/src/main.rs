@@ -4,7 +4,9 @@
 
 #[mcp_runtime::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    let disabled = std::env::var("DISABLE_THOUGHT_LOGGING")
-        .is_ok_and(|v| v.eq_ignore_ascii_case("true"));
-    mcp_server_sequential_thinking::server(!disabled).run().await
+    let disabled =
+        std::env::var("DISABLE_THOUGHT_LOGGING").is_ok_and(|v| v.eq_ignore_ascii_case("true"));
+    mcp_server_sequential_thinking::server(!disabled)
+        .run()
+        .await
 }

@@ -5,7 +5,9 @@ use mcp_runtime::testing::{self, CallError};
 
 #[mcp_runtime::test]
 async fn thoughts_branches_and_lenient_arguments() {
-    let server = mcp_server_sequential_thinking::server(false).build().unwrap();
+    let server = mcp_server_sequential_thinking::server(false)
+        .build()
+        .unwrap();
     let session = testing::connect(&server).await.unwrap();
     let first = session
         .call_text(

@@ -20,7 +20,9 @@ use jiff::{Timestamp, Zoned};
 /// ```
 pub fn zone(key: &str) -> Result<TimeZone, String> {
     if key.starts_with('/') {
-        return Err(format!("ZoneInfo keys may not be absolute paths, got: {key}"));
+        return Err(format!(
+            "ZoneInfo keys may not be absolute paths, got: {key}"
+        ));
     }
     if key.contains('\0') {
         return Err("embedded null byte".to_owned());
@@ -65,13 +67,13 @@ fn undescribed(schema: &mut mcp_runtime::schemars::Schema) {
     fn strip(value: &mut mcp_runtime::serde_json::Value) {
         if let Some(object) = value.as_object_mut() {
             object.remove("description");
-            if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut())
-            {
+            if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
                 properties.values_mut().for_each(strip);
             }
         }
     }
-    let mut value = mcp_runtime::serde_json::Value::Object(schema.as_object().cloned().unwrap_or_default());
+    let mut value =
+        mcp_runtime::serde_json::Value::Object(schema.as_object().cloned().unwrap_or_default());
     strip(&mut value);
     if let Ok(stripped) = mcp_runtime::schemars::Schema::try_from(value) {
         *schema = stripped;
@@ -182,8 +184,7 @@ pub fn convert(
         .map_err(|e| format!("Invalid time: {e}"))?;
     let at_source = instant.to_zoned(source);
     let at_target = instant.to_zoned(target);
-    let difference =
-        at_target.offset().seconds() - at_source.offset().seconds();
+    let difference = at_target.offset().seconds() - at_source.offset().seconds();
     Ok(TimeConversionResult {
         source: time_result(source_key, &at_source),
         target: time_result(target_key, &at_target),

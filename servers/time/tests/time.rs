@@ -14,7 +14,9 @@ async fn failure(session: &testing::Session, tool: &str, args: Value) -> String 
 async fn fixed_conversions_and_the_originals_errors() {
     let server = mcp_server_time::server("Europe/Paris").build().unwrap();
     let session = testing::connect(&server).await.unwrap();
-    let today = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).date();
+    let today = jiff::Timestamp::now()
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .date();
     let out: Value = session
         .call(
             "convert_time",
@@ -23,13 +25,24 @@ async fn fixed_conversions_and_the_originals_errors() {
         .await
         .unwrap();
     let tomorrow = today.tomorrow().unwrap();
-    assert_eq!(out["source"]["datetime"], json!(format!("{today}T22:30:00+00:00")));
-    assert_eq!(out["target"]["datetime"], json!(format!("{tomorrow}T04:00:00+05:30")));
+    assert_eq!(
+        out["source"]["datetime"],
+        json!(format!("{today}T22:30:00+00:00"))
+    );
+    assert_eq!(
+        out["target"]["datetime"],
+        json!(format!("{tomorrow}T04:00:00+05:30"))
+    );
     assert_eq!(out["time_difference"], json!("+5.5h"));
     assert_eq!(out["target"]["is_dst"], json!(false));
 
     assert_eq!(
-        failure(&session, "get_current_time", json!({"timezone": "europe/paris"})).await,
+        failure(
+            &session,
+            "get_current_time",
+            json!({"timezone": "europe/paris"})
+        )
+        .await,
         "Error executing tool get_current_time: Invalid timezone: 'No time zone found with key europe/paris'"
     );
     assert_eq!(
@@ -49,7 +62,10 @@ async fn fixed_conversions_and_the_originals_errors() {
         .call("get_current_time", json!({"timezone": "Asia/Kathmandu"}))
         .await
         .unwrap();
-    assert!(now["datetime"].as_str().unwrap().ends_with("+05:45"), "{now}");
+    assert!(
+        now["datetime"].as_str().unwrap().ends_with("+05:45"),
+        "{now}"
+    );
 }
 
 #[test]
