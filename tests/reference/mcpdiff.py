@@ -7,7 +7,8 @@ differences that may apply to that step), runs them with `run_steps` on each tar
 compares with `Diff`. An allowed difference is a named rewrite of both sides (`RULES`): two
 answers that differ match only when an allowed rewrite makes them equal, and that rewrite is
 counted as used. At the end `Diff.finish` checks that the ids the script allows are exactly
-the ids in the server's README table (a line starting with ``| `id` |``) and that every
+the ids in the table of the server's README section "Differences from the original" (lines
+starting with ``| `id` |``) and that every
 allowed id was used at least once; it prints `N passed, M failed`.
 """
 
@@ -268,7 +269,10 @@ class Diff:
 
     def finish(self) -> None:
         with open(self.readme, encoding="utf-8") as f:
-            documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", f.read(), re.M))
+            text = f.read()
+        # The table of the section "## Differences from the original".
+        section = text.split("\n## Differences", 1)[-1].split("\n## ", 1)[0]
+        documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", section, re.M))
         if documented != set(self.allowed):
             self.failed += 1
             print(
