@@ -34,6 +34,10 @@ use mcp_runtime::serde_json;
 pub use graph::Store;
 
 /// The resource that shows the whole graph.
+///
+/// ```
+/// assert_eq!(mcp_server_memory::GRAPH_URI, "memory://knowledge-graph");
+/// ```
 pub const GRAPH_URI: &str = "memory://knowledge-graph";
 
 impl From<StoreError> for ToolError {

@@ -33,6 +33,10 @@ pub use coerce::{Flag, Number};
 pub const MAX_THOUGHTS: usize = 10_000;
 /// At most this many branches are kept; a thought on a new branch past it is recorded without
 /// its branch.
+///
+/// ```
+/// assert_eq!(mcp_server_sequential_thinking::MAX_BRANCHES, 1_000);
+/// ```
 pub const MAX_BRANCHES: usize = 1_000;
 
 /// One thought as recorded.

@@ -24,7 +24,8 @@ use mcp_runtime::serde_json;
 use mcp_runtime::transform::{ArgTransform, ToolTransform};
 
 pub use zones::{
-    TimeConversionResult, TimeResult, convert, hours, local_zone_name, now_in, parse_hh_mm, zone,
+    TimeConversionResult, TimeResult, convert, convert_on, hours, local_zone_name, now_in,
+    parse_hh_mm, zone,
 };
 
 /// A tool's failure as the original words it: `Error executing tool NAME: why`.

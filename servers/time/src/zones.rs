@@ -108,8 +108,8 @@ pub struct TimeConversionResult {
     pub time_difference: String,
 }
 
-/// `at` in `tz`, named `key`.
-pub fn time_result(key: &str, at: &Zoned) -> TimeResult {
+/// `at` in its zone, named `key`.
+pub(crate) fn time_result(key: &str, at: &Zoned) -> TimeResult {
     let info = at.time_zone().to_offset_info(at.timestamp());
     TimeResult {
         timezone: key.to_owned(),
@@ -120,6 +120,11 @@ pub fn time_result(key: &str, at: &Zoned) -> TimeResult {
 }
 
 /// The time now in `tz`, named `key`.
+///
+/// ```
+/// let now = mcp_server_time::now_in("Asia/Kolkata", mcp_server_time::zone("Asia/Kolkata").unwrap());
+/// assert!(now.datetime.ends_with("+05:30") && !now.is_dst);
+/// ```
 pub fn now_in(key: &str, tz: TimeZone) -> TimeResult {
     time_result(key, &Timestamp::now().to_zoned(tz))
 }
@@ -159,15 +164,50 @@ pub fn hours(seconds: i32) -> String {
     }
 }
 
-/// `time` today (the source zone's today) in `source`, and the same moment in `target`. A
-/// time skipped by a clock change is an error; one that happens twice is the first.
+/// `time` today (the source zone's today) in `source`, and the same moment in `target`: see
+/// [`convert_on`].
+///
+/// ```
+/// let utc = || ("UTC", mcp_server_time::zone("UTC").unwrap());
+/// let noon = jiff::civil::time(12, 0, 0, 0);
+/// let out = mcp_server_time::convert(utc(), noon, "12:00", utc()).unwrap();
+/// assert_eq!(out.time_difference, "+0.0h");
+/// ```
 pub fn convert(
+    source: (&str, TimeZone),
+    time: Time,
+    time_text: &str,
+    target: (&str, TimeZone),
+) -> Result<TimeConversionResult, String> {
+    let today: Date = Timestamp::now().to_zoned(source.1.clone()).date();
+    convert_on(today, source, time, time_text, target)
+}
+
+/// `time` on `today` in `source`, and the same moment in `target`. A time skipped by a clock
+/// change is an error; one that happens twice is the first.
+///
+/// ```
+/// use jiff::civil::{date, time};
+/// let paris = || ("Europe/Paris", mcp_server_time::zone("Europe/Paris").unwrap());
+/// let utc = || ("UTC", mcp_server_time::zone("UTC").unwrap());
+/// let spring = date(2026, 3, 29);
+/// assert_eq!(
+///     mcp_server_time::convert_on(spring, paris(), time(2, 30, 0, 0), "02:30", utc()).unwrap_err(),
+///     "Invalid time: 02:30 does not exist in Europe/Paris on 2026-03-29 (skipped by a clock change)"
+/// );
+/// let autumn = date(2026, 10, 25);
+/// let twice = mcp_server_time::convert_on(autumn, paris(), time(2, 30, 0, 0), "02:30", utc()).unwrap();
+/// assert_eq!(twice.source.datetime, "2026-10-25T02:30:00+02:00");
+/// assert_eq!(twice.target.datetime, "2026-10-25T00:30:00+00:00");
+/// assert_eq!((twice.source.is_dst, twice.time_difference.as_str()), (true, "-2.0h"));
+/// ```
+pub fn convert_on(
+    today: Date,
     (source_key, source): (&str, TimeZone),
     time: Time,
     time_text: &str,
     (target_key, target): (&str, TimeZone),
 ) -> Result<TimeConversionResult, String> {
-    let today: Date = Timestamp::now().to_zoned(source.clone()).date();
     let wall = DateTime::from_parts(today, time);
     let ambiguous = source.to_ambiguous_timestamp(wall);
     let offset = match ambiguous.offset() {

@@ -69,9 +69,9 @@ async fn fixed_conversions_and_the_originals_errors() {
 }
 
 #[test]
-fn a_clock_change_skips_and_repeats_times() {
+fn the_spring_gap_is_a_gap_and_hours_are_written_as_the_original() {
     let paris = mcp_server_time::zone("Europe/Paris").unwrap();
-    // The spring gap and the autumn fold of 2026, on their days (`convert` itself uses today).
+    // The spring gap of 2026 (`convert_on`'s doc test converts in it and in the autumn fold).
     let gap = jiff::civil::date(2026, 3, 29).at(2, 30, 0, 0);
     assert!(matches!(
         paris.to_ambiguous_timestamp(gap).offset(),
@@ -80,4 +80,30 @@ fn a_clock_change_skips_and_repeats_times() {
     assert_eq!(mcp_server_time::hours(0), "+0.0h");
     assert_eq!(mcp_server_time::hours(-(9 * 3600 + 1800)), "-9.5h");
     assert_eq!(mcp_server_time::hours(20 * 60), "+0.33h");
+}
+
+#[test]
+fn the_command_line_takes_the_originals_local_timezone_flag() {
+    let bin = env!("CARGO_BIN_EXE_mcp-server-time");
+    let out = std::process::Command::new(bin)
+        .args(["schema", "get_current_time", "--local-timezone=Asia/Tokyo"])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("Use 'Asia/Tokyo' as local timezone if no timezone provided by the user."),
+        "{stdout}"
+    );
+    let out = std::process::Command::new(bin)
+        .args(["--local-timezone", "asia/tokyo", "list"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "Error: invalid --local-timezone 'asia/tokyo': not a known IANA timezone name\n"
+    );
 }
