@@ -120,3 +120,35 @@ fn the_memory_file_path_follows_the_original() {
     let abs = mcp_server_memory::memory_file_path(Some("/data/g.jsonl".as_ref()), &home);
     assert_eq!(abs, PathBuf::from("/data/g.jsonl"));
 }
+
+#[mcp_runtime::test]
+async fn a_change_tells_the_graphs_subscribers() {
+    use mcp_runtime::client::ServerNotification;
+    let path = temp_file("subscribe");
+    let server = mcp_server_memory::server(&path).build().unwrap();
+    let session = testing::connect(&server).await.unwrap();
+    let client = session.client();
+    let mut notifications = client.notifications();
+    client
+        .subscribe(mcp_server_memory::GRAPH_URI)
+        .await
+        .unwrap();
+    // The subscriber hears of the create (a read before it changes nothing to hear of).
+    session
+        .call::<Value>("read_graph", json!({}))
+        .await
+        .unwrap();
+    session
+        .call::<Value>("create_entities", json!({"entities": [entity("Ann")]}))
+        .await
+        .unwrap();
+    let wait = std::time::Duration::from_secs(10);
+    let next = mcp_runtime::tokio::time::timeout(wait, notifications.next())
+        .await
+        .expect("a notification")
+        .unwrap();
+    let ServerNotification::ResourceUpdated(updated) = next else {
+        panic!("{next:?}")
+    };
+    assert_eq!(updated.uri, "memory://knowledge-graph");
+}
