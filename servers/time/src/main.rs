@@ -1,8 +1,6 @@
 //! `mcp-server-time`: the command line of the time server (`mcp-server-time help`), with the
 //! original's `--local-timezone ZONE` anywhere on it.
 
-use mcp_runtime::cli::Cli;
-
 #[mcp_runtime::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,6 +33,6 @@ async fn main() -> Result<(), mcp_runtime::Error> {
         }
         None => mcp_server_time::local_zone_name(),
     };
-    let server = mcp_server_time::server(&local).build()?;
-    Cli::new(&server).run_with(args).await
+    // The rest is the command line's, `MCP_*` settings read as `run` reads them.
+    mcp_server_time::server(&local).run_with(args).await
 }
