@@ -211,6 +211,11 @@ impl<'a> MethodCall<'a> {
                 Err(err) => return Ran::Answered(Err(err)),
             };
             let round = ctx.inner.interact.round();
+            // A state continuing a call held open on another replica is refused here, before it
+            // is claimed: that replica may still take it.
+            if let Some(err) = round.and_then(|r| held_elsewhere(server, r)) {
+                return Ran::Answered(Err(err));
+            }
             // A state opened here is claimed among the replicas too: it opens once in all.
             if let (Some(scale), Some(claim)) = (&server.scale, round.and_then(|r| r.claim()))
                 && let Err(err) = claim_shared(scale, claim).await
@@ -279,14 +284,36 @@ pub(crate) fn input_required(
     let mut result = InputRequiredResult::new().with_meta(server.server_info_meta.clone());
     result.input_requests = Some(missing);
     let digest = rounds::params_digest(params);
-    result.request_state = Some(rounds::seal(
-        &server.state_key,
-        method,
-        &digest,
-        used,
-        server.options.request_state_ttl,
-    ));
+    // A call the handler keeps open until the retry is held under the state's nonce, and the
+    // state names the replica holding it.
+    let parked = round.take_parked();
+    let held = parked.as_ref().map(|_| replica(server));
+    let ttl = server.options.request_state_ttl;
+    let (state, claim) = rounds::seal_held(&server.state_key, method, &digest, used, ttl, held);
+    if let Some(call) = parked {
+        call.hold(claim.nonce, ttl);
+    }
+    result.request_state = Some(state);
     Payload::framed(id, &result).map(Payload::interim)
+}
+
+/// This replica's name among the replicas (`""` without scale-out).
+fn replica(server: &ServerInner) -> &str {
+    server.scale.as_ref().map_or("", |s| &s.node)
+}
+
+/// The error of a retry whose state continues a call held open on another replica: that call
+/// lives in that replica's memory only, and the call is not run again here.
+fn held_elsewhere(server: &ServerInner, round: &Round) -> Option<ErrorObject> {
+    let holder = round.held_by()?;
+    if holder == replica(server) {
+        return None;
+    }
+    let mut err = ErrorObject::invalid_params(format!(
+        "invalid requestState: the call it continues is held open on replica '{holder}', not on this one"
+    ));
+    err.data = Some(serde_json::json!({"reason": "held_on_another_replica", "replica": holder}));
+    Some(err)
 }
 
 /// Marks a finished result in the stateless era: `resultType: "complete"` and the server's

@@ -73,6 +73,10 @@ struct Payload<'a> {
     /// A random nonce: the state opens once.
     #[serde(borrow)]
     n: std::borrow::Cow<'a, str>,
+    /// The replica holding the call this round continues (`""` without scale-out), when one
+    /// is held open between rounds (a mount's forwarded call, `Hold`).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    h: Option<std::borrow::Cow<'a, str>>,
 }
 
 fn now_secs() -> u64 {
@@ -131,6 +135,7 @@ pub(crate) fn params_digest(params: Option<&RawValue>) -> String {
 }
 
 /// Seals the answers of a round.
+#[cfg(test)]
 pub(crate) fn seal(
     key: &StateKey,
     method: &str,
@@ -138,19 +143,35 @@ pub(crate) fn seal(
     answers: BTreeMap<String, Box<RawValue>>,
     ttl: Duration,
 ) -> String {
+    seal_held(key, method, digest, answers, ttl, None).0
+}
+
+/// [`seal`], naming the replica that holds the call the round continues (`held`), and the
+/// sealed state's [`Claim`]: its nonce keys the held call.
+pub(crate) fn seal_held(
+    key: &StateKey,
+    method: &str,
+    digest: &str,
+    answers: BTreeMap<String, Box<RawValue>>,
+    ttl: Duration,
+    held: Option<&str>,
+) -> (String, Claim) {
+    let nonce = URL_SAFE_NO_PAD.encode(crate::random::bytes());
+    let expiry = now_secs() + ttl.as_secs();
     let payload = Payload {
         m: method.into(),
         d: digest.into(),
-        x: now_secs() + ttl.as_secs(),
+        x: expiry,
         a: answers,
-        n: URL_SAFE_NO_PAD.encode(crate::random::bytes()).into(),
+        n: nonce.as_str().into(),
+        h: held.map(Into::into),
     };
     let json = serde_json::to_vec(&payload).unwrap_or_default();
     let body = URL_SAFE_NO_PAD.encode(json);
     let mut mac = HmacSha256::new_from_slice(&key.0).expect("HMAC takes any key length");
     mac.update(body.as_bytes());
     let tag = URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes());
-    format!("{body}.{tag}")
+    (format!("{body}.{tag}"), Claim { nonce, expiry })
 }
 
 fn tampered(why: &str) -> ErrorObject {
@@ -165,7 +186,7 @@ pub(crate) fn open(
     method: &str,
     digest: &str,
 ) -> Result<HashMap<String, Box<RawValue>>, ErrorObject> {
-    open_claimed(key, token, method, digest).map(|(answers, _)| answers)
+    open_claimed(key, token, method, digest).map(|(answers, _, _)| answers)
 }
 
 /// A state opened here, to be claimed in the replicas' shared memory too (`SessionStore::
@@ -183,13 +204,17 @@ impl Claim {
     }
 }
 
-/// [`open`], with the state's [`Claim`].
+/// What an opened state holds: its answers, its [`Claim`], and the replica holding the call
+/// it continues, if one is held.
+type Opened = (HashMap<String, Box<RawValue>>, Claim, Option<String>);
+
+/// [`open`], with the state's [`Claim`] and holder.
 fn open_claimed(
     key: &StateKey,
     token: &str,
     method: &str,
     digest: &str,
-) -> Result<(HashMap<String, Box<RawValue>>, Claim), ErrorObject> {
+) -> Result<Opened, ErrorObject> {
     let (body, tag) = token.split_once('.').ok_or_else(|| tampered("malformed"))?;
     let tag = URL_SAFE_NO_PAD
         .decode(tag)
@@ -222,7 +247,8 @@ fn open_claimed(
         nonce: payload.n.into_owned(),
         expiry: payload.x,
     };
-    Ok((payload.a.into_iter().collect(), claim))
+    let held = payload.h.map(std::borrow::Cow::into_owned);
+    Ok((payload.a.into_iter().collect(), claim, held))
 }
 
 /// The kinds of interaction, for automatic input keys.
@@ -252,6 +278,18 @@ pub(crate) struct Round {
     counters: [AtomicUsize; 3],
     /// The state this round was opened from, if any.
     claim: Option<Claim>,
+    /// The replica holding the call the state continues (`""` without scale-out), if any.
+    held_by: Option<String>,
+    /// A call to keep open until the retry (`Hold`), put here by the handler before it stops.
+    parked: Mutex<Option<Box<dyn Hold>>>,
+}
+
+/// A call kept open between the rounds of a request (a mount's forwarded call whose backend
+/// asked a question): the handler parks it in its [`Round`] before it stops, and whoever seals
+/// the round's state hands it the state's nonce, the key of its retry.
+pub(crate) trait Hold: Send {
+    /// Keeps the call under `key` for at most `ttl`.
+    fn hold(self: Box<Self>, key: String, ttl: Duration);
 }
 
 impl std::fmt::Debug for Round {
@@ -298,11 +336,11 @@ impl Round {
                 .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
             _ => RetryParams::default(),
         };
-        let mut claim = None;
+        let (mut claim, mut held_by) = (None, None);
         let mut answers = match &retry.request_state {
             Some(token) => {
-                let (answers, c) = open_claimed(key, token, method, &params_digest(params))?;
-                claim = Some(c);
+                let (answers, c, h) = open_claimed(key, token, method, &params_digest(params))?;
+                (claim, held_by) = (Some(c), h);
                 answers
             }
             // Every `input_required` carries a state: answers without one answer no round.
@@ -327,6 +365,7 @@ impl Round {
         Ok(Self {
             answers,
             claim,
+            held_by,
             ..Self::default()
         })
     }
@@ -334,6 +373,22 @@ impl Round {
     /// The state this round was opened from, to claim once across replicas.
     pub(crate) fn claim(&self) -> Option<&Claim> {
         self.claim.as_ref()
+    }
+
+    /// The replica holding the call this round's state continues (`""` without scale-out),
+    /// when the state was sealed for a held call.
+    pub(crate) fn held_by(&self) -> Option<&str> {
+        self.held_by.as_deref()
+    }
+
+    /// Parks a call to keep open until the retry (the last one parked stays).
+    pub(crate) fn park(&self, call: Box<dyn Hold>) {
+        *lock(&self.parked) = Some(call);
+    }
+
+    /// The call parked in this round, if any.
+    pub(crate) fn take_parked(&self) -> Option<Box<dyn Hold>> {
+        lock(&self.parked).take()
     }
 
     /// The key of the next interaction of `kind`, unless the handler named it.

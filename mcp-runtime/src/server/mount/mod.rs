@@ -14,6 +14,7 @@
 //! declared for it (`server::Live::build`).
 
 mod forward;
+mod held;
 mod logs;
 mod relay;
 mod subs;
@@ -120,6 +121,7 @@ impl ServerBuilder {
             prefix: Arc::clone(&prefix),
             transforms: Arc::new(options.transforms),
             shared: Arc::new(Shared {
+                held: Arc::new(held::Held::new(options.held_calls, options.hold_for)),
                 logs: logs::Logs::default(),
                 subs,
                 listener: std::sync::Mutex::new(None),
@@ -160,6 +162,8 @@ struct Remote {
 
 /// What every request forwarded to one remote shares.
 struct Shared {
+    /// Calls of stateless callers held open between their rounds.
+    held: Arc<held::Held>,
     logs: logs::Logs,
     subs: subs::Subs,
     /// The stateless era's `subscriptions/listen` to the remote: its list changes, and the
