@@ -189,9 +189,10 @@ impl<'a> MethodCall<'a> {
         let (method, params, id) = (self.method(), self.params, self.id);
         let prepared = if self.scope.version.is_stateless() {
             let key = &server.state_key;
+            let here = replica(server);
             match self.scope.retry {
-                Retry::Unknown => Round::from_request(key, method, params),
-                known => Round::read(key, method, params, known == Retry::Present),
+                Retry::Unknown => Round::from_request(key, method, params, here),
+                known => Round::read(key, method, params, known == Retry::Present, here),
             }
             .map(Some)
         } else {
@@ -211,11 +212,6 @@ impl<'a> MethodCall<'a> {
                 Err(err) => return Ran::Answered(Err(err)),
             };
             let round = ctx.inner.interact.round();
-            // A state continuing a call held open on another replica is refused here, before it
-            // is claimed: that replica may still take it.
-            if let Some(err) = round.and_then(|r| held_elsewhere(server, r)) {
-                return Ran::Answered(Err(err));
-            }
             // A state opened here is claimed among the replicas too: it opens once in all.
             if let (Some(scale), Some(claim)) = (&server.scale, round.and_then(|r| r.claim()))
                 && let Err(err) = claim_shared(scale, claim).await
@@ -298,22 +294,8 @@ pub(crate) fn input_required(
 }
 
 /// This replica's name among the replicas (`""` without scale-out).
-fn replica(server: &ServerInner) -> &str {
+pub(crate) fn replica(server: &ServerInner) -> &str {
     server.scale.as_ref().map_or("", |s| &s.node)
-}
-
-/// The error of a retry whose state continues a call held open on another replica: that call
-/// lives in that replica's memory only, and the call is not run again here.
-fn held_elsewhere(server: &ServerInner, round: &Round) -> Option<ErrorObject> {
-    let holder = round.held_by()?;
-    if holder == replica(server) {
-        return None;
-    }
-    let mut err = ErrorObject::invalid_params(format!(
-        "invalid requestState: the call it continues is held open on replica '{holder}', not on this one"
-    ));
-    err.data = Some(serde_json::json!({"reason": "held_on_another_replica", "replica": holder}));
-    Some(err)
 }
 
 /// Marks a finished result in the stateless era: `resultType: "complete"` and the server's

@@ -178,6 +178,16 @@ fn tampered(why: &str) -> ErrorObject {
     ErrorObject::invalid_params(format!("invalid requestState: {why}"))
 }
 
+/// The error of a retry whose state continues a call held open on replica `holder`: that call
+/// lives in that replica's memory only, and it is not run again here.
+fn held_elsewhere(holder: &str) -> ErrorObject {
+    let mut err = tampered(&format!(
+        "the call it continues is held open on replica '{holder}', not on this one"
+    ));
+    err.data = Some(serde_json::json!({"reason": "held_on_another_replica", "replica": holder}));
+    err
+}
+
 /// Verifies a sealed state for this method and params; returns its answers.
 #[cfg(test)]
 pub(crate) fn open(
@@ -186,7 +196,7 @@ pub(crate) fn open(
     method: &str,
     digest: &str,
 ) -> Result<HashMap<String, Box<RawValue>>, ErrorObject> {
-    open_claimed(key, token, method, digest).map(|(answers, _, _)| answers)
+    open_claimed(key, token, method, digest, "").map(|(answers, _, _)| answers)
 }
 
 /// A state opened here, to be claimed in the replicas' shared memory too (`SessionStore::
@@ -208,12 +218,15 @@ impl Claim {
 /// it continues, if one is held.
 type Opened = (HashMap<String, Box<RawValue>>, Claim, Option<String>);
 
-/// [`open`], with the state's [`Claim`] and holder.
+/// [`open`], with the state's [`Claim`] and holder, on replica `here` (`""` without
+/// scale-out): a state continuing a call held open on another replica is refused before it is
+/// used, so that the replica holding it may still take it.
 fn open_claimed(
     key: &StateKey,
     token: &str,
     method: &str,
     digest: &str,
+    here: &str,
 ) -> Result<Opened, ErrorObject> {
     let (body, tag) = token.split_once('.').ok_or_else(|| tampered("malformed"))?;
     let tag = URL_SAFE_NO_PAD
@@ -239,6 +252,11 @@ fn open_claimed(
     let now = now_secs();
     if payload.x < now {
         return Err(tampered("expired"));
+    }
+    if let Some(holder) = payload.h.as_deref()
+        && holder != here
+    {
+        return Err(held_elsewhere(holder));
     }
     replays()
         .use_once(&payload.n, payload.x, now)
@@ -315,21 +333,24 @@ impl Round {
         key: &StateKey,
         method: &str,
         params: Option<&RawValue>,
+        here: &str,
     ) -> Result<Self, ErrorObject> {
         // First rounds (almost every request) carry neither member: skip the parse.
         let retried = params.is_some_and(|p| {
             p.get().contains("\"inputResponses\"") || p.get().contains("\"requestState\"")
         });
-        Self::read(key, method, params, retried)
+        Self::read(key, method, params, retried, here)
     }
 
     /// [`from_request`](Self::from_request) when the caller knows already whether the params
     /// carry `inputResponses` or `requestState` (`retried`): it read them in its own pass.
+    /// `here` is this replica's name (`""` without scale-out).
     pub(crate) fn read(
         key: &StateKey,
         method: &str,
         params: Option<&RawValue>,
         retried: bool,
+        here: &str,
     ) -> Result<Self, ErrorObject> {
         let retry: RetryParams<'_> = match params {
             Some(p) if retried => serde_json::from_str(p.get())
@@ -339,7 +360,8 @@ impl Round {
         let (mut claim, mut held_by) = (None, None);
         let mut answers = match &retry.request_state {
             Some(token) => {
-                let (answers, c, h) = open_claimed(key, token, method, &params_digest(params))?;
+                let (answers, c, h) =
+                    open_claimed(key, token, method, &params_digest(params), here)?;
                 (claim, held_by) = (Some(c), h);
                 answers
             }

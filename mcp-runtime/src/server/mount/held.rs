@@ -274,12 +274,10 @@ pub(super) async fn drive_round<T: Send + 'static>(
             }
             let mut asking = std::pin::pin!(ask(ctx, q.asked.clone(), Some(key.clone())));
             let first = std::future::poll_fn(|cx| Poll::Ready(asking.as_mut().poll(cx))).await;
-            let Poll::Pending = first else {
-                if let Poll::Ready(answer) = first {
-                    let _ = q.reply.send(answer);
-                }
+            if let Poll::Ready(answer) = first {
+                let _ = q.reply.send(answer);
                 continue;
-            };
+            }
             // Not answered yet: recorded in the round, whose `input_required` stops our
             // handler. The call waits for the retry.
             if open.slot.is_none() {
