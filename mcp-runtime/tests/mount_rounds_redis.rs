@@ -107,8 +107,7 @@ async fn order_on(url: &str, extra: &Value) -> Value {
     text.lines()
         .filter_map(|l| l.strip_prefix("data:"))
         .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-        .filter(|m| m.get("id").is_some())
-        .last()
+        .rfind(|m| m.get("id").is_some())
         .unwrap()
 }
 

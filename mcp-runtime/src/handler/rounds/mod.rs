@@ -171,7 +171,12 @@ pub(crate) fn seal_held(
     let mut mac = HmacSha256::new_from_slice(&key.0).expect("HMAC takes any key length");
     mac.update(body.as_bytes());
     let tag = URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes());
-    (format!("{body}.{tag}"), Claim { nonce, expiry })
+    let claim = Claim {
+        nonce,
+        expiry,
+        held: held.is_some(),
+    };
+    (format!("{body}.{tag}"), claim)
 }
 
 fn tampered(why: &str) -> ErrorObject {
@@ -196,7 +201,7 @@ pub(crate) fn open(
     method: &str,
     digest: &str,
 ) -> Result<HashMap<String, Box<RawValue>>, ErrorObject> {
-    open_claimed(key, token, method, digest, "").map(|(answers, _, _)| answers)
+    open_claimed(key, token, method, digest, "").map(|(answers, _)| answers)
 }
 
 /// A state opened here, to be claimed in the replicas' shared memory too (`SessionStore::
@@ -205,6 +210,9 @@ pub(crate) fn open(
 pub(crate) struct Claim {
     pub(crate) nonce: String,
     pub(crate) expiry: u64,
+    /// Whether the state continues a call held open (on this replica: a state naming another
+    /// one does not open here).
+    pub(crate) held: bool,
 }
 
 impl Claim {
@@ -214,11 +222,7 @@ impl Claim {
     }
 }
 
-/// What an opened state holds: its answers, its [`Claim`], and the replica holding the call
-/// it continues, if one is held.
-type Opened = (HashMap<String, Box<RawValue>>, Claim, Option<String>);
-
-/// [`open`], with the state's [`Claim`] and holder, on replica `here` (`""` without
+/// [`open`], with the state's [`Claim`], on replica `here` (`""` without
 /// scale-out): a state continuing a call held open on another replica is refused before it is
 /// used, so that the replica holding it may still take it.
 fn open_claimed(
@@ -227,7 +231,7 @@ fn open_claimed(
     method: &str,
     digest: &str,
     here: &str,
-) -> Result<Opened, ErrorObject> {
+) -> Result<(HashMap<String, Box<RawValue>>, Claim), ErrorObject> {
     let (body, tag) = token.split_once('.').ok_or_else(|| tampered("malformed"))?;
     let tag = URL_SAFE_NO_PAD
         .decode(tag)
@@ -264,9 +268,9 @@ fn open_claimed(
     let claim = Claim {
         nonce: payload.n.into_owned(),
         expiry: payload.x,
+        held: payload.h.is_some(),
     };
-    let held = payload.h.map(std::borrow::Cow::into_owned);
-    Ok((payload.a.into_iter().collect(), claim, held))
+    Ok((payload.a.into_iter().collect(), claim))
 }
 
 /// The kinds of interaction, for automatic input keys.
@@ -296,8 +300,6 @@ pub(crate) struct Round {
     counters: [AtomicUsize; 3],
     /// The state this round was opened from, if any.
     claim: Option<Claim>,
-    /// The replica holding the call the state continues (`""` without scale-out), if any.
-    held_by: Option<String>,
     /// A call to keep open until the retry (`Hold`), put here by the handler before it stops.
     parked: Mutex<Option<Box<dyn Hold>>>,
 }
@@ -357,12 +359,11 @@ impl Round {
                 .map_err(|_| ErrorObject::invalid_params("invalid params"))?,
             _ => RetryParams::default(),
         };
-        let (mut claim, mut held_by) = (None, None);
+        let mut claim = None;
         let mut answers = match &retry.request_state {
             Some(token) => {
-                let (answers, c, h) =
-                    open_claimed(key, token, method, &params_digest(params), here)?;
-                (claim, held_by) = (Some(c), h);
+                let (answers, c) = open_claimed(key, token, method, &params_digest(params), here)?;
+                claim = Some(c);
                 answers
             }
             // Every `input_required` carries a state: answers without one answer no round.
@@ -387,7 +388,6 @@ impl Round {
         Ok(Self {
             answers,
             claim,
-            held_by,
             ..Self::default()
         })
     }
@@ -397,10 +397,9 @@ impl Round {
         self.claim.as_ref()
     }
 
-    /// The replica holding the call this round's state continues (`""` without scale-out),
-    /// when the state was sealed for a held call.
-    pub(crate) fn held_by(&self) -> Option<&str> {
-        self.held_by.as_deref()
+    /// Whether this round's state continues a call held open here (`Hold`).
+    pub(crate) fn held(&self) -> bool {
+        self.claim.as_ref().is_some_and(|c| c.held)
     }
 
     /// Parks a call to keep open until the retry (the last one parked stays).

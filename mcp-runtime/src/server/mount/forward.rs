@@ -97,7 +97,7 @@ impl Remote {
         tool: bool,
     ) -> Result<T, HandlerError> {
         let client = crate::principal::current().unwrap_or_else(|| Arc::from("unknown"));
-        let open = if round.held_by().is_some() {
+        let open = if round.held() {
             drop(call);
             self.shared
                 .held
