@@ -27,8 +27,6 @@ use mcp_core::ErrorObject;
 use tokio::sync::{mpsc, oneshot};
 
 use super::forward::{Passed, log};
-#[cfg(doc)]
-use super::relay::Relay;
 use super::relay::{Question, ask};
 use crate::handler::context::Context;
 use crate::handler::rounds::{Hold, Round};
@@ -108,7 +106,7 @@ pub(super) struct Open<T> {
 }
 
 impl<T> Open<T> {
-    /// A call sent with the handler of [`Relay::channel_held`]`(parked)`.
+    /// A call sent with the handler of `Relay::channel_held(parked)`.
     pub(super) fn new(
         request: BoxFuture<'static, Result<T, ClientError>>,
         passed: Passed,
