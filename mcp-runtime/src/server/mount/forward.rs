@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use mcp_core::meta::SERVER_INFO_KEY;
 use mcp_core::{
-    CallToolResult, CompleteRequestParams, CompleteResult, ErrorObject, GetPromptResult,
-    LoggingMessageNotificationParams, Meta, ProgressNotificationParams, ResourceContents,
+    CallToolResult, CompleteRequestParams, CompleteResult, ErrorObject, GetPromptResult, Meta,
+    ProgressNotificationParams, ResourceContents,
 };
 use serde_json::json;
 use serde_json::value::RawValue;
@@ -18,7 +18,7 @@ use mcp_client::{BoxFuture, Call, ClientError};
 
 use super::Remote;
 use super::held::{Full, Open, drive_round};
-use super::logs::LogWatch;
+use super::logs::{Passed, log};
 use super::relay::{Question, Relay, ask};
 use crate::error::{HandlerError, ToolError};
 use crate::handler::context::Context;
@@ -221,12 +221,6 @@ fn own_result(result_type: &mut Option<mcp_core::ResultType>, meta: &mut Option<
     }
 }
 
-/// What the remote sends about one forwarded request besides its answer.
-pub(super) struct Passed {
-    pub(super) updates: mpsc::Receiver<ProgressNotificationParams>,
-    pub(super) logs: LogWatch,
-}
-
 /// The callback that queues a forwarded request's progress (when our client asked for it).
 #[allow(clippy::type_complexity)]
 fn progress_queue(
@@ -242,11 +236,6 @@ fn progress_queue(
             let _ = tx.try_send(p);
         });
     (f, rx)
-}
-
-/// Passes a remote log message on, through our request's gate (the caller's level).
-pub(super) async fn log(ctx: &Context, m: LoggingMessageNotificationParams) {
-    ctx.log_as(m.level, m.logger.as_deref(), m.data).await;
 }
 
 /// Awaits a forwarded request inside our handler's future, passing its progress and log

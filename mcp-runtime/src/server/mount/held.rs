@@ -26,7 +26,7 @@ use mcp_client::{BoxFuture, ClientError};
 use mcp_core::ErrorObject;
 use tokio::sync::{mpsc, oneshot};
 
-use super::forward::{Passed, log};
+use super::logs::{Passed, log};
 use super::relay::{Question, ask};
 use crate::handler::context::Context;
 use crate::handler::rounds::{Hold, Round};
