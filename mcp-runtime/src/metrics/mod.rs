@@ -56,6 +56,7 @@
 #[cfg(feature = "otel")]
 mod otel;
 mod registry;
+mod shortcut;
 #[cfg(feature = "http")]
 pub(crate) mod router;
 
@@ -143,8 +144,11 @@ pub struct Metrics(Arc<Inner>);
 struct Inner {
     max_series: usize,
     operations: Table<Operation>,
+    /// The operation series by a small key (see `shortcut.rs`).
+    shortcuts: shortcut::Shortcuts,
     sessions: Table<Histogram>,
-    in_flight: AtomicI64,
+    /// Shared with the OpenTelemetry gauge's callback, which reads it at each export.
+    in_flight: Arc<AtomicI64>,
     refusals: Table<AtomicU64>,
     /// The OpenTelemetry instruments, once [`Metrics::opentelemetry`] made them.
     #[cfg(feature = "otel")]
@@ -191,8 +195,9 @@ impl Metrics {
         Self(Arc::new(Inner {
             max_series: max,
             operations: Table::new(OPERATION_LABELS, max),
+            shortcuts: shortcut::Shortcuts::new(),
             sessions: Table::new(SESSION_LABELS, max),
-            in_flight: AtomicI64::new(0),
+            in_flight: Arc::new(AtomicI64::new(0)),
             refusals,
             #[cfg(feature = "otel")]
             otel: std::sync::OnceLock::new(),
@@ -263,7 +268,9 @@ impl Metrics {
     #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
     #[must_use]
     pub fn opentelemetry(self) -> Self {
-        self.0.otel.get_or_init(otel::Instruments::new);
+        self.0
+            .otel
+            .get_or_init(|| otel::Instruments::new(self.0.in_flight.clone()));
         self
     }
 
@@ -299,34 +306,57 @@ impl Metrics {
         use mcp_core::Method;
         let method = request.method().name().unwrap_or(registry::OTHER);
         let code;
-        let (error_type, status) = match (outcome.kind(), outcome.error_object()) {
+        let ((error_type, status), class) = match (outcome.kind(), outcome.error_object()) {
             (_, Some(error)) => {
                 if let Some(cause) = Cause::of(error) {
                     self.refused(cause);
                 }
                 code = Code::new(error.code);
-                (code.as_str(), code.as_str())
+                ((code.as_str(), code.as_str()), i64::from(error.code))
             }
-            (OutcomeKind::ToolError, None) => ("tool_error", ""),
-            (OutcomeKind::Cancelled, None) => ("cancelled", ""),
-            _ => ("", ""),
+            (OutcomeKind::ToolError, None) => (("tool_error", ""), shortcut::TOOL_ERROR),
+            (OutcomeKind::Cancelled, None) => (("cancelled", ""), shortcut::CANCELLED),
+            _ => (("", ""), 0),
+        };
+        let target = match request.method() {
+            Method::CallTool | Method::GetPrompt => request.target().unwrap_or(""),
+            _ => "",
         };
         let (tool, prompt, operation) = match request.method() {
-            Method::CallTool => (request.target().unwrap_or(""), "", "execute_tool"),
-            Method::GetPrompt => ("", request.target().unwrap_or(""), ""),
+            Method::CallTool => (target, "", "execute_tool"),
+            Method::GetPrompt => ("", target, ""),
             _ => ("", "", ""),
         };
         let version = request.version().map_or("", |v| v.as_str());
-        let (network, protocol) = network(request.transport());
+        let transport = request.transport();
+        let (network, protocol) = network(transport);
         let values = [
             method, error_type, status, tool, prompt, operation, version, network, protocol,
         ];
-        let series = self.0.operations.get(&values);
+        // The names are static strings: their addresses tell them apart.
+        let key = shortcut::Key {
+            method: method.as_ptr() as usize,
+            version: version.as_ptr() as usize,
+            transport: transport as u8,
+            outcome: class,
+        };
+        let inner = &*self.0;
+        let series = match inner.shortcuts.find(key, target) {
+            Some(index) => inner.operations.at(index),
+            None => None,
+        };
+        let series = series.unwrap_or_else(|| {
+            let (index, series) = inner.operations.find(&values);
+            if let Some(index) = index {
+                inner.shortcuts.remember(key, target, index);
+            }
+            series
+        });
         series.histogram.observe(elapsed);
         #[cfg(feature = "otel")]
-        if let Some(otel) = self.0.otel.get() {
+        if let Some(otel) = inner.otel.get() {
             let seconds = elapsed.as_secs_f64();
-            if self.0.operations.is_overflow(series) {
+            if inner.operations.is_overflow(series) {
                 // Its labels are `_OTHER`; OpenTelemetry has the values (and a bound of its own).
                 otel.operation(seconds, &values);
             } else {
@@ -392,11 +422,8 @@ struct InFlight<'a>(&'a Inner);
 
 impl<'a> InFlight<'a> {
     fn enter(inner: &'a Inner) -> Self {
+        // OpenTelemetry's gauge reads the same atomic when it exports.
         inner.in_flight.fetch_add(1, Ordering::Relaxed);
-        #[cfg(feature = "otel")]
-        if let Some(otel) = inner.otel.get() {
-            otel.in_flight.add(1, &[]);
-        }
         Self(inner)
     }
 }
@@ -404,10 +431,6 @@ impl<'a> InFlight<'a> {
 impl Drop for InFlight<'_> {
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
-        #[cfg(feature = "otel")]
-        if let Some(otel) = self.0.otel.get() {
-            otel.in_flight.add(-1, &[]);
-        }
     }
 }
 

@@ -118,6 +118,7 @@
 mod items;
 mod outcome;
 mod request;
+mod scan;
 
 use std::sync::Arc;
 
@@ -215,8 +216,11 @@ pub struct Next<'a> {
     endpoint: Endpoint<'a>,
 }
 
-/// The method, run at the end of the chain.
-pub(crate) type Endpoint<'a> = Box<dyn FnOnce() -> BoxFuture<'a, Outcome> + Send + 'a>;
+/// The method, run at the end of the chain: its future, made before the chain runs (a future
+/// does nothing until polled: a layer that answers instead drops it unstarted). Boxed, not
+/// pinned in the caller: the connection's future, which a server without layers polls too,
+/// stays the size it is.
+pub(crate) type Endpoint<'a> = BoxFuture<'a, Outcome>;
 
 impl<'a> Next<'a> {
     /// Runs the rest of the chain: the next layer, or the method.
@@ -260,7 +264,7 @@ impl<'a> Next<'a> {
                 return layer.call(request, next);
             }
         }
-        endpoint()
+        endpoint
     }
 }
 

@@ -75,6 +75,7 @@
 //! `OTEL_EXPORTER_OTLP_ENDPOINT` is set, and turns this layer on then.
 
 mod attrs;
+pub(crate) mod root;
 
 use opentelemetry::propagation::{Extractor, TextMapCompositePropagator, TextMapPropagator};
 use opentelemetry::trace::{
@@ -82,6 +83,7 @@ use opentelemetry::trace::{
 };
 use opentelemetry::{Context, InstrumentationScope, KeyValue, global};
 use opentelemetry_sdk::propagation::{BaggagePropagator, TraceContextPropagator};
+use opentelemetry_sdk::trace::{IdGenerator, RandomIdGenerator};
 use serde_json::{Map, Value};
 
 use crate::future::BoxFuture;
@@ -163,6 +165,25 @@ impl Extractor for MetaCarrier<'_> {
 
 impl Layer for Tracing {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+        // A request that starts a trace (no `_meta` to carry a parent, no ambient span), when
+        // the provider's root ratio is known: the layer draws the trace id and decides.
+        let mut decided = false;
+        if root::known()
+            && request.meta_text().is_none()
+            && !Context::map_current(|cx| cx.span().span_context().is_valid())
+        {
+            // One random draw: the bits a trace id's ratio decision reads (none inside a
+            // left-out request: a mounted server's call is its child).
+            let low = u64::from_be_bytes(RandomIdGenerator::default().new_span_id().to_bytes());
+            match root::decide(low).map(|sampled| sampled && !root::inside_left_out()) {
+                // Left out: no span and no context, the thread marked while it is served (so
+                // that what the handler starts is left out too, as a child of a left-out root
+                // is).
+                Some(false) => return Box::pin(root::LeftOut(next.run())),
+                Some(true) => decided = true,
+                None => {}
+            }
+        }
         let ambient = Context::current();
         let extracted = request.meta().map(|meta| {
             self.propagator
@@ -187,7 +208,11 @@ impl Layer for Tracing {
         if let Some(link) = link {
             builder = builder.with_links(vec![link]);
         }
-        let mut span = builder.start_with_context(&tracer, &parent);
+        let mut span = if decided {
+            root::sampled(|| builder.start_with_context(&tracer, &parent))
+        } else {
+            builder.start_with_context(&tracer, &parent)
+        };
         if span.is_recording() {
             describe(request, method, &mut span);
         }
