@@ -46,19 +46,22 @@
 //!
 //! # Cost
 //!
-//! The layer boxes one future and reads the clock twice per message. Recording into an
-//! existing series hashes the borrowed label values, finds the series in a fixed table of
-//! `OnceLock` slots and adds to atomics: no lock, no allocation. Recorded into OpenTelemetry
-//! too (`Metrics::opentelemetry`, feature `otel`), each series keeps the histogram bound to
-//! its attributes (made on its first call): a call allocates no attribute and the SDK does not
-//! look the set up again.
+//! The layer boxes one future and reads the clock twice per message. A request whose label
+//! set was seen before finds its series by a short key (the method, revision and transport,
+//! the outcome's code and the target: one short hash and one comparison) and adds to
+//! atomics: no lock, no allocation; a new one hashes its borrowed label values once, in a
+//! fixed table of `OnceLock` slots. Recorded into OpenTelemetry too (`Metrics::opentelemetry`,
+//! feature `otel`), each series keeps the histogram bound to its attributes (made on its
+//! first call): a call allocates no attribute and the SDK does not look the set up again;
+//! the in-flight gauge is an observable one, read from the registry's count at each export
+//! (a request adds nothing to it).
 
 #[cfg(feature = "otel")]
 mod otel;
 mod registry;
-mod shortcut;
 #[cfg(feature = "http")]
 pub(crate) mod router;
+mod shortcut;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};

@@ -110,7 +110,16 @@ mod tests {
         s.remember(key, "add", 7);
         assert_eq!(s.find(key, "add"), Some(7));
         assert_eq!(s.find(key, "adds"), None);
-        assert_eq!(s.find(Key { outcome: -32602, ..key }, "add"), None);
+        assert_eq!(
+            s.find(
+                Key {
+                    outcome: -32602,
+                    ..key
+                },
+                "add"
+            ),
+            None
+        );
         s.remember(key, &"x".repeat(MAX_TARGET + 1), 8);
         assert_eq!(s.find(key, &"x".repeat(MAX_TARGET + 1)), None);
     }

@@ -109,6 +109,9 @@
 //! usual path: no request view is built, nothing is boxed; so does what the server sends
 //! (also when no layer [asked](Layer::sees_outgoing) to see it). With layers, each message
 //! builds one [`Request`] on the stack and boxes one future per layer and one for the method.
+//! The target and `_meta` are read from the params once, when a layer first asks, and
+//! without parsing them in the common case (no escape, the `name` first): a look at the
+//! quotes; `_meta` is parsed only when [`Request::meta`] is called.
 //!
 //! # Panics
 //!

@@ -76,11 +76,17 @@ fn quick(target: Option<Target>, text: &str) -> Option<Scanned<'_>> {
             b'\\' => return None,
             b'"' => {
                 let next = &b[i + 1..];
-                let read = |key: &[u8]| next.starts_with(key);
-                if read(b"_meta\"")
-                    || (target.is_some()
-                        && (read(b"name\"") || read(b"uri\"") || read(b"taskId\"") || read(b"ref\"")))
-                {
+                // The first letter picks the one key it could be.
+                let key: &[u8] = match next.first() {
+                    Some(b'_') => b"_meta\"",
+                    Some(_) if target.is_none() => continue,
+                    Some(b'n') => b"name\"",
+                    Some(b'u') => b"uri\"",
+                    Some(b't') => b"taskId\"",
+                    Some(b'r') => b"ref\"",
+                    _ => continue,
+                };
+                if next.starts_with(key) {
                     return None;
                 }
             }
@@ -137,7 +143,9 @@ fn object(meta: Option<&RawValue>) -> Result<Option<&str>, ()> {
 /// `ref`, a member twice, a value of the wrong type, params that are not an object).
 fn walk(target: Option<Target>, text: &str) -> Option<Scanned<'_>> {
     let b = text.as_bytes();
-    let open = b.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))?;
+    let open = b
+        .iter()
+        .position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))?;
     if b[open] != b'{' {
         return None;
     }
@@ -152,7 +160,10 @@ fn walk(target: Option<Target>, text: &str) -> Option<Scanned<'_>> {
     loop {
         // To the next byte that is structure (everything else is inside a scalar or
         // whitespace).
-        i += b.get(i..)?.iter().position(|&c| STRUCTURE[usize::from(c)])?;
+        i += b
+            .get(i..)?
+            .iter()
+            .position(|&c| STRUCTURE[usize::from(c)])?;
         match b[i] {
             b'"' => {
                 let from = i + 1;
@@ -265,8 +276,7 @@ mod tests {
     use super::*;
 
     fn both(target: Option<Target>, text: &str) -> Scanned<'static> {
-        let raw: &'static RawValue =
-            Box::leak(RawValue::from_string(text.to_owned()).unwrap());
+        let raw: &'static RawValue = Box::leak(RawValue::from_string(text.to_owned()).unwrap());
         let walked = walk(target, raw.get());
         let parsed = parse(target, raw);
         if let Some(w) = &walked {
@@ -288,32 +298,59 @@ mod tests {
         );
         assert_eq!(s.target.as_deref(), Some("add"));
         assert_eq!(s.meta, None);
-        let s = both(name, r#"{"name":"add","_meta":{"traceparent":"00-ab"},"x":-1.5e3}"#);
+        let s = both(
+            name,
+            r#"{"name":"add","_meta":{"traceparent":"00-ab"},"x":-1.5e3}"#,
+        );
         assert_eq!(s.meta, Some(r#"{"traceparent":"00-ab"}"#));
         assert_eq!(both(name, r#"{"name":"a","name":"b"}"#), Scanned::default());
         assert_eq!(both(name, r#"{"name":1}"#), Scanned::default());
         assert_eq!(both(name, r#"{"name":"x","uri":2}"#), Scanned::default());
-        assert_eq!(both(name, r#"{"name":"x","_meta":"m"}"#), Scanned::default());
-        assert_eq!(both(name, r#"{"name":null,"_meta":null}"#), Scanned::default());
+        assert_eq!(
+            both(name, r#"{"name":"x","_meta":"m"}"#),
+            Scanned::default()
+        );
+        assert_eq!(
+            both(name, r#"{"name":null,"_meta":null}"#),
+            Scanned::default()
+        );
         let s = both(name, r#"{"name":"a\"b"}"#);
         assert_eq!(s.target.as_deref(), Some("a\"b"));
-        let s = both(Some(Target::Uri), r#"{"name":"n","uri":"file:///a","taskId":"t"}"#);
+        let s = both(
+            Some(Target::Uri),
+            r#"{"name":"n","uri":"file:///a","taskId":"t"}"#,
+        );
         assert_eq!(s.target.as_deref(), Some("file:///a"));
         let s = both(Some(Target::TaskId), r#"{"taskId":"t-1","cursor":true}"#);
         assert_eq!(s.target.as_deref(), Some("t-1"));
-        let s = both(Some(Target::Ref), r#"{"ref":{"type":"ref/prompt","name":"p"}}"#);
+        let s = both(
+            Some(Target::Ref),
+            r#"{"ref":{"type":"ref/prompt","name":"p"}}"#,
+        );
         assert_eq!(s.target.as_deref(), Some("p"));
         let s = both(None, r#"{"name":1,"name":2,"_meta":{"k":[]}}"#);
         assert_eq!((s.target, s.meta), (None, Some(r#"{"k":[]}"#)));
         assert_eq!(both(None, r#"{"_meta":{},"_meta":{}}"#), Scanned::default());
         assert_eq!(both(None, "[1,2]"), Scanned::default());
-        assert_eq!(walk(name, r#"{"na\u006de":"x"}"#), None, "escaped keys go to serde");
+        assert_eq!(
+            walk(name, r#"{"na\u006de":"x"}"#),
+            None,
+            "escaped keys go to serde"
+        );
         assert_eq!(quick(name, r#"{"name":"x","uri":"y"}"#), None);
         assert_eq!(quick(name, r#"{"arguments":{},"name":"x"}"#), None);
         let q = quick(name, r#"{"name":"add","arguments":{"a":"b"}}"#).unwrap();
         assert_eq!(q.target.as_deref(), Some("add"));
-        assert_eq!(both(name, r#"{"name":"a","arguments":{"name":"b"}}"#).target.as_deref(), Some("a"));
+        assert_eq!(
+            both(name, r#"{"name":"a","arguments":{"name":"b"}}"#)
+                .target
+                .as_deref(),
+            Some("a")
+        );
         assert_eq!(both(name, r#"{"name":"a","x":"_meta"}"#).meta, None);
-        assert_eq!(both(name, r#"{"na\u006de":"x"}"#).target.as_deref(), Some("x"));
+        assert_eq!(
+            both(name, r#"{"na\u006de":"x"}"#).target.as_deref(),
+            Some("x")
+        );
     }
 }

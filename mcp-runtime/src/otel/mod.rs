@@ -42,6 +42,17 @@
 //! `gen_ai.tool.name`, `gen_ai.prompt.name`, `mcp.resource.uri`) are set once it decided to
 //! record, so a request left out by a ratio sampler allocates none of them.
 //!
+//! When the provider is the command line's (`Server::run` with `OTEL_EXPORTER_OTLP_ENDPOINT`,
+//! or `cli::Telemetry::from_env`), the layer knows its sampler's ratio for root spans
+//! (`parentbased_traceidratio`, `parentbased_always_off`, `always_off`) and decides a request
+//! that starts a trace (no `_meta`, no ambient span) itself, by the SDK's own rule on 64
+//! random bits: a request left out then costs that draw and a mark on the thread while its
+//! future is polled, no span, no context. The command line's sampler leaves out the roots
+//! started under the mark (the handler's own spans: children of a left-out root, left out as
+//! a parent-based sampler would), and samples the roots the layer chose without drawing
+//! again. A request with `_meta` or inside an ambient span, and any other provider, go
+//! through the SDK as described above.
+//!
 //! "Span status SHOULD be set to `ERROR` when `error.type` attribute is present. The status
 //! description SHOULD match the `JSONRPCError.message`": it is, and the description of a
 //! tool error is `tool_error`.

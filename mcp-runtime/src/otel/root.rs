@@ -35,7 +35,9 @@ thread_local! {
 /// Installs the root ratio the layer applies from now on (the command line's, with its
 /// provider), or `None` to leave every decision to the provider.
 pub(crate) fn set_ratio(ratio: Option<f64>) {
-    let bound = ratio.map_or(UNKNOWN, |r| (r.clamp(0.0, 1.0) * (1u64 << 63) as f64) as u64);
+    let bound = ratio.map_or(UNKNOWN, |r| {
+        (r.clamp(0.0, 1.0) * (1u64 << 63) as f64) as u64
+    });
     BOUND.store(bound, Ordering::Relaxed);
 }
 
@@ -44,7 +46,12 @@ pub(crate) fn set_ratio(ratio: Option<f64>) {
 /// the decision to the provider.
 pub(super) fn decide(low: u64) -> Option<bool> {
     let bound = BOUND.load(Ordering::Relaxed);
-    (bound != UNKNOWN).then_some((low >> 1) < bound)
+    (bound != UNKNOWN).then(|| below(low, bound))
+}
+
+/// The SDK's `TraceIdRatioBased` rule: the low 63 bits of the trace id below the bound.
+fn below(low: u64, bound: u64) -> bool {
+    (low >> 1) < bound
 }
 
 /// Whether a left-out request is being polled on this thread.
@@ -122,13 +129,73 @@ impl ShouldSample for Decided {
                 trace_state: TraceState::default(),
             };
         }
-        self.0.should_sample(
-            parent_context,
-            trace_id,
-            name,
-            span_kind,
-            attributes,
-            links,
-        )
+        self.0
+            .should_sample(parent_context, trace_id, name, span_kind, attributes, links)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opentelemetry::trace::{SpanContext, SpanId, TraceFlags};
+
+    fn ask(sampler: &Decided, parent: Option<&Context>) -> SamplingDecision {
+        let id = TraceId::from(0x0123_4567_89ab_cdef_0123_4567_89ab_cdefu128);
+        sampler
+            .should_sample(parent, id, "tools/call", &SpanKind::Server, &[], &[])
+            .decision
+    }
+
+    #[test]
+    fn the_layers_decision_stands_and_a_left_out_requests_roots_are_left_out() {
+        let off = Decided(Sampler::AlwaysOff);
+        let on = Decided(Sampler::AlwaysOn);
+        assert_eq!(ask(&off, None), SamplingDecision::Drop);
+        assert_eq!(
+            sampled(|| ask(&off, None)),
+            SamplingDecision::RecordAndSample,
+            "a root the layer chose is not decided again"
+        );
+        assert_eq!(ask(&off, None), SamplingDecision::Drop, "the flag is reset");
+        // Polled inside a left-out request: a root is left out, a span with a parent is the
+        // inner sampler's to decide.
+        let parent = Context::new().with_remote_span_context(SpanContext::new(
+            TraceId::from(7u128),
+            SpanId::from(9u64),
+            TraceFlags::SAMPLED,
+            true,
+            TraceState::NONE,
+        ));
+        let seen = std::sync::Mutex::new(Vec::new());
+        let future = LeftOut(Box::pin(async {
+            seen.lock().unwrap().push(ask(&on, None));
+            seen.lock().unwrap().push(ask(&on, Some(&parent)));
+            seen.lock().unwrap().push(ask(&on, Some(&Context::new())));
+            Outcome::notified()
+        }));
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        let mut future = std::pin::pin!(future);
+        assert!(future.as_mut().poll(&mut cx).is_ready());
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [
+                SamplingDecision::Drop,
+                SamplingDecision::RecordAndSample,
+                SamplingDecision::Drop
+            ]
+        );
+        assert!(!inside_left_out());
+        assert_eq!(ask(&on, None), SamplingDecision::RecordAndSample);
+    }
+
+    #[test]
+    fn the_ratio_is_the_sdks_rule_on_the_low_63_bits() {
+        let bound = |r: f64| (r * (1u64 << 63) as f64) as u64;
+        assert!(below(0, bound(0.01)));
+        assert!(!below(u64::MAX, bound(0.99)));
+        assert!(below(bound(0.5) << 1, bound(0.5) + 1));
+        assert!(!below(bound(0.5) << 1, bound(0.5)));
+        assert!(!below(0, bound(0.0)), "a ratio of 0 samples nothing");
     }
 }
