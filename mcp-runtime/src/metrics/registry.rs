@@ -209,10 +209,7 @@ impl<C: Default> Table<C> {
 /// odd (a multiplier).
 pub(super) fn seeds() -> (u64, u64) {
     let state = std::hash::RandomState::new();
-    (
-        state.hash_one(0x6d63_70u64),
-        state.hash_one(0x6b65_79u64) | 1,
-    )
+    (state.hash_one(1u64), state.hash_one(2u64) | 1)
 }
 
 /// The 128-bit product of `a` and `b`, its halves xored.

@@ -34,6 +34,7 @@ thread_local! {
 
 /// Installs the root ratio the layer applies from now on (the command line's, with its
 /// provider), or `None` to leave every decision to the provider.
+#[cfg(feature = "cli")]
 pub(crate) fn set_ratio(ratio: Option<f64>) {
     let bound = ratio.map_or(UNKNOWN, |r| {
         (r.clamp(0.0, 1.0) * (1u64 << 63) as f64) as u64
@@ -100,6 +101,7 @@ pub(super) fn sampled<T>(start: impl FnOnce() -> T) -> T {
 /// The command line's sampler: `inner`, except for a root the layer already decided to
 /// sample (so that the ratio is not applied twice).
 #[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) struct Decided(pub(crate) Sampler);
 
 impl ShouldSample for Decided {
