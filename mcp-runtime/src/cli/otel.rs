@@ -67,7 +67,16 @@ fn protocol(value: Option<&str>) -> Result<Protocol, CliError> {
 
 /// The sampler `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG` name (default
 /// `parentbased_always_on`).
+#[cfg(test)]
 fn sampler(name: Option<&str>, arg: Option<&str>) -> Result<Sampler, CliError> {
+    Ok(sampling(name, arg)?.0)
+}
+
+/// The sampler, and the ratio of root spans it samples when the tracing layer may apply it
+/// itself: a sampler that follows the parent (children of a left-out root are left out
+/// too) and samples roots by ratio, below 1 (`parentbased_traceidratio`,
+/// `parentbased_always_off`, `always_off`).
+fn sampling(name: Option<&str>, arg: Option<&str>) -> Result<(Sampler, Option<f64>), CliError> {
     let ratio = || -> Result<f64, CliError> {
         let Some(text) = arg.map(str::trim).filter(|a| !a.is_empty()) else {
             return Ok(1.0);
@@ -82,12 +91,16 @@ fn sampler(name: Option<&str>, arg: Option<&str>) -> Result<Sampler, CliError> {
     };
     let parent = |root: Sampler| Sampler::ParentBased(Box::new(root));
     Ok(match name.map(str::trim) {
-        None | Some("" | "parentbased_always_on") => parent(Sampler::AlwaysOn),
-        Some("always_on") => Sampler::AlwaysOn,
-        Some("always_off") => Sampler::AlwaysOff,
-        Some("traceidratio") => Sampler::TraceIdRatioBased(ratio()?),
-        Some("parentbased_always_off") => parent(Sampler::AlwaysOff),
-        Some("parentbased_traceidratio") => parent(Sampler::TraceIdRatioBased(ratio()?)),
+        None | Some("" | "parentbased_always_on") => (parent(Sampler::AlwaysOn), None),
+        Some("always_on") => (Sampler::AlwaysOn, None),
+        Some("always_off") => (Sampler::AlwaysOff, Some(0.0)),
+        Some("traceidratio") => (Sampler::TraceIdRatioBased(ratio()?), None),
+        Some("parentbased_always_off") => (parent(Sampler::AlwaysOff), Some(0.0)),
+        Some("parentbased_traceidratio") => {
+            let r = ratio()?;
+            let root = (r < 1.0).then_some(r);
+            (parent(Sampler::TraceIdRatioBased(r)), root)
+        }
         Some(other) => {
             return Err(CliError::new(
                 Failure::Server,
@@ -170,7 +183,7 @@ impl Telemetry {
             "v1/metrics",
         )?;
         let protocol = protocol(var("OTEL_EXPORTER_OTLP_PROTOCOL")?.as_deref())?;
-        let sampler = sampler(
+        let (sampler, root_ratio) = sampling(
             var("OTEL_TRACES_SAMPLER")?.as_deref(),
             var("OTEL_TRACES_SAMPLER_ARG")?.as_deref(),
         )?;
@@ -194,7 +207,7 @@ impl Telemetry {
             .map_err(|e| failed(&e))?;
         let tracer = SdkTracerProvider::builder()
             .with_batch_exporter(spans)
-            .with_sampler(sampler)
+            .with_sampler(crate::otel::root::Decided(sampler))
             .with_resource(resource.clone())
             .build();
         let mut meter = SdkMeterProvider::builder().with_resource(resource);
@@ -211,6 +224,9 @@ impl Telemetry {
         }
         let meter = meter.build();
         opentelemetry::global::set_tracer_provider(tracer.clone());
+        // The tracing layer knows this provider's root ratio, and applies it before it builds
+        // anything for a request that starts a trace.
+        crate::otel::root::set_ratio(root_ratio);
         opentelemetry::global::set_meter_provider(meter.clone());
         opentelemetry::global::set_text_map_propagator(crate::otel::w3c());
         Ok(Some(Self { tracer, meter }))
@@ -338,6 +354,16 @@ mod tests {
             sampler(Some("sometimes"), None).unwrap_err().failure(),
             Failure::Server
         );
+        // The root ratio the tracing layer applies itself: only a sampler that follows the
+        // parent and samples roots by a ratio below 1 (or none).
+        let root = |name: &str, arg: Option<&str>| sampling(Some(name), arg).unwrap().1;
+        assert_eq!(root("parentbased_traceidratio", Some("0.01")), Some(0.01));
+        assert_eq!(root("parentbased_traceidratio", Some("1")), None);
+        assert_eq!(root("parentbased_always_off", None), Some(0.0));
+        assert_eq!(root("always_off", None), Some(0.0));
+        assert_eq!(root("traceidratio", Some("0.01")), None);
+        assert_eq!(root("always_on", None), None);
+        assert_eq!(sampling(None, None).unwrap().1, None);
     }
 
     #[test]

@@ -64,9 +64,9 @@ impl Connection {
         )
         .with_session(self.session_id())
         .with_items(&*self.server);
-        let endpoint: Endpoint<'_> = Box::new(move || {
+        let endpoint: Endpoint<'_> = Box::pin(async move {
             self.notice(notice, params);
-            Box::pin(std::future::ready(Outcome::notified()))
+            Outcome::notified()
         });
         let _ = self.server.options.layers.run(&request, endpoint).await;
     }
@@ -94,17 +94,16 @@ impl Connection {
             .with_session(self.session_id())
             .with_items(&*self.server);
             let id = &id;
-            let endpoint: Endpoint<'_> = Box::new(move || {
+            let endpoint: Endpoint<'_> = Box::pin(async move {
                 if route == Route::Unknown {
-                    let err = ErrorObject::method_not_found(name);
-                    return Box::pin(std::future::ready(Outcome::error(err)));
+                    return Outcome::error(ErrorObject::method_not_found(name));
                 }
                 let call = self.call(route, id, params, scope, None);
                 let outcome = methods::answer_now(&call);
                 if route == Route::Initialize && outcome.is_ok() {
                     self.join_hub();
                 }
-                Box::pin(std::future::ready(Outcome::reply(outcome)))
+                Outcome::reply(outcome)
             });
             self.server.options.layers.run(&request, endpoint).await
         };
@@ -136,27 +135,27 @@ impl Connection {
         )
         .with_session(self.session_id())
         .with_items(&*self.server);
-        let endpoint: Endpoint<'_> = Box::new(move || {
-            Box::pin(async move {
-                let stop = cancel.clone();
-                let method = async {
-                    match scope {
-                        Scoping::Resolved(scope) => {
-                            let call = self.call(route, id, params, scope, Some(cancel));
-                            methods::run_handler(call).await
-                        }
-                        Scoping::Deferred(resolver) => {
-                            let call = self.call(route, id, params, resolver, Some(cancel));
-                            methods::call_tool_with_meta(call).await
-                        }
+        let endpoint: Endpoint<'_> = Box::pin(async move {
+            let stop = cancel.clone();
+            // Pinned here: `select!` polls it through the reference (the method's future is
+            // not moved into the select's own state).
+            let mut method = std::pin::pin!(async {
+                match scope {
+                    Scoping::Resolved(scope) => {
+                        let call = self.call(route, id, params, scope, Some(cancel));
+                        methods::run_handler(call).await
                     }
-                };
-                tokio::select! {
-                    biased;
-                    outcome = method => Outcome::reply(outcome),
-                    () = stop.cancelled() => Outcome::cancelled(),
+                    Scoping::Deferred(resolver) => {
+                        let call = self.call(route, id, params, resolver, Some(cancel));
+                        methods::call_tool_with_meta(call).await
+                    }
                 }
-            })
+            });
+            tokio::select! {
+                biased;
+                outcome = &mut method => Outcome::reply(outcome),
+                () = stop.cancelled() => Outcome::cancelled(),
+            }
         });
         let outcome = self.server.options.layers.run(&request, endpoint).await;
         let span = tracing::Span::current();

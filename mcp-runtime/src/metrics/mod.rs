@@ -46,18 +46,22 @@
 //!
 //! # Cost
 //!
-//! The layer boxes one future and reads the clock twice per message. Recording into an
-//! existing series hashes the borrowed label values, finds the series in a fixed table of
-//! `OnceLock` slots and adds to atomics: no lock, no allocation. Recorded into OpenTelemetry
-//! too (`Metrics::opentelemetry`, feature `otel`), each series keeps the histogram bound to
-//! its attributes (made on its first call): a call allocates no attribute and the SDK does not
-//! look the set up again.
+//! The layer boxes one future and reads the clock twice per message. A request whose label
+//! set was seen before finds its series by a short key (the method, revision and transport,
+//! the outcome's code and the target: one short hash and one comparison) and adds to
+//! atomics: no lock, no allocation; a new one hashes its borrowed label values once, in a
+//! fixed table of `OnceLock` slots. Recorded into OpenTelemetry too (`Metrics::opentelemetry`,
+//! feature `otel`), each series keeps the histogram bound to its attributes (made on its
+//! first call): a call allocates no attribute and the SDK does not look the set up again;
+//! the in-flight gauge is an observable one, read from the registry's count at each export
+//! (a request adds nothing to it).
 
 #[cfg(feature = "otel")]
 mod otel;
 mod registry;
 #[cfg(feature = "http")]
 pub(crate) mod router;
+mod shortcut;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -143,8 +147,11 @@ pub struct Metrics(Arc<Inner>);
 struct Inner {
     max_series: usize,
     operations: Table<Operation>,
+    /// The operation series by a small key (see `shortcut.rs`).
+    shortcuts: shortcut::Shortcuts,
     sessions: Table<Histogram>,
-    in_flight: AtomicI64,
+    /// Shared with the OpenTelemetry gauge's callback, which reads it at each export.
+    in_flight: Arc<AtomicI64>,
     refusals: Table<AtomicU64>,
     /// The OpenTelemetry instruments, once [`Metrics::opentelemetry`] made them.
     #[cfg(feature = "otel")]
@@ -191,8 +198,9 @@ impl Metrics {
         Self(Arc::new(Inner {
             max_series: max,
             operations: Table::new(OPERATION_LABELS, max),
+            shortcuts: shortcut::Shortcuts::new(),
             sessions: Table::new(SESSION_LABELS, max),
-            in_flight: AtomicI64::new(0),
+            in_flight: Arc::new(AtomicI64::new(0)),
             refusals,
             #[cfg(feature = "otel")]
             otel: std::sync::OnceLock::new(),
@@ -263,7 +271,9 @@ impl Metrics {
     #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
     #[must_use]
     pub fn opentelemetry(self) -> Self {
-        self.0.otel.get_or_init(otel::Instruments::new);
+        self.0
+            .otel
+            .get_or_init(|| otel::Instruments::new(self.0.in_flight.clone()));
         self
     }
 
@@ -299,34 +309,57 @@ impl Metrics {
         use mcp_core::Method;
         let method = request.method().name().unwrap_or(registry::OTHER);
         let code;
-        let (error_type, status) = match (outcome.kind(), outcome.error_object()) {
+        let ((error_type, status), class) = match (outcome.kind(), outcome.error_object()) {
             (_, Some(error)) => {
                 if let Some(cause) = Cause::of(error) {
                     self.refused(cause);
                 }
                 code = Code::new(error.code);
-                (code.as_str(), code.as_str())
+                ((code.as_str(), code.as_str()), i64::from(error.code))
             }
-            (OutcomeKind::ToolError, None) => ("tool_error", ""),
-            (OutcomeKind::Cancelled, None) => ("cancelled", ""),
-            _ => ("", ""),
+            (OutcomeKind::ToolError, None) => (("tool_error", ""), shortcut::TOOL_ERROR),
+            (OutcomeKind::Cancelled, None) => (("cancelled", ""), shortcut::CANCELLED),
+            _ => (("", ""), 0),
+        };
+        let target = match request.method() {
+            Method::CallTool | Method::GetPrompt => request.target().unwrap_or(""),
+            _ => "",
         };
         let (tool, prompt, operation) = match request.method() {
-            Method::CallTool => (request.target().unwrap_or(""), "", "execute_tool"),
-            Method::GetPrompt => ("", request.target().unwrap_or(""), ""),
+            Method::CallTool => (target, "", "execute_tool"),
+            Method::GetPrompt => ("", target, ""),
             _ => ("", "", ""),
         };
         let version = request.version().map_or("", |v| v.as_str());
-        let (network, protocol) = network(request.transport());
+        let transport = request.transport();
+        let (network, protocol) = network(transport);
         let values = [
             method, error_type, status, tool, prompt, operation, version, network, protocol,
         ];
-        let series = self.0.operations.get(&values);
+        // The names are static strings: their addresses tell them apart.
+        let key = shortcut::Key {
+            method: method.as_ptr() as usize,
+            version: version.as_ptr() as usize,
+            transport: transport as u8,
+            outcome: class,
+        };
+        let inner = &*self.0;
+        let series = match inner.shortcuts.find(key, target) {
+            Some(index) => inner.operations.at(index),
+            None => None,
+        };
+        let series = series.unwrap_or_else(|| {
+            let (index, series) = inner.operations.find(&values);
+            if let Some(index) = index {
+                inner.shortcuts.remember(key, target, index);
+            }
+            series
+        });
         series.histogram.observe(elapsed);
         #[cfg(feature = "otel")]
-        if let Some(otel) = self.0.otel.get() {
+        if let Some(otel) = inner.otel.get() {
             let seconds = elapsed.as_secs_f64();
-            if self.0.operations.is_overflow(series) {
+            if inner.operations.is_overflow(series) {
                 // Its labels are `_OTHER`; OpenTelemetry has the values (and a bound of its own).
                 otel.operation(seconds, &values);
             } else {
@@ -392,11 +425,8 @@ struct InFlight<'a>(&'a Inner);
 
 impl<'a> InFlight<'a> {
     fn enter(inner: &'a Inner) -> Self {
+        // OpenTelemetry's gauge reads the same atomic when it exports.
         inner.in_flight.fetch_add(1, Ordering::Relaxed);
-        #[cfg(feature = "otel")]
-        if let Some(otel) = inner.otel.get() {
-            otel.in_flight.add(1, &[]);
-        }
         Self(inner)
     }
 }
@@ -404,10 +434,6 @@ impl<'a> InFlight<'a> {
 impl Drop for InFlight<'_> {
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
-        #[cfg(feature = "otel")]
-        if let Some(otel) = self.0.otel.get() {
-            otel.in_flight.add(-1, &[]);
-        }
     }
 }
 

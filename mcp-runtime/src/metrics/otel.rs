@@ -2,7 +2,10 @@
 //! global meter provider when [`Metrics::opentelemetry`](super::Metrics::opentelemetry) is
 //! called: the provider is used, never installed or replaced.
 
-use opentelemetry::metrics::{BoundHistogram, Counter, Histogram, UpDownCounter};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use opentelemetry::metrics::{BoundHistogram, Counter, Histogram, ObservableUpDownCounter};
 use opentelemetry::{InstrumentationScope, KeyValue, global};
 
 use super::registry::SECONDS;
@@ -29,12 +32,14 @@ pub(super) const SESSION_ATTRIBUTES: &[&str] = &[
 pub(super) struct Instruments {
     operation: Histogram<f64>,
     session: Histogram<f64>,
-    pub(super) in_flight: UpDownCounter<i64>,
+    /// Observed at each export from the registry's own count (a request adds nothing here).
+    _in_flight: ObservableUpDownCounter<i64>,
     refusals: Counter<u64>,
 }
 
 impl Instruments {
-    pub(super) fn new() -> Self {
+    /// The instruments, the in-flight gauge reading `in_flight`.
+    pub(super) fn new(in_flight: Arc<AtomicI64>) -> Self {
         let scope = InstrumentationScope::builder("mcp-runtime")
             .with_version(env!("CARGO_PKG_VERSION"))
             .build();
@@ -56,9 +61,12 @@ impl Instruments {
                 "mcp.server.session.duration",
                 "The duration of MCP sessions as observed on the server.",
             ),
-            in_flight: meter
-                .i64_up_down_counter("mcp.server.requests.in_flight")
+            _in_flight: meter
+                .i64_observable_up_down_counter("mcp.server.requests.in_flight")
                 .with_description("MCP requests being served now.")
+                .with_callback(move |observer| {
+                    observer.observe(in_flight.load(Ordering::Relaxed).max(0), &[]);
+                })
                 .build(),
             refusals: meter
                 .u64_counter("mcp.server.refusals")

@@ -62,7 +62,8 @@ pub(crate) struct Table<C> {
     slots: Box<[OnceLock<Box<Series<C>>>]>,
     used: AtomicUsize,
     other: OnceLock<Box<Series<C>>>,
-    hasher: std::hash::RandomState,
+    /// The hash's keys (random per table).
+    seeds: (u64, u64),
 }
 
 impl<C: Default> Table<C> {
@@ -77,25 +78,36 @@ impl<C: Default> Table<C> {
             slots,
             used: AtomicUsize::new(0),
             other: OnceLock::new(),
-            hasher: std::hash::RandomState::new(),
+            seeds: seeds(),
         }
     }
 
     /// The cell of the series `values` (one per label name, `""` for absent), made when new,
     /// or the overflow series' once the table is full.
     pub(crate) fn get(&self, values: &[&str]) -> &C {
+        self.find(values).1
+    }
+
+    /// The cell of the series at slot `index` (from [`find`](Self::find)).
+    pub(crate) fn at(&self, index: usize) -> Option<&C> {
+        self.slots.get(index)?.get().map(|series| &series.cell)
+    }
+
+    /// [`get`](Self::get), and the slot of the series (`None` for the overflow series).
+    pub(crate) fn find(&self, values: &[&str]) -> (Option<usize>, &C) {
         debug_assert_eq!(values.len(), self.names.len());
         let len = self.slots.len();
         let start = (self.hash(values) as usize) % len;
         let mut reserved = false;
         for step in 0..len {
-            let slot = &self.slots[(start + step) % len];
+            let index = (start + step) % len;
+            let slot = &self.slots[index];
             if let Some(series) = slot.get() {
                 if same(&series.values, values) {
                     if reserved {
                         self.used.fetch_sub(1, Ordering::Relaxed);
                     }
-                    return &series.cell;
+                    return (Some(index), &series.cell);
                 }
                 continue;
             }
@@ -108,7 +120,7 @@ impl<C: Default> Table<C> {
                     })
                     .is_ok();
                 if !admitted {
-                    return self.overflow();
+                    return (None, self.overflow());
                 }
                 reserved = true;
             }
@@ -121,45 +133,43 @@ impl<C: Default> Table<C> {
                 })
             });
             if made.is_some() {
-                return &series.cell;
+                return (Some(index), &series.cell);
             }
             // Another label set took the slot meanwhile: it may be this one.
             if same(&series.values, values) {
                 self.used.fetch_sub(1, Ordering::Relaxed);
-                return &series.cell;
+                return (Some(index), &series.cell);
             }
         }
         if reserved {
             self.used.fetch_sub(1, Ordering::Relaxed);
         }
-        self.overflow()
+        (None, self.overflow())
     }
 
-    /// The hash of a label set: its values' bytes, each followed by `0xff` (never in UTF-8),
-    /// hashed as one stream, gathered on the stack so that the hasher is fed once per value
-    /// set rather than twice per value.
+    /// The hash of a label set, keyed by the table's two random seeds: each value's bytes,
+    /// eight at a time, and its length, folded in by a 128-bit multiply (the high and low
+    /// halves xored). A client names tools, and so label values, but not the seeds: it cannot
+    /// aim at one chain of slots (and the table is bounded whatever it sends).
     fn hash(&self, values: &[&str]) -> u64 {
-        use std::hash::Hasher as _;
-        let mut hasher = self.hasher.build_hasher();
-        let mut buf = [0u8; 256];
-        let mut used = 0;
+        let (mut h, k) = self.seeds;
         for value in values {
             let bytes = value.as_bytes();
-            if used + bytes.len() >= buf.len() {
-                hasher.write(&buf[..used]);
-                used = 0;
-                if bytes.len() >= buf.len() {
-                    hasher.write(bytes);
-                    hasher.write(&[0xff]);
-                    continue;
-                }
+            let mut words = bytes.chunks_exact(8);
+            for word in &mut words {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(word);
+                h = fold(h ^ u64::from_le_bytes(w), k);
             }
-            buf[used..used + bytes.len()].copy_from_slice(bytes);
-            buf[used + bytes.len()] = 0xff;
-            used += bytes.len() + 1;
+            // The last bytes, shifted in one by one (no copy of a slice of unknown length).
+            let tail = words
+                .remainder()
+                .iter()
+                .rev()
+                .fold(0u64, |w, &c| (w << 8) | u64::from(c));
+            h = fold(h ^ tail, k ^ bytes.len() as u64);
         }
-        hasher.write(&buf[..used]);
-        hasher.finish()
+        fold(h, k)
     }
 
     /// Whether `cell` is the overflow series' (whose label values are all `_OTHER`).
@@ -193,6 +203,19 @@ impl<C: Default> Table<C> {
         all.extend(self.other.get().map(|b| &**b));
         all
     }
+}
+
+/// Two random keys, from the standard library's per-process random hash keys; the second
+/// odd (a multiplier).
+pub(super) fn seeds() -> (u64, u64) {
+    let state = std::hash::RandomState::new();
+    (state.hash_one(1u64), state.hash_one(2u64) | 1)
+}
+
+/// The 128-bit product of `a` and `b`, its halves xored.
+pub(super) fn fold(a: u64, b: u64) -> u64 {
+    let m = u128::from(a) * u128::from(b);
+    (m as u64) ^ ((m >> 64) as u64)
 }
 
 fn same(stored: &[Box<str>], values: &[&str]) -> bool {

@@ -109,6 +109,9 @@
 //! usual path: no request view is built, nothing is boxed; so does what the server sends
 //! (also when no layer [asked](Layer::sees_outgoing) to see it). With layers, each message
 //! builds one [`Request`] on the stack and boxes one future per layer and one for the method.
+//! The target and `_meta` are read from the params once, when a layer first asks, and
+//! without parsing them in the common case (no escape, the `name` first): a look at the
+//! quotes; `_meta` is parsed only when [`Request::meta`] is called.
 //!
 //! # Panics
 //!
@@ -118,6 +121,7 @@
 mod items;
 mod outcome;
 mod request;
+mod scan;
 
 use std::sync::Arc;
 
@@ -215,8 +219,11 @@ pub struct Next<'a> {
     endpoint: Endpoint<'a>,
 }
 
-/// The method, run at the end of the chain.
-pub(crate) type Endpoint<'a> = Box<dyn FnOnce() -> BoxFuture<'a, Outcome> + Send + 'a>;
+/// The method, run at the end of the chain: its future, made before the chain runs (a future
+/// does nothing until polled: a layer that answers instead drops it unstarted). Boxed, not
+/// pinned in the caller: the connection's future, which a server without layers polls too,
+/// stays the size it is.
+pub(crate) type Endpoint<'a> = BoxFuture<'a, Outcome>;
 
 impl<'a> Next<'a> {
     /// Runs the rest of the chain: the next layer, or the method.
@@ -260,7 +267,7 @@ impl<'a> Next<'a> {
                 return layer.call(request, next);
             }
         }
-        endpoint()
+        endpoint
     }
 }
 

@@ -1,12 +1,11 @@
 //! One request as a layer sees it: borrowed from the dispatcher, nothing copied for it.
 
-use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use mcp_core::method::Target;
 use mcp_core::{Era, Method, ProtocolVersion, RequestId};
-use serde::Deserialize;
 use serde_json::value::RawValue;
+
+use super::scan::{Scanned, scan};
 use serde_json::{Map, Value};
 
 /// Which way a message goes, and whether it is answered.
@@ -120,6 +119,8 @@ pub struct Request<'a> {
     /// The target and `_meta`, read from the params together the first time either is asked
     /// for (one pass over the params, not one each).
     scanned: OnceLock<Scanned<'a>>,
+    /// `_meta` parsed, the first time [`Request::meta`] is asked for.
+    meta: OnceLock<Option<Map<String, Value>>>,
     session: Option<&'a str>,
     items: Option<super::items::ItemsRef<'a>>,
 }
@@ -143,6 +144,7 @@ impl<'a> Request<'a> {
             transport,
             principal: crate::principal::current(),
             scanned: OnceLock::new(),
+            meta: OnceLock::new(),
             items: None,
             session: None,
         }
@@ -343,7 +345,15 @@ impl<'a> Request<'a> {
     /// # let _ = traceparent;
     /// ```
     pub fn meta(&self) -> Option<&Map<String, Value>> {
-        self.scanned().meta.as_ref()
+        self.meta
+            .get_or_init(|| serde_json::from_str(self.meta_text()?).ok())
+            .as_ref()
+    }
+
+    /// The text of `params._meta` (an object), not parsed: whether there is one costs a walk
+    /// over the params' top level.
+    pub(crate) fn meta_text(&self) -> Option<&'a str> {
+        self.scanned().meta
     }
 
     fn scanned(&self) -> &Scanned<'a> {
@@ -367,68 +377,6 @@ impl<'a> Request<'a> {
     /// ```
     pub fn session_id(&self) -> Option<&str> {
         self.session
-    }
-}
-
-#[derive(Deserialize)]
-struct MetaOnly {
-    #[serde(rename = "_meta", default)]
-    meta: Option<Map<String, Value>>,
-}
-
-/// What [`Request::target`] and [`Request::meta`] read from the params (the target borrowed
-/// from them unless it has escapes).
-#[derive(Debug, Default)]
-struct Scanned<'a> {
-    target: Option<Cow<'a, str>>,
-    meta: Option<Map<String, Value>>,
-}
-
-#[derive(Deserialize)]
-struct Targets<'a> {
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    uri: Option<Cow<'a, str>>,
-    #[serde(rename = "taskId", default, borrow)]
-    task_id: Option<Cow<'a, str>>,
-    #[serde(rename = "ref", default, borrow)]
-    reference: Option<Reference<'a>>,
-    #[serde(rename = "_meta", default)]
-    meta: Option<Map<String, Value>>,
-}
-
-#[derive(Deserialize)]
-struct Reference<'a> {
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    uri: Option<Cow<'a, str>>,
-}
-
-/// The target (for a method that has one) and `_meta`, in one pass over the params. Params
-/// the method would refuse (a duplicate member, a wrong type) have neither.
-fn scan(target: Option<Target>, params: &RawValue) -> Scanned<'_> {
-    if target.is_none() {
-        let meta = serde_json::from_str::<MetaOnly>(params.get()).ok();
-        return Scanned {
-            target: None,
-            meta: meta.and_then(|m| m.meta),
-        };
-    }
-    let Ok(t) = serde_json::from_str::<Targets<'_>>(params.get()) else {
-        return Scanned::default();
-    };
-    let found = match target {
-        Some(Target::Name) => t.name,
-        Some(Target::Uri) => t.uri,
-        Some(Target::TaskId) => t.task_id,
-        Some(Target::Ref) => t.reference.and_then(|r| r.name.or(r.uri)),
-        _ => None,
-    };
-    Scanned {
-        target: found,
-        meta: t.meta,
     }
 }
 

@@ -42,6 +42,17 @@
 //! `gen_ai.tool.name`, `gen_ai.prompt.name`, `mcp.resource.uri`) are set once it decided to
 //! record, so a request left out by a ratio sampler allocates none of them.
 //!
+//! When the provider is the command line's (`Server::run` with `OTEL_EXPORTER_OTLP_ENDPOINT`,
+//! or `cli::Telemetry::from_env`), the layer knows its sampler's ratio for root spans
+//! (`parentbased_traceidratio`, `parentbased_always_off`, `always_off`) and decides a request
+//! that starts a trace (no `_meta`, no ambient span) itself, by the SDK's own rule on 64
+//! random bits: a request left out then costs that draw and a mark on the thread while its
+//! future is polled, no span, no context. The command line's sampler leaves out the roots
+//! started under the mark (the handler's own spans: children of a left-out root, left out as
+//! a parent-based sampler would), and samples the roots the layer chose without drawing
+//! again. A request with `_meta` or inside an ambient span, and any other provider, go
+//! through the SDK as described above.
+//!
 //! "Span status SHOULD be set to `ERROR` when `error.type` attribute is present. The status
 //! description SHOULD match the `JSONRPCError.message`": it is, and the description of a
 //! tool error is `tool_error`.
@@ -75,6 +86,7 @@
 //! `OTEL_EXPORTER_OTLP_ENDPOINT` is set, and turns this layer on then.
 
 mod attrs;
+pub(crate) mod root;
 
 use opentelemetry::propagation::{Extractor, TextMapCompositePropagator, TextMapPropagator};
 use opentelemetry::trace::{
@@ -82,6 +94,7 @@ use opentelemetry::trace::{
 };
 use opentelemetry::{Context, InstrumentationScope, KeyValue, global};
 use opentelemetry_sdk::propagation::{BaggagePropagator, TraceContextPropagator};
+use opentelemetry_sdk::trace::{IdGenerator, RandomIdGenerator};
 use serde_json::{Map, Value};
 
 use crate::future::BoxFuture;
@@ -163,6 +176,25 @@ impl Extractor for MetaCarrier<'_> {
 
 impl Layer for Tracing {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+        // A request that starts a trace (no `_meta` to carry a parent, no ambient span), when
+        // the provider's root ratio is known: the layer draws the trace id and decides.
+        let mut decided = false;
+        if root::known()
+            && request.meta_text().is_none()
+            && !Context::map_current(|cx| cx.span().span_context().is_valid())
+        {
+            // One random draw: the bits a trace id's ratio decision reads (none inside a
+            // left-out request: a mounted server's call is its child).
+            let low = u64::from_be_bytes(RandomIdGenerator::default().new_span_id().to_bytes());
+            match root::decide(low).map(|sampled| sampled && !root::inside_left_out()) {
+                // Left out: no span and no context, the thread marked while it is served (so
+                // that what the handler starts is left out too, as a child of a left-out root
+                // is).
+                Some(false) => return Box::pin(root::LeftOut(next.run())),
+                Some(true) => decided = true,
+                None => {}
+            }
+        }
         let ambient = Context::current();
         let extracted = request.meta().map(|meta| {
             self.propagator
@@ -187,7 +219,11 @@ impl Layer for Tracing {
         if let Some(link) = link {
             builder = builder.with_links(vec![link]);
         }
-        let mut span = builder.start_with_context(&tracer, &parent);
+        let mut span = if decided {
+            root::sampled(|| builder.start_with_context(&tracer, &parent))
+        } else {
+            builder.start_with_context(&tracer, &parent)
+        };
         if span.is_recording() {
             describe(request, method, &mut span);
         }

@@ -61,18 +61,16 @@ impl ServerInner {
         // see it as an internal error.
         let failed: Mutex<Option<(InteractionError, ErrorObject)>> = Mutex::new(None);
         let slot = &failed;
-        let endpoint: Endpoint<'_> = Box::new(move || {
-            Box::pin(async move {
-                match send.await {
-                    Ok(raw) => Outcome::shared(Arc::from(raw.get())),
-                    Err(InteractionError::Rejected(err)) => Outcome::error(err),
-                    Err(other) => {
-                        let err = ErrorObject::internal(other.to_string());
-                        *lock(slot) = Some((other, err.clone()));
-                        Outcome::error(err)
-                    }
+        let endpoint: Endpoint<'_> = Box::pin(async move {
+            match send.await {
+                Ok(raw) => Outcome::shared(Arc::from(raw.get())),
+                Err(InteractionError::Rejected(err)) => Outcome::error(err),
+                Err(other) => {
+                    let err = ErrorObject::internal(other.to_string());
+                    *lock(slot) = Some((other, err.clone()));
+                    Outcome::error(err)
                 }
-            })
+            }
         });
         let outcome = self.options.layers.run(&request, endpoint).await;
         if let Some(text) = outcome.result_json() {
@@ -124,11 +122,9 @@ impl ServerInner {
         )
         .outgoing()
         .with_session(via.session.as_deref());
-        let endpoint: Endpoint<'_> = Box::new(move || {
-            Box::pin(async move {
-                send(message).await;
-                Outcome::notified()
-            })
+        let endpoint: Endpoint<'_> = Box::pin(async move {
+            send(message).await;
+            Outcome::notified()
         });
         let _ = self.options.layers.run(&request, endpoint).await;
     }
