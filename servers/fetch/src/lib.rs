@@ -23,7 +23,7 @@ pub use fetcher::Settings;
 async fn fetch(
     settings: State<Settings>,
     /// URL to fetch
-    url: String,
+    url: UrlArg,
     /// Maximum number of characters to return.
     #[arg(default = 5000, min = 1, max = 999999)]
     max_length: i64,
@@ -34,9 +34,31 @@ async fn fetch(
     #[arg(default = false)]
     raw: bool,
 ) -> Result<String, ToolError> {
-    fetcher::tool(&settings, &url, max_length, start_index, raw)
+    fetcher::tool(&settings, &url.0, max_length, start_index, raw)
         .await
         .map_err(|e| ToolError::new(format!("Error executing tool fetch: {e}")))
+}
+
+/// The `url` argument of the tool: a string, `format: uri`, at least one character (the
+/// original's schema); parsed as a URL by the tool.
+#[derive(Debug, mcp_runtime::serde::Deserialize)]
+#[serde(crate = "mcp_runtime::serde")]
+struct UrlArg(String);
+
+impl mcp_runtime::schemars::JsonSchema for UrlArg {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "UrlArg".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(
+        _: &mut mcp_runtime::schemars::SchemaGenerator,
+    ) -> mcp_runtime::schemars::Schema {
+        mcp_runtime::schemars::json_schema!({"type": "string", "format": "uri", "minLength": 1})
+    }
 }
 
 /// Fetch a URL and extract its contents as markdown

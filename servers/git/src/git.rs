@@ -143,26 +143,18 @@ impl Repo {
 
     /// The object a revision names (`REV^{object}`), or the original's `BadName` text.
     pub async fn rev_parse(&self, rev: &str) -> Result<String, GitError> {
-        let spec = format!("{rev}^{{object}}");
-        let out = self
-            .raw(
-                &[
-                    "rev-parse",
-                    "--verify",
-                    "--quiet",
-                    "--end-of-options",
-                    &spec,
-                ],
-                None,
-            )
-            .await?;
-        if out.code == Some(0) {
-            Ok(out.stdout.trim_end().to_owned())
-        } else {
-            Err(GitError(format!(
-                "Ref '{rev}' did not resolve to an object"
-            )))
+        let bad = || GitError(format!("Ref '{rev}' did not resolve to an object"));
+        let verify = ["rev-parse", "--verify", "--quiet", "--end-of-options", rev];
+        let out = self.raw(&verify, None).await?;
+        if out.code != Some(0) {
+            return Err(bad());
         }
+        let oid = out.stdout.trim_end().to_owned();
+        // `--verify` takes a full hash as it is: the object must also exist.
+        if self.raw(&["cat-file", "-e", &oid], None).await?.code != Some(0) {
+            return Err(bad());
+        }
+        Ok(oid)
     }
 }
 

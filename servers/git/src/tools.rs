@@ -221,9 +221,35 @@ async fn apply_autostash(r: &Repo, git_dir: &Path) -> Result<String, GitError> {
 async fn git_add(
     conf: State<Confinement>,
     repo_path: String,
-    files: Vec<String>,
+    files: Files,
 ) -> Result<String, ToolError> {
-    with_repo("git_add", &conf, &repo_path, |r| add(r, files)).await
+    with_repo("git_add", &conf, &repo_path, |r| add(r, files.0)).await
+}
+
+/// The paths of `git_add`: a non-empty array of strings (`minItems: 1`, as the original's
+/// schema says).
+#[derive(Debug, mcp_runtime::serde::Deserialize)]
+#[serde(crate = "mcp_runtime::serde")]
+struct Files(Vec<String>);
+
+impl mcp_runtime::schemars::JsonSchema for Files {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Files".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(
+        _: &mut mcp_runtime::schemars::SchemaGenerator,
+    ) -> mcp_runtime::schemars::Schema {
+        mcp_runtime::schemars::json_schema!({
+            "type": "array",
+            "items": {"type": "string"},
+            "minItems": 1
+        })
+    }
 }
 
 async fn add(r: Repo, files: Vec<String>) -> Result<String, GitError> {
@@ -379,7 +405,7 @@ async fn reference(r: &Repo, name: &str) -> Result<(String, String), GitError> {
             return Ok((name.to_owned(), sha));
         }
     }
-    Err(GitError(format!("No item found with id '{name}'")))
+    Err(GitError(format!("No item found with id {name}")))
 }
 
 /// Switches branches
