@@ -1,5 +1,7 @@
 //! `mcp-server-git`: `[--repository PATH | -r PATH] [-v...]`, then a command of the mcp-runtime
 //! command line (`stdio` by default, `http ADDR`, `list`, `call`, `install`, …).
+//! `MCP_GIT_REPOSITORY` stands for `--repository` when the flag is absent (so that
+//! `install CLIENT --env MCP_GIT_REPOSITORY=PATH` can confine an installed server).
 
 use std::path::PathBuf;
 
@@ -7,7 +9,9 @@ use mcp_server_git::{Confinement, find_root, server};
 
 #[tokio::main]
 async fn main() -> Result<(), mcp_runtime::Error> {
-    let mut repository: Option<PathBuf> = None;
+    let mut repository: Option<PathBuf> = std::env::var_os("MCP_GIT_REPOSITORY")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
     let mut rest = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
