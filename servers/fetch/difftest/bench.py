@@ -96,7 +96,7 @@ def main() -> None:
     print(f"| {kind} server | start-up (ms) | RSS after {calls} calls (MiB) | {tool} calls/s |")
     print("|---|---:|---:|---:|")
     for who, startup, rss, per_s in rows:
-        print(f"| {who} | {startup:.0f} | {rss:.1f} | {per_s:.0f} |")
+        print(f"| {who} | {startup:.0f} | {rss:.1f} | {per_s:.1f} |")
 
 
 if __name__ == "__main__":

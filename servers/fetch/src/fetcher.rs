@@ -27,6 +27,9 @@ pub struct Settings {
     pub allow_private_ips: bool,
     /// Timeouts and the body cap.
     pub limits: Limits,
+    /// The HTTP client, made on first use and shared by every call (its connection pool, its
+    /// TLS roots loaded once).
+    client: std::sync::Arc<std::sync::OnceLock<Result<reqwest::Client, String>>>,
 }
 
 impl Settings {
@@ -74,12 +77,15 @@ impl Settings {
     }
 
     fn client(&self) -> Result<reqwest::Client, String> {
-        net::client(self.proxy_url.as_deref()).map_err(|e| {
-            format!(
-                "Failed to set up the HTTP client, check the proxy configuration (--proxy-url or \
-                 the HTTP_PROXY, HTTPS_PROXY and ALL_PROXY environment variables): {e}"
-            )
-        })
+        let made = self.client.get_or_init(|| {
+            net::client(self.proxy_url.as_deref()).map_err(|e| {
+                format!(
+                    "Failed to set up the HTTP client, check the proxy configuration (--proxy-url \
+                     or the HTTP_PROXY, HTTPS_PROXY and ALL_PROXY environment variables): {e}"
+                )
+            })
+        });
+        made.clone()
     }
 }
 

@@ -45,10 +45,10 @@ impl Robots {
                 }
                 "allow" | "disallow" => {
                     last_was_agent = false;
-                    if let Some(g) = groups.last_mut() {
-                        if !value.is_empty() {
-                            g.rules.push((field == "allow", value.to_owned()));
-                        }
+                    if let Some(g) = groups.last_mut()
+                        && !value.is_empty()
+                    {
+                        g.rules.push((field == "allow", value.to_owned()));
                     }
                 }
                 _ => last_was_agent = false,

@@ -20,7 +20,9 @@ async fn serve(answer: fn(&str) -> Option<String>) -> (u16, Paths) {
     let seen = paths.clone();
     tokio::spawn(async move {
         loop {
-            let Ok((mut sock, _)) = listener.accept().await else { return };
+            let Ok((mut sock, _)) = listener.accept().await else {
+                return;
+            };
             let seen = seen.clone();
             tokio::spawn(async move {
                 let mut buf = Vec::new();
@@ -63,28 +65,59 @@ fn local() -> Settings {
 
 #[tokio::test]
 async fn a_body_over_the_cap_is_refused() {
-    let (port, _) = serve(|p| if p == "/big" { ok("text/plain", &"x".repeat(2000)) } else { not_found() }).await;
+    let (port, _) = serve(|p| {
+        if p == "/big" {
+            ok("text/plain", &"x".repeat(2000))
+        } else {
+            not_found()
+        }
+    })
+    .await;
     let mut limits = Limits::default();
     limits.max_body = 1000;
     let url = format!("http://127.0.0.1:{port}/big");
-    let err = tool(&local().limits(limits), &url, 5000, 0, false).await.unwrap_err();
-    assert_eq!(err, format!("Failed to fetch {url}: ResponseTooLarge('the body is larger than 1000 bytes')"));
+    let err = tool(&local().limits(limits), &url, 5000, 0, false)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        format!("Failed to fetch {url}: ResponseTooLarge('the body is larger than 1000 bytes')")
+    );
     let fits = tool(&local(), &url, 5000, 0, false).await.unwrap();
-    assert_eq!(fits, format!("Content type text/plain cannot be simplified to markdown, but here is the raw content:\nContents of {url}:\n{}", "x".repeat(2000)));
+    assert_eq!(
+        fits,
+        format!(
+            "Content type text/plain cannot be simplified to markdown, but here is the raw content:\nContents of {url}:\n{}",
+            "x".repeat(2000)
+        )
+    );
 }
 
 #[tokio::test]
 async fn a_silent_server_times_out() {
-    let (port, paths) = serve(|p| if p == "/robots.txt" { not_found() } else { None }).await;
+    let (port, paths) = serve(|p| {
+        if p == "/robots.txt" {
+            not_found()
+        } else {
+            None
+        }
+    })
+    .await;
     let mut limits = Limits::default();
     limits.page_timeout = Duration::from_millis(100);
     let url = format!("http://127.0.0.1:{port}/slow");
     // 100 ms against a 10 s guard: the bound holds with a 100x margin.
-    let got = tokio::time::timeout(Duration::from_secs(10), tool(&local().limits(limits), &url, 5000, 0, false))
-        .await
-        .expect("the fetch gave up on its own");
+    let got = tokio::time::timeout(
+        Duration::from_secs(10),
+        tool(&local().limits(limits), &url, 5000, 0, false),
+    )
+    .await
+    .expect("the fetch gave up on its own");
     let err = got.unwrap_err();
-    assert!(err.starts_with(&format!("Failed to fetch {url}: ReadTimeout(")), "{err}");
+    assert!(
+        err.starts_with(&format!("Failed to fetch {url}: ReadTimeout(")),
+        "{err}"
+    );
     assert_eq!(*paths.lock().unwrap(), ["/robots.txt", "/slow"]);
 }
 
@@ -98,8 +131,13 @@ async fn redirects_stop_after_twenty_hops() {
     })
     .await;
     let url = format!("http://127.0.0.1:{port}/loop");
-    let err = tool(&local().ignore_robots_txt(true), &url, 5000, 0, false).await.unwrap_err();
-    assert_eq!(err, format!("Failed to fetch {url}: TooManyRedirects('Exceeded maximum allowed redirects.')"));
+    let err = tool(&local().ignore_robots_txt(true), &url, 5000, 0, false)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        format!("Failed to fetch {url}: TooManyRedirects('Exceeded maximum allowed redirects.')")
+    );
     // The first request and twenty hops, no more.
     assert_eq!(paths.lock().unwrap().len(), 21);
 }
@@ -108,13 +146,30 @@ async fn redirects_stop_after_twenty_hops() {
 async fn loopback_is_refused_by_default_without_a_request() {
     let (port, paths) = serve(|_| ok("text/plain", "secret")).await;
     let url = format!("http://127.0.0.1:{port}/x");
-    let err = tool(&Settings::new(), &url, 5000, 0, false).await.unwrap_err();
+    let err = tool(&Settings::new(), &url, 5000, 0, false)
+        .await
+        .unwrap_err();
     assert_eq!(
         err,
-        format!("Refused to fetch http://127.0.0.1:{port}/robots.txt: 127.0.0.1 resolves to 127.0.0.1, which is not a public address. Start the server with --allow-private-ips to allow private, loopback and link-local addresses.")
+        format!(
+            "Refused to fetch http://127.0.0.1:{port}/robots.txt: 127.0.0.1 resolves to 127.0.0.1, which is not a public address. Start the server with --allow-private-ips to allow private, loopback and link-local addresses."
+        )
     );
-    let err = tool(&Settings::new().ignore_robots_txt(true), &url, 5000, 0, false).await.unwrap_err();
-    assert!(err.starts_with(&format!("Refused to fetch {url}: 127.0.0.1 resolves to 127.0.0.1")), "{err}");
+    let err = tool(
+        &Settings::new().ignore_robots_txt(true),
+        &url,
+        5000,
+        0,
+        false,
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.starts_with(&format!(
+            "Refused to fetch {url}: 127.0.0.1 resolves to 127.0.0.1"
+        )),
+        "{err}"
+    );
     assert!(paths.lock().unwrap().is_empty());
 }
 
@@ -127,6 +182,11 @@ async fn a_disallowed_page_is_never_requested() {
     .await;
     let url = format!("http://127.0.0.1:{port}/private/page");
     let err = tool(&local(), &url, 5000, 0, false).await.unwrap_err();
-    assert!(err.starts_with(&format!("The sites robots.txt (http://127.0.0.1:{port}/robots.txt), specifies")), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "The sites robots.txt (http://127.0.0.1:{port}/robots.txt), specifies"
+        )),
+        "{err}"
+    );
     assert_eq!(*paths.lock().unwrap(), ["/robots.txt"]);
 }

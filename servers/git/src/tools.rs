@@ -311,19 +311,19 @@ async fn git_log(
     with_repo("git_log", &conf, &repo_path, |r| async move {
         let start = start_timestamp.filter(|s| !s.is_empty());
         let end = end_timestamp.filter(|s| !s.is_empty());
-        if let Some(s) = &start {
-            if s.starts_with('-') {
-                return Err(GitError(format!(
-                    "Invalid start_timestamp: '{s}' - cannot start with '-'"
-                )));
-            }
+        if let Some(s) = &start
+            && s.starts_with('-')
+        {
+            return Err(GitError(format!(
+                "Invalid start_timestamp: '{s}' - cannot start with '-'"
+            )));
         }
-        if let Some(s) = &end {
-            if s.starts_with('-') {
-                return Err(GitError(format!(
-                    "Invalid end_timestamp: '{s}' - cannot start with '-'"
-                )));
-            }
+        if let Some(s) = &end
+            && s.starts_with('-')
+        {
+            return Err(GitError(format!(
+                "Invalid end_timestamp: '{s}' - cannot start with '-'"
+            )));
         }
         let head = r.rev_parse("HEAD").await?;
         let mut args = vec![format!("--max-count={max_count}")];
