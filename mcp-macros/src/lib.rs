@@ -190,7 +190,7 @@ use crate::parse::Kind;
 /// }
 ///
 /// /// Current temperature of a city.
-/// #[tool(title = "Weather", read_only, open_world)]
+/// #[tool(title = "Weather", read_only, open_world, tags = ["public"])]
 /// async fn weather(
 ///     /// City name, e.g. Paris
 ///     #[arg(pattern = "^[A-Za-z ]+$")]
@@ -208,6 +208,7 @@ use crate::parse::Kind;
 ///
 /// assert_eq!(weather::TOOL.title, Some("Weather"));
 /// assert_eq!(weather::TOOL.hints.read_only, Some(true));
+/// assert_eq!(weather::TOOL.tags, ["public"]);
 /// ```
 ///
 /// # Arguments of `#[tool(..)]`
@@ -230,6 +231,8 @@ use crate::parse::Kind;
 ///   4294967295); further calls wait for a slot.
 /// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to call it (checked by a
 ///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
+/// - `tags = ["admin"]`: tags a `mcp_runtime::transform::Visibility` rule shows or hides it by
+///   (a caller whose view leaves it out neither lists nor can call it); nothing reaches the wire.
 /// - `cache_ttl_ms = 60000`, `cache_scope = "public"` (default `"private"`): with `read_only` only,
 ///   how long `mcp_runtime::cache::Cache` keeps its results, for whom (nothing reaches the wire).
 /// - `input_schema = r#"{…}"#`: a hand-written JSON Schema used verbatim. The function then takes
@@ -367,6 +370,8 @@ pub fn typed_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///   matched) in flight at once, per server (1 to 4294967295); further reads wait for a slot.
 /// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to read it (checked by a
 ///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
+/// - `tags = ["admin"]`: tags a `mcp_runtime::transform::Visibility` rule shows or hides it by
+///   (a caller whose view leaves it out neither lists nor can read it); nothing reaches the wire.
 /// - `ttl_ms = 60000` (0 or more, default 0), `cache_scope = "public"` (default `"private"`): the
 ///   read's `ttlMs`/`cacheScope` in 2026-07-28, and how long `mcp_runtime::cache::Cache` keeps it.
 ///
@@ -374,13 +379,14 @@ pub fn typed_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// use mcp_runtime::prelude::*;
 ///
 /// /// A slow report, read by one client at a time.
-/// #[resource(uri = "reports://{year}", timeout_ms = 10_000, max_concurrency = 1)]
+/// #[resource(uri = "reports://{year}", timeout_ms = 10_000, max_concurrency = 1, tags = ["finance"])]
 /// async fn report(year: u16) -> String {
 ///     format!("report {year}")
 /// }
 ///
 /// assert_eq!(report::RESOURCE.timeout_ms, Some(10_000));
 /// assert_eq!(report::RESOURCE.max_concurrency, Some(1));
+/// assert_eq!(report::RESOURCE.tags, ["finance"]);
 /// ```
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -426,6 +432,8 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///   4294967295); further gets wait for a slot.
 /// - `scopes = ["notes:write"]`: the OAuth scopes a caller needs to get it (checked by a
 ///   protected HTTP endpoint, feature `auth` of `mcp-runtime`; a broader scope may imply them).
+/// - `tags = ["admin"]`: tags a `mcp_runtime::transform::Visibility` rule shows or hides it by
+///   (a caller whose view leaves it out neither lists nor can get it); nothing reaches the wire.
 /// - `cache_ttl_ms = 60000`, `cache_scope = "public"` (default `"private"`): how long
 ///   `mcp_runtime::cache::Cache` keeps its results, for whom (nothing reaches the wire).
 ///
@@ -433,13 +441,14 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// use mcp_runtime::prelude::*;
 ///
 /// /// Summarises a long text.
-/// #[prompt(timeout_ms = 2000, max_concurrency = 4)]
+/// #[prompt(timeout_ms = 2000, max_concurrency = 4, tags = ["writing", "beta"])]
 /// async fn summarise(text: String) -> String {
 ///     format!("Summarise: {text}")
 /// }
 ///
 /// assert_eq!(summarise::PROMPT.timeout_ms, Some(2000));
 /// assert_eq!(summarise::PROMPT.max_concurrency, Some(4));
+/// assert_eq!(summarise::PROMPT.tags, ["writing", "beta"]);
 /// ```
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -33,6 +33,8 @@ pub(crate) struct ItemDef {
     pub(crate) server: Option<LitStr>,
     /// `scopes = [..]`: the OAuth scopes a caller needs (checked with the `auth` feature).
     pub(crate) scopes: Vec<LitStr>,
+    /// `tags = [..]`: what a `Visibility` rule shows or hides the item by.
+    pub(crate) tags: Vec<LitStr>,
     /// `rename_all = ".."` as given (tools and prompts); already applied to the parameters.
     pub(crate) rename_all: Option<LitStr>,
     /// `ttl_ms = N` (resources) or `cache_ttl_ms = N` (tools, prompts), with the key written.
@@ -236,6 +238,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
         meta: None,
         server: None,
         scopes: Vec::new(),
+        tags: Vec::new(),
         rename_all: None,
         cache_ttl: None,
         cache_scope: None,
@@ -276,6 +279,7 @@ pub(crate) fn build(cx: &Ctxt, kind: Kind, args: ItemArgs, func: &ItemFn) -> Def
             (ItemKey::Meta, ItemValue::Str(s)) => item.meta = Some(s),
             (ItemKey::Server, ItemValue::Str(s)) => item.server = Some(s),
             (ItemKey::Scopes, ItemValue::Strs(list, _)) => item.scopes = list,
+            (ItemKey::Tags, ItemValue::Strs(list, _)) => item.tags = list,
             (ItemKey::Uri, ItemValue::Str(s)) => uri = Some(s),
             (ItemKey::Mime, ItemValue::Str(s)) => mime = Some(s),
             (ItemKey::Task, ItemValue::Str(s)) => task = Some(s),

@@ -492,3 +492,68 @@ async fn local_resources_and_prompts_are_exposed_as_tools() {
          the tool-name rules"
     );
 }
+
+/// Purges the logs.
+#[tool(tags = ["danger", "ops"])]
+async fn purge() -> String {
+    "purged".into()
+}
+
+/// The operations log.
+#[resource(uri = "file:///ops.log", tags = ["danger"])]
+async fn ops_log() -> String {
+    "log".into()
+}
+
+/// Drafts an incident report.
+#[prompt(tags = ["ops"])]
+async fn incident() -> String {
+    "Draft the report".into()
+}
+
+#[tokio::test]
+async fn tags_declared_on_the_attribute_decide_what_a_view_sees() {
+    assert_eq!(purge::TOOL.tags, ["danger", "ops"]);
+    let server = Server::builder(server_info!())
+        .tool(search::TOOL)
+        .tool(purge::TOOL)
+        .resource(readme::RESOURCE)
+        .resource(ops_log::RESOURCE)
+        .prompt(greet::PROMPT)
+        .prompt(incident::PROMPT)
+        .visibility(Visibility::new(|_| View::everything().hiding(["danger"])))
+        .build()
+        .unwrap();
+    let client = server.connect_client(Client::builder()).await.unwrap();
+    assert_eq!(names(&client).await, ["search"]);
+    let hidden = rpc(client.call_tool("purge", json!({})).await.unwrap_err());
+    assert_eq!(hidden, (-32602, "unknown tool 'purge'".to_owned()));
+    let uris: Vec<String> = client
+        .list_resources()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.uri)
+        .collect();
+    assert_eq!(uris, ["file:///README.md"]);
+    // A hidden resource reads as one that does not exist (-32602 in 2026-07-28).
+    let unread = rpc(client.read_resource("file:///ops.log").await.unwrap_err());
+    assert_eq!(
+        unread,
+        (-32602, "resource not found: file:///ops.log".to_owned())
+    );
+    let absent = rpc(client.read_resource("file:///absent").await.unwrap_err());
+    assert_eq!(
+        absent,
+        (-32602, "resource not found: file:///absent".to_owned())
+    );
+    // `ops` alone does not hide: the prompt tagged only `ops` stays.
+    let prompts: Vec<String> = client
+        .list_prompts()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(prompts, ["greet", "incident"]);
+}

@@ -3,7 +3,8 @@
 //! view hides and what its scopes do not cover, and a tool its view hides is unknown to its
 //! calls with the error of a tool that does not exist.
 //!
-//! A token is the subject it speaks for; `alice` is granted `notes:read`, every other none.
+//! A token is the subject it speaks for; `alice` and `carol` are granted `notes:read`, every
+//! other none.
 #![cfg(all(feature = "auth", feature = "client"))]
 
 use mcp_runtime::BoxFuture;
@@ -41,7 +42,7 @@ impl TokenVerifier for Subjects {
         _: &'a axum::http::request::Parts,
     ) -> BoxFuture<'a, Result<Claims, AuthError>> {
         Box::pin(async move {
-            let scopes: &[&str] = if token == "alice" {
+            let scopes: &[&str] = if matches!(token, "alice" | "carol") {
                 &["notes:read"]
             } else {
                 &[]
@@ -112,5 +113,11 @@ async fn each_principal_sees_its_view_less_what_its_scopes_do_not_cover() {
                 other => panic!("{other}"),
             }
         }
+        // Carol has Bob's view and Alice's scopes: the view's pages are kept per permissions,
+        // so neither sees the other's (Bob asks again after Carol).
+        let carol = client(&url, "carol", version).await;
+        assert_eq!(names(&carol).await, ["read_notes", "search"], "{version:?}");
+        assert_eq!(names(&bob).await, ["search"], "{version:?}");
+        assert_eq!(names(&carol).await, ["read_notes", "search"], "{version:?}");
     }
 }

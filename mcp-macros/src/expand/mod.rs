@@ -107,6 +107,10 @@ impl Setters {
             let scopes = &item.scopes;
             self.set("scopes", quote!(&[#(#scopes),*]));
         }
+        if !item.tags.is_empty() {
+            let tags = &item.tags;
+            self.set("tags", quote!(&[#(#tags),*]));
+        }
     }
 }
 

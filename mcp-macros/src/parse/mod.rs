@@ -49,6 +49,7 @@ impl Kind {
                 InputSchema,
                 AllowUnknownArgs,
                 Scopes,
+                Tags,
                 Task,
                 Ui,
                 Visibility,
@@ -68,6 +69,7 @@ impl Kind {
                 TimeoutMs,
                 MaxConcurrency,
                 Scopes,
+                Tags,
                 TtlMs,
                 CacheScope,
             ],
@@ -81,6 +83,7 @@ impl Kind {
                 TimeoutMs,
                 MaxConcurrency,
                 Scopes,
+                Tags,
                 RenameAll,
                 CacheTtlMs,
                 CacheScope,
@@ -143,6 +146,7 @@ keys! {
         Uri => uri,
         Mime => mime,
         Scopes => scopes,
+        Tags => tags,
         Task => task,
         Ui => ui,
         Visibility => visibility,
@@ -338,19 +342,8 @@ impl ItemArg {
                 ItemValue::Int(assigned(input, key.as_str(), "an integer literal", "4")?)
             }
             ItemKey::Icon => ItemValue::Icon(IconSpec::parse(span, input)?),
-            ItemKey::Scopes => {
-                eq(input, "scopes")?;
-                if !input.peek(syn::token::Bracket) {
-                    return Err(input.error(
-                        "`scopes` takes a list of strings, e.g. `scopes = [\"notes:write\"]`",
-                    ));
-                }
-                let span = input.span();
-                let list;
-                bracketed!(list in input);
-                let scopes = Punctuated::<LitStr, Token![,]>::parse_terminated(&list)?;
-                ItemValue::Strs(scopes.into_iter().collect(), span)
-            }
+            ItemKey::Scopes => strings(input, "scopes", "[\"notes:write\"]")?,
+            ItemKey::Tags => strings(input, "tags", "[\"admin\"]")?,
             ItemKey::Meta => ItemValue::Str(assigned(
                 input,
                 key.as_str(),
@@ -583,3 +576,18 @@ fn value<T: Parse>(input: ParseStream<'_>, key: &str, what: &str, example: &str)
 
 #[cfg(test)]
 mod tests;
+
+/// `= ["a", "b"]`: a list of string literals, with the span of the list.
+fn strings(input: ParseStream<'_>, key: &str, example: &str) -> syn::Result<ItemValue> {
+    eq(input, key)?;
+    if !input.peek(syn::token::Bracket) {
+        return Err(input.error(format!(
+            "`{key}` takes a list of strings, e.g. `{key} = {example}`"
+        )));
+    }
+    let span = input.span();
+    let list;
+    bracketed!(list in input);
+    let items = Punctuated::<LitStr, Token![,]>::parse_terminated(&list)?;
+    Ok(ItemValue::Strs(items.into_iter().collect(), span))
+}

@@ -105,6 +105,17 @@ fn common(cx: &Ctxt, item: &ItemDef) {
             cx.error_spanned_by(scope, why);
         }
     }
+    for (i, tag) in item.tags.iter().enumerate() {
+        let value = tag.value();
+        if value.trim().is_empty() {
+            cx.error_spanned_by(tag, "a tag cannot be empty, e.g. `tags = [\"admin\"]`");
+        } else if item.tags[..i].iter().any(|t| t.value() == value) {
+            cx.error_spanned_by(
+                tag,
+                format!("the tag {value:?} is given twice; give it once"),
+            );
+        }
+    }
     if let Some(name) = &item.name
         && name.value().trim().is_empty()
     {

@@ -392,9 +392,45 @@ impl ServerBuilder {
         running
     }
 
+    /// [`run`](Self::run) with explicit arguments (without the program name): for a binary
+    /// that reads words of its own first (a list of directories, say) and hands the rest to
+    /// the command line. The `MCP_*` settings are read as [`run`](Self::run) reads them.
+    ///
+    /// ```no_run
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_runtime::Error> {
+    ///     // `my-server ROOT [COMMAND...]`: the first word is the application's.
+    ///     let mut args: Vec<String> = std::env::args().skip(1).collect();
+    ///     let root = if args.is_empty() { ".".to_owned() } else { args.remove(0) };
+    ///     Server::from_registry(server_info!())
+    ///         .instructions(format!("Serves {root}."))
+    ///         .run_with(args)
+    ///         .await
+    /// }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+    pub fn run_with<I, S>(self, args: I) -> impl Future<Output = Result<(), Error>> + Send
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let args: Vec<String> = args.into_iter().map(Into::into).collect();
+        let running: Serving<'static> = Box::pin(self.run_args_boxed(Some(args)));
+        running
+    }
+
     async fn run_boxed(self) -> Result<(), Error> {
+        self.run_args_boxed(None).await
+    }
+
+    async fn run_args_boxed(self, args: Option<Vec<String>>) -> Result<(), Error> {
         match super::env::from_env(self).and_then(ServerBuilder::build) {
-            Ok(server) => server.run_boxed().await,
+            Ok(server) => match args {
+                Some(args) => Cli::new(&server).run_with(args).await,
+                None => server.run_boxed().await,
+            },
             Err(err) => {
                 let name = program_name().unwrap_or_else(|| "server".to_owned());
                 eprintln!("{name}: {err}");

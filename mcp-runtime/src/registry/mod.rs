@@ -179,7 +179,7 @@ pub(crate) struct Catalog {
     #[cfg(feature = "auth")]
     scoped: [bool; 4],
     /// The pages of each view a `Visibility` rule gave (bounded; see `views`).
-    views: crate::transform::view::PerView<Pages>,
+    views: views::ViewPages,
 }
 
 /// The settings the list pages are built with, kept for building them on first use.
@@ -371,6 +371,7 @@ impl Catalog {
             settings.transforms,
             &tool_entries,
             &resource_entries,
+            &template_entries,
             &prompt_entries,
         )?;
         transformed::apply(

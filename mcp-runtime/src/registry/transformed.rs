@@ -11,7 +11,7 @@ use super::{PromptEntry, PromptRecord, ResourceEntry, ResourceRecord, TemplateEn
 use crate::error::Error;
 use crate::transform::args::ArgMap;
 use crate::transform::view::{Tags, merged};
-use crate::transform::{Transforms, apply};
+use crate::transform::{Transforms, apply, templated};
 
 fn invalid(kind: &'static str, name: &str, location: String, reason: String) -> Error {
     Error::InvalidItem {
@@ -128,9 +128,12 @@ pub(crate) struct ExposedTool {
 }
 
 /// What an exposed tool runs.
+#[derive(Clone, Copy)]
 pub(crate) enum Exposed {
     /// A read of a fixed-URI resource.
     Resource(ResourceRecord),
+    /// A read of the resource a template expands to with the tool's arguments.
+    Template(ResourceRecord),
     /// A get of a prompt.
     Prompt(PromptRecord),
 }
@@ -139,7 +142,7 @@ impl ExposedTool {
     /// The OAuth scopes its resource or prompt declares.
     pub(crate) fn scopes(&self) -> &'static [&'static str] {
         match &self.runs {
-            Exposed::Resource(r) => r.scopes,
+            Exposed::Resource(r) | Exposed::Template(r) => r.scopes,
             Exposed::Prompt(p) => p.scopes,
         }
     }
@@ -147,7 +150,7 @@ impl ExposedTool {
     /// Its resource's or prompt's timeout.
     pub(crate) fn timeout_ms(&self) -> Option<u64> {
         match &self.runs {
-            Exposed::Resource(r) => r.timeout_ms,
+            Exposed::Resource(r) | Exposed::Template(r) => r.timeout_ms,
             Exposed::Prompt(p) => p.timeout_ms,
         }
     }
@@ -160,6 +163,7 @@ pub(super) fn exposed(
     t: &Transforms,
     tools: &[ToolEntry],
     resources: &[ResourceEntry],
+    templates: &[TemplateEntry],
     prompts: &[PromptEntry],
 ) -> Result<Vec<ExposedTool>, Error> {
     let mut out: Vec<ExposedTool> = Vec::new();
@@ -176,17 +180,33 @@ pub(super) fn exposed(
     };
     for rt in &t.resource_tools {
         taken(&rt.tool, &out)?;
-        let Some(r) = resources.iter().find(|e| e.record.uri == rt.uri) else {
+        if let Some(r) = resources.iter().find(|e| e.record.uri == rt.uri) {
+            let (descriptor, tags) = apply::resource_tool(rt, r.descriptor.description.as_deref());
+            out.push(ExposedTool {
+                descriptor,
+                runs: Exposed::Resource(r.record),
+                check: None,
+                tags,
+            });
+            continue;
+        }
+        let Some(r) = templates.iter().find(|e| e.record.uri == rt.uri) else {
             return Err(Error::Config(format!(
-                "resource tool `{}`: the server has no resource `{}` (of a fixed URI)",
+                "resource tool `{}`: the server has no resource or template `{}`",
                 rt.tool, rt.uri
             )));
         };
-        let (descriptor, tags) = apply::resource_tool(rt, r.descriptor.description.as_deref());
+        let template = mcp_core::UriTemplate::parse(r.record.uri)
+            .map_err(|e| Error::Config(format!("resource tool `{}`: {e}", rt.tool)))?;
+        let (descriptor, tags) =
+            templated::template_tool(rt, &template, r.descriptor.description.as_deref());
+        let check = crate::transform::args::rewrite(&descriptor.input_schema, &[])
+            .ok()
+            .map(|(_, m)| Arc::new(m));
         out.push(ExposedTool {
             descriptor,
-            runs: Exposed::Resource(r.record),
-            check: None,
+            runs: Exposed::Template(r.record),
+            check,
             tags,
         });
     }

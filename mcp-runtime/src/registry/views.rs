@@ -1,10 +1,13 @@
 //! List pages as one [`View`] sees them: the items whose tags the view sees, paginated anew,
 //! built once per view and revision (`transform::view::PerView`, bounded) and shared by every
 //! caller with that view. A caller the server also hides unpermitted items from (feature
-//! `auth`) gets that view's items less those its scopes do not cover, made for the request, as
-//! `registry/seen` makes them for a caller without a view.
+//! `auth`) gets that view's items less those its scopes do not cover: its permissions are which
+//! of the catalog's distinct scope lists (the `scopes = [..]` of its items, a handful in
+//! practice) its token covers, one bit each, and the pages are kept per view and permissions
+//! too. A catalog with more than 64 distinct scope lists makes such a caller's pages for the
+//! request.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use mcp_core::{
     CacheScope, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
@@ -20,6 +23,20 @@ type Keep<'a> = &'a dyn Fn(&[Box<str>], &[&str]) -> bool;
 
 /// Whether the caller's token covers an item's scopes.
 type Sees<'a> = &'a dyn Fn(&[&str]) -> bool;
+
+/// The scopes one item declares.
+type Scopes = &'static [&'static str];
+
+/// The pages of each view (and permissions), and the scope lists permissions are told by.
+#[derive(Default)]
+pub(crate) struct ViewPages {
+    per: crate::transform::view::PerView<Pages>,
+    /// Every distinct non-empty scope list of the local items, found on first use.
+    scope_lists: OnceLock<Vec<Scopes>>,
+}
+
+/// Past this many distinct scope lists, permissions do not fit a `u64`.
+const MAX_SCOPE_LISTS: usize = 64;
 
 impl Catalog {
     /// The page of `kind` at `cursor` for revision `v` as `view` sees it (`sees`: whether the
@@ -43,17 +60,57 @@ impl Catalog {
             };
             list.get(index).map(Arc::clone)
         };
-        match sees {
-            None => {
-                let built = self.views.get(view, version_slot(v), || {
-                    self.pages_kept(v, &|tags, _| view.sees(tags))
-                });
-                pick(&built)
-            }
-            Some(sees) => pick(&self.pages_kept(v, &|tags, scopes| {
-                view.sees(tags) && (scopes.is_empty() || sees(scopes))
-            })),
+        let slot = version_slot(v);
+        let Some(sees) = sees else {
+            let built = self.views.per.get(view, slot, u64::MAX, || {
+                self.pages_kept(v, &|tags, _| view.sees(tags))
+            });
+            return pick(&built);
+        };
+        let keep = |tags: &[Box<str>], scopes: &[&str]| {
+            view.sees(tags) && (scopes.is_empty() || sees(scopes))
+        };
+        match self.permissions(sees) {
+            Some(mask) => pick(
+                &self
+                    .views
+                    .per
+                    .get(view, slot, mask, || self.pages_kept(v, &keep)),
+            ),
+            None => pick(&self.pages_kept(v, &keep)),
         }
+    }
+
+    /// Which of the catalog's scope lists `sees` covers, one bit each (all bits when the
+    /// catalog has none); `None` past [`MAX_SCOPE_LISTS`].
+    fn permissions(&self, sees: Sees<'_>) -> Option<u64> {
+        let lists = self.views.scope_lists.get_or_init(|| self.scope_lists());
+        if lists.len() > MAX_SCOPE_LISTS {
+            return None;
+        }
+        let mut mask = u64::MAX;
+        for (bit, list) in lists.iter().enumerate() {
+            if !sees(list) {
+                mask &= !(1 << bit);
+            }
+        }
+        Some(mask)
+    }
+
+    /// Every distinct non-empty scope list the local items declare, in catalog order.
+    fn scope_lists(&self) -> Vec<Scopes> {
+        let all = (self.tools.iter().map(|t| t.record.scopes))
+            .chain(self.exposed.iter().map(|e| e.scopes()))
+            .chain(self.resources.iter().map(|r| r.record.scopes))
+            .chain(self.templates.iter().map(|t| t.record.scopes))
+            .chain(self.prompts.iter().map(|p| p.record.scopes));
+        let mut lists: Vec<Scopes> = Vec::new();
+        for list in all {
+            if !list.is_empty() && !lists.contains(&list) {
+                lists.push(list);
+            }
+        }
+        lists
     }
 
     /// Every list's pages of the items `keep` keeps.

@@ -8,6 +8,7 @@ use mcp_core::{Prompt, Tool};
 use serde_json::{Value, json};
 
 use super::args::{ArgMap, rewrite};
+use super::templated::template_tool;
 use super::view::{Tags, merged};
 use super::{ArgValue, PromptTool, PromptTransform, ResourceTool, ToolTransform, Transforms};
 use std::collections::BTreeMap;
@@ -23,7 +24,7 @@ pub(crate) struct Shown<D, A> {
     pub(crate) tags: Tags,
 }
 
-fn tags(list: &[String]) -> Tags {
+pub(crate) fn tags(list: &[String]) -> Tags {
     list.iter().map(|t| t.as_str().into()).collect()
 }
 
@@ -303,6 +304,8 @@ pub(crate) enum Runs {
     Tool,
     /// A read of the remote resource of that URI.
     Resource,
+    /// A read of the remote resource the template of that URI expands to with the arguments.
+    Template,
     /// A get of the remote prompt of that name.
     Prompt,
 }
@@ -411,13 +414,24 @@ pub(crate) fn remote_lists(
         }
     }
     for t in &transforms.resource_tools {
-        let Some(r) = remote.resources.iter().find(|r| r.uri == t.uri) else {
-            tracing::warn!(prefix, uri = %t.uri, "resource tool left out: the mounted server lists no such resource");
+        if let Some(r) = remote.resources.iter().find(|r| r.uri == t.uri) {
+            let (descriptor, tags) = resource_tool(t, r.description.as_deref());
+            out.tools
+                .push((descriptor, exposed_as(&t.uri, Runs::Resource, None, tags)));
+            continue;
+        }
+        let template = remote.templates.iter().find(|r| r.uri_template == t.uri);
+        let parsed = template.and_then(|r| mcp_core::UriTemplate::parse(&r.uri_template).ok());
+        let (Some(r), Some(parsed)) = (template, parsed) else {
+            tracing::warn!(prefix, uri = %t.uri, "resource tool left out: the mounted server lists no such resource or template");
             continue;
         };
-        let (descriptor, tags) = resource_tool(t, r.description.as_deref());
+        let (descriptor, tags) = template_tool(t, &parsed, r.description.as_deref());
+        let check = rewrite(&descriptor.input_schema, &[])
+            .ok()
+            .map(|(_, m)| Arc::new(m));
         out.tools
-            .push((descriptor, exposed_as(&t.uri, Runs::Resource, None, tags)));
+            .push((descriptor, exposed_as(&t.uri, Runs::Template, check, tags)));
     }
     for t in &transforms.prompt_tools {
         let Some((p, _)) = remote.prompts.iter().find(|(p, _)| p.name == t.prompt) else {

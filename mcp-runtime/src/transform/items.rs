@@ -95,10 +95,12 @@ impl ResourceTransform {
     }
 }
 
-/// A resource exposed as a tool that takes no arguments: calling it reads the resource (a
-/// fixed URI) and answers its contents, a text block for each text content and an embedded
-/// resource for each blob. The resource stays a resource too, unless a [`ResourceTransform`]
-/// hides it.
+/// A resource exposed as a tool: calling it reads the resource and answers its contents, a text
+/// block for each text content and an embedded resource for each blob. For a resource of a
+/// fixed URI the tool takes no arguments; for a template (`logs://{day}`) each of its variables
+/// is a required string argument, and a call reads the URI the template expands to with them
+/// (what a `resources/read` of that URI would do). The resource stays a resource too, unless a
+/// [`ResourceTransform`] hides it.
 ///
 /// ```
 /// use mcp_runtime::transform::ResourceTool;

@@ -38,6 +38,7 @@ pub(crate) mod apply;
 pub(crate) mod args;
 pub mod config;
 mod items;
+pub(crate) mod templated;
 pub(crate) mod view;
 
 use mcp_core::ToolAnnotations;

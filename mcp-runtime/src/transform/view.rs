@@ -293,7 +293,7 @@ impl Visibility {
 /// Something built once per view and revision (a catalog's list pages), at most [`MAX_VIEWS`]
 /// of them kept; past that, built for the request and not kept.
 pub(crate) struct PerView<P> {
-    built: Mutex<HashMap<(View, usize), Arc<P>>>,
+    built: Mutex<HashMap<(View, usize, u64), Arc<P>>>,
 }
 
 impl<P> Default for PerView<P> {
@@ -305,9 +305,17 @@ impl<P> Default for PerView<P> {
 }
 
 impl<P> PerView<P> {
-    /// What `view` has at `slot`, built by `build` the first time (outside the lock).
-    pub(crate) fn get(&self, view: &View, slot: usize, build: impl FnOnce() -> P) -> Arc<P> {
-        let key = (view.clone(), slot);
+    /// What `view` has at `slot` for callers with permissions `mask` (which of the catalog's
+    /// scope lists they hold; `u64::MAX` when nothing is hidden by scope), built by `build` the
+    /// first time (outside the lock).
+    pub(crate) fn get(
+        &self,
+        view: &View,
+        slot: usize,
+        mask: u64,
+        build: impl FnOnce() -> P,
+    ) -> Arc<P> {
+        let key = (view.clone(), slot, mask);
         if let Some(p) = lock(&self.built).get(&key) {
             return Arc::clone(p);
         }
@@ -347,17 +355,19 @@ mod tests {
         let per = PerView::<usize>::default();
         let mut builds = 0;
         for _ in 0..3 {
-            per.get(&View::only(["a"]), 0, || {
+            per.get(&View::only(["a"]), 0, u64::MAX, || {
                 builds += 1;
                 builds
             });
         }
         assert_eq!(builds, 1);
+        // The same view with other permissions is another entry.
+        assert_eq!(*per.get(&View::only(["a"]), 0, 0b1, || 9), 9);
         for i in 0..(MAX_VIEWS + 5) {
-            per.get(&View::only([i.to_string()]), 0, || 0);
+            per.get(&View::only([i.to_string()]), 0, u64::MAX, || 0);
         }
         assert_eq!(lock(&per.built).len(), MAX_VIEWS);
         // Past the bound, still answered.
-        assert_eq!(*per.get(&View::only(["new"]), 0, || 7), 7);
+        assert_eq!(*per.get(&View::only(["new"]), 0, u64::MAX, || 7), 7);
     }
 }

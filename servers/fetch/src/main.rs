@@ -38,6 +38,6 @@ async fn main() -> Result<(), mcp_runtime::Error> {
             _ => rest.push(arg),
         }
     }
-    let built = server(settings).build()?;
-    mcp_runtime::cli::Cli::new(&built).run_with(rest).await
+    // The MCP_* settings of the runtime are read too (ServerBuilder::run_with).
+    server(settings).run_with(rest).await
 }

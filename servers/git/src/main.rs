@@ -42,6 +42,6 @@ async fn main() -> Result<(), mcp_runtime::Error> {
             }
         },
     };
-    let built = server(confinement).build()?;
-    mcp_runtime::cli::Cli::new(&built).run_with(rest).await
+    // The MCP_* settings of the runtime are read too (ServerBuilder::run_with).
+    server(confinement).run_with(rest).await
 }

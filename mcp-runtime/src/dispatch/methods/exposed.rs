@@ -15,6 +15,7 @@ use crate::registry::mounted::Forward;
 use crate::registry::transformed::{Exposed, ExposedTool};
 use crate::registry::{PromptArguments, ResourceRequest};
 use crate::transform::apply::{Found, Runs, prompt_arguments};
+use crate::transform::templated::expand;
 
 /// What starts a forwarded `tools/call` of a mounted tool (`remote`, transformed by `shown`).
 pub(super) fn mounted_tool(
@@ -41,6 +42,13 @@ pub(super) fn mounted_tool(
             let read = forward.read_resource(ctx, remote.to_string());
             Box::pin(async move { read.await.map(contents_result) })
         }
+        (Runs::Template, Ok(args)) => match expand(&remote, args.as_deref()) {
+            Ok((uri, _)) => {
+                let read = forward.read_resource(ctx, uri);
+                Box::pin(async move { read.await.map(contents_result) })
+            }
+            Err(message) => Box::pin(async move { Err(HandlerError::InvalidArguments(message)) }),
+        },
         (Runs::Prompt, Ok(args)) => {
             let args = PromptArguments(prompt_arguments(args.as_deref()));
             let get = forward.get_prompt(ctx, remote, args);
@@ -74,19 +82,23 @@ pub(super) fn local_tool(
         Some(check) => check.apply(arguments).map(Some),
         None => Ok(arguments.map(RawValue::to_owned)),
     };
-    let runs = match &e.runs {
-        Exposed::Resource(r) => Ok(*r),
-        Exposed::Prompt(p) => Err(*p),
-    };
+    let runs = e.runs;
     move |ctx| match (runs, checked) {
         (_, Err(message)) => Box::pin(async move { Err(HandlerError::InvalidArguments(message)) }),
-        (Ok(resource), Ok(_)) => {
+        (Exposed::Resource(resource), Ok(_)) => {
             let request =
                 ResourceRequest::new(resource.uri, std::iter::empty::<(String, String)>());
             let read = (resource.read)(ctx, request);
             Box::pin(async move { read.await.map(contents_result) })
         }
-        (Err(prompt), Ok(args)) => {
+        (Exposed::Template(resource), Ok(args)) => match expand(resource.uri, args.as_deref()) {
+            Ok((uri, vars)) => {
+                let read = (resource.read)(ctx, ResourceRequest::new(uri, vars));
+                Box::pin(async move { read.await.map(contents_result) })
+            }
+            Err(message) => Box::pin(async move { Err(HandlerError::InvalidArguments(message)) }),
+        },
+        (Exposed::Prompt(prompt), Ok(args)) => {
             let args = PromptArguments(prompt_arguments(args.as_deref()));
             let get = (prompt.get)(ctx, args);
             Box::pin(async move {
