@@ -151,11 +151,15 @@ impl Engine {
 
     /// Who answers a question of the server (handshake era), which does not say what request it
     /// belongs to: the handler of the one request in flight that has its own (a forwarded call
-    /// of a mount), the client's handler when none has; with several, nobody can tell whose
-    /// question it is, and it is refused.
+    /// of a mount) and takes questions now (`ClientHandler::takes_questions`), the client's
+    /// handler when none has; with several, nobody can tell whose question it is, and it is
+    /// refused.
     fn handler_for(&self) -> Result<Arc<dyn ClientHandler>, ErrorObject> {
         let waiting = lock(&self.waiting);
-        let mut own = waiting.values().filter_map(|w| w.handler.as_ref());
+        let mut own = waiting
+            .values()
+            .filter_map(|w| w.handler.as_ref())
+            .filter(|h| h.takes_questions());
         match (own.next(), own.next()) {
             (None, _) => Ok(self.handler.clone()),
             (Some(h), None) => Ok(h.clone()),

@@ -55,6 +55,27 @@ pub trait ClientHandler: Send + Sync + 'static {
     fn list_roots(&self) -> BoxFuture<'_, Result<ListRootsResult, ErrorObject>> {
         Box::pin(async { Ok(ListRootsResult::new(Vec::new())) })
     }
+
+    /// Whether this handler, as a request's own ([`Call::handler`](crate::Call::handler)),
+    /// takes a question of the server now. A handshake-era question names no request: the
+    /// client gives it to the one request in flight with a handler of its own, and a handler
+    /// that says no here is passed over (a request that waits on an answer of its own, such as
+    /// a mount's call held open while its caller answers; see `mcp-runtime`'s `docs/client.md`).
+    /// Default: yes.
+    ///
+    /// ```
+    /// use mcp_runtime_client::ClientHandler;
+    /// struct Busy;
+    /// impl ClientHandler for Busy {
+    ///     fn takes_questions(&self) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// assert!(!Busy.takes_questions());
+    /// ```
+    fn takes_questions(&self) -> bool {
+        true
+    }
 }
 
 /// The handler of a client that answers nothing itself: the defaults of [`ClientHandler`].

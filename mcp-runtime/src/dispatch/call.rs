@@ -189,9 +189,10 @@ impl<'a> MethodCall<'a> {
         let (method, params, id) = (self.method(), self.params, self.id);
         let prepared = if self.scope.version.is_stateless() {
             let key = &server.state_key;
+            let here = replica(server);
             match self.scope.retry {
-                Retry::Unknown => Round::from_request(key, method, params),
-                known => Round::read(key, method, params, known == Retry::Present),
+                Retry::Unknown => Round::from_request(key, method, params, here),
+                known => Round::read(key, method, params, known == Retry::Present, here),
             }
             .map(Some)
         } else {
@@ -279,14 +280,22 @@ pub(crate) fn input_required(
     let mut result = InputRequiredResult::new().with_meta(server.server_info_meta.clone());
     result.input_requests = Some(missing);
     let digest = rounds::params_digest(params);
-    result.request_state = Some(rounds::seal(
-        &server.state_key,
-        method,
-        &digest,
-        used,
-        server.options.request_state_ttl,
-    ));
+    // A call the handler keeps open until the retry is held under the state's nonce, and the
+    // state names the replica holding it.
+    let parked = round.take_parked();
+    let held = parked.as_ref().map(|_| replica(server));
+    let ttl = server.options.request_state_ttl;
+    let (state, claim) = rounds::seal_held(&server.state_key, method, &digest, used, ttl, held);
+    if let Some(call) = parked {
+        call.hold(claim.nonce, ttl);
+    }
+    result.request_state = Some(state);
     Payload::framed(id, &result).map(Payload::interim)
+}
+
+/// This replica's name among the replicas (`""` without scale-out).
+pub(crate) fn replica(server: &ServerInner) -> &str {
+    server.scale.as_ref().map_or("", |s| &s.node)
 }
 
 /// Marks a finished result in the stateless era: `resultType: "complete"` and the server's

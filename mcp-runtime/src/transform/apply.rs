@@ -24,7 +24,7 @@ pub(crate) struct Shown<D, A> {
     pub(crate) tags: Tags,
 }
 
-pub(crate) fn tags(list: &[String]) -> Tags {
+fn tags(list: &[String]) -> Tags {
     list.iter().map(|t| t.as_str().into()).collect()
 }
 

@@ -237,7 +237,9 @@ impl PromptTool {
     }
 }
 
-/// The options of one mount (`ServerBuilder::mount_with`): the transforms of its items.
+/// The options of one mount (`ServerBuilder::mount_with`): the transforms of its items, and
+/// the bounds on its calls held open between a stateless client's `input_required` rounds
+/// ([`held_calls`](Self::held_calls), [`hold_for`](Self::hold_for)).
 ///
 /// ```
 /// use mcp_runtime::transform::{MountOptions, ToolTransform};
@@ -248,6 +250,10 @@ impl PromptTool {
 #[non_exhaustive]
 pub struct MountOptions {
     pub(crate) transforms: Transforms,
+    /// How many calls are held open at most, in all and per client (`None`: the defaults).
+    pub(crate) held_calls: Option<(usize, usize)>,
+    /// How long a held call waits for its retry at most (`None`: the `requestState` lifetime).
+    pub(crate) hold_for: Option<std::time::Duration>,
 }
 
 impl MountOptions {
@@ -298,5 +304,36 @@ impl MountOptions {
     /// ```
     pub fn transforms(&self) -> &Transforms {
         &self.transforms
+    }
+
+    /// How many forwarded calls the mount holds open at most while a 2026-07-28 client answers
+    /// their `input_required` round: `total` in all, `per_client` for one client (its verified
+    /// token, else its peer address); at least 1 each. Defaults: 256 and 16. A call whose
+    /// backend asks a question when the bound is reached is refused (an error result naming
+    /// the bound) and cancelled on the backend, not run again. See `docs/client.md`,
+    /// "Questions across eras".
+    ///
+    /// ```
+    /// let o = mcp_runtime::transform::MountOptions::new().held_calls(64, 4);
+    /// # let _ = o;
+    /// ```
+    #[must_use]
+    pub fn held_calls(mut self, total: usize, per_client: usize) -> Self {
+        self.held_calls = Some((total.max(1), per_client.max(1)));
+        self
+    }
+
+    /// How long a held call waits for the client's retry at most (default, and at most: the
+    /// server's `requestState` lifetime, `ServerBuilder::request_state_ttl`). When it ends the
+    /// backend's question gets an error and its call is cancelled; a later retry is refused.
+    ///
+    /// ```
+    /// let o = mcp_runtime::transform::MountOptions::new().hold_for(std::time::Duration::from_secs(60));
+    /// # let _ = o;
+    /// ```
+    #[must_use]
+    pub fn hold_for(mut self, limit: std::time::Duration) -> Self {
+        self.hold_for = Some(limit);
+        self
     }
 }

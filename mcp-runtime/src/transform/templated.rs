@@ -9,7 +9,6 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::ResourceTool;
-use super::apply::tags as tags_of;
 use super::view::Tags;
 
 /// The tool of a [`ResourceTool`] naming `template`: one string property per variable, each
@@ -41,7 +40,7 @@ pub(crate) fn template_tool(
     let mut a = mcp_core::ToolAnnotations::new().read_only(true);
     a.destructive_hint = Some(false);
     tool.annotations = Some(a);
-    (tool, tags_of(&t.tags))
+    (tool, t.tags.iter().map(|t| t.as_str().into()).collect())
 }
 
 /// The URI `template` expands to with a call's (checked) arguments, and the variables as the

@@ -216,6 +216,7 @@ pub(super) async fn call_tool(
                 &server.state_key,
                 "tools/call",
                 call.params,
+                crate::dispatch::call::replica(&server),
             )?);
             let params = call.params.map(RawValue::to_owned);
             let port = Arc::new(TaskPort {

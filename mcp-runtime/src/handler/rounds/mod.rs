@@ -73,6 +73,10 @@ struct Payload<'a> {
     /// A random nonce: the state opens once.
     #[serde(borrow)]
     n: std::borrow::Cow<'a, str>,
+    /// The replica holding the call this round continues (`""` without scale-out), when one
+    /// is held open between rounds (a mount's forwarded call, `Hold`).
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    h: Option<std::borrow::Cow<'a, str>>,
 }
 
 fn now_secs() -> u64 {
@@ -131,6 +135,7 @@ pub(crate) fn params_digest(params: Option<&RawValue>) -> String {
 }
 
 /// Seals the answers of a round.
+#[cfg(test)]
 pub(crate) fn seal(
     key: &StateKey,
     method: &str,
@@ -138,23 +143,54 @@ pub(crate) fn seal(
     answers: BTreeMap<String, Box<RawValue>>,
     ttl: Duration,
 ) -> String {
+    seal_held(key, method, digest, answers, ttl, None).0
+}
+
+/// [`seal`], naming the replica that holds the call the round continues (`held`), and the
+/// sealed state's [`Claim`]: its nonce keys the held call.
+pub(crate) fn seal_held(
+    key: &StateKey,
+    method: &str,
+    digest: &str,
+    answers: BTreeMap<String, Box<RawValue>>,
+    ttl: Duration,
+    held: Option<&str>,
+) -> (String, Claim) {
+    let nonce = URL_SAFE_NO_PAD.encode(crate::random::bytes());
+    let expiry = now_secs() + ttl.as_secs();
     let payload = Payload {
         m: method.into(),
         d: digest.into(),
-        x: now_secs() + ttl.as_secs(),
+        x: expiry,
         a: answers,
-        n: URL_SAFE_NO_PAD.encode(crate::random::bytes()).into(),
+        n: nonce.as_str().into(),
+        h: held.map(Into::into),
     };
     let json = serde_json::to_vec(&payload).unwrap_or_default();
     let body = URL_SAFE_NO_PAD.encode(json);
     let mut mac = HmacSha256::new_from_slice(&key.0).expect("HMAC takes any key length");
     mac.update(body.as_bytes());
     let tag = URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes());
-    format!("{body}.{tag}")
+    let claim = Claim {
+        nonce,
+        expiry,
+        held: held.is_some(),
+    };
+    (format!("{body}.{tag}"), claim)
 }
 
 fn tampered(why: &str) -> ErrorObject {
     ErrorObject::invalid_params(format!("invalid requestState: {why}"))
+}
+
+/// The error of a retry whose state continues a call held open on replica `holder`: that call
+/// lives in that replica's memory only, and it is not run again here.
+fn held_elsewhere(holder: &str) -> ErrorObject {
+    let mut err = tampered(&format!(
+        "the call it continues is held open on replica '{holder}', not on this one"
+    ));
+    err.data = Some(serde_json::json!({"reason": "held_on_another_replica", "replica": holder}));
+    err
 }
 
 /// Verifies a sealed state for this method and params; returns its answers.
@@ -165,7 +201,7 @@ pub(crate) fn open(
     method: &str,
     digest: &str,
 ) -> Result<HashMap<String, Box<RawValue>>, ErrorObject> {
-    open_claimed(key, token, method, digest).map(|(answers, _)| answers)
+    open_claimed(key, token, method, digest, "").map(|(answers, _)| answers)
 }
 
 /// A state opened here, to be claimed in the replicas' shared memory too (`SessionStore::
@@ -174,6 +210,9 @@ pub(crate) fn open(
 pub(crate) struct Claim {
     pub(crate) nonce: String,
     pub(crate) expiry: u64,
+    /// Whether the state continues a call held open (on this replica: a state naming another
+    /// one does not open here).
+    pub(crate) held: bool,
 }
 
 impl Claim {
@@ -183,12 +222,15 @@ impl Claim {
     }
 }
 
-/// [`open`], with the state's [`Claim`].
+/// [`open`], with the state's [`Claim`], on replica `here` (`""` without
+/// scale-out): a state continuing a call held open on another replica is refused before it is
+/// used, so that the replica holding it may still take it.
 fn open_claimed(
     key: &StateKey,
     token: &str,
     method: &str,
     digest: &str,
+    here: &str,
 ) -> Result<(HashMap<String, Box<RawValue>>, Claim), ErrorObject> {
     let (body, tag) = token.split_once('.').ok_or_else(|| tampered("malformed"))?;
     let tag = URL_SAFE_NO_PAD
@@ -215,12 +257,18 @@ fn open_claimed(
     if payload.x < now {
         return Err(tampered("expired"));
     }
+    if let Some(holder) = payload.h.as_deref()
+        && holder != here
+    {
+        return Err(held_elsewhere(holder));
+    }
     replays()
         .use_once(&payload.n, payload.x, now)
         .map_err(tampered)?;
     let claim = Claim {
         nonce: payload.n.into_owned(),
         expiry: payload.x,
+        held: payload.h.is_some(),
     };
     Ok((payload.a.into_iter().collect(), claim))
 }
@@ -252,6 +300,16 @@ pub(crate) struct Round {
     counters: [AtomicUsize; 3],
     /// The state this round was opened from, if any.
     claim: Option<Claim>,
+    /// A call to keep open until the retry (`Hold`), put here by the handler before it stops.
+    parked: Mutex<Option<Box<dyn Hold>>>,
+}
+
+/// A call kept open between the rounds of a request (a mount's forwarded call whose backend
+/// asked a question): the handler parks it in its [`Round`] before it stops, and whoever seals
+/// the round's state hands it the state's nonce, the key of its retry.
+pub(crate) trait Hold: Send {
+    /// Keeps the call under `key` for at most `ttl`.
+    fn hold(self: Box<Self>, key: String, ttl: Duration);
 }
 
 impl std::fmt::Debug for Round {
@@ -277,21 +335,24 @@ impl Round {
         key: &StateKey,
         method: &str,
         params: Option<&RawValue>,
+        here: &str,
     ) -> Result<Self, ErrorObject> {
         // First rounds (almost every request) carry neither member: skip the parse.
         let retried = params.is_some_and(|p| {
             p.get().contains("\"inputResponses\"") || p.get().contains("\"requestState\"")
         });
-        Self::read(key, method, params, retried)
+        Self::read(key, method, params, retried, here)
     }
 
     /// [`from_request`](Self::from_request) when the caller knows already whether the params
     /// carry `inputResponses` or `requestState` (`retried`): it read them in its own pass.
+    /// `here` is this replica's name (`""` without scale-out).
     pub(crate) fn read(
         key: &StateKey,
         method: &str,
         params: Option<&RawValue>,
         retried: bool,
+        here: &str,
     ) -> Result<Self, ErrorObject> {
         let retry: RetryParams<'_> = match params {
             Some(p) if retried => serde_json::from_str(p.get())
@@ -301,7 +362,7 @@ impl Round {
         let mut claim = None;
         let mut answers = match &retry.request_state {
             Some(token) => {
-                let (answers, c) = open_claimed(key, token, method, &params_digest(params))?;
+                let (answers, c) = open_claimed(key, token, method, &params_digest(params), here)?;
                 claim = Some(c);
                 answers
             }
@@ -334,6 +395,21 @@ impl Round {
     /// The state this round was opened from, to claim once across replicas.
     pub(crate) fn claim(&self) -> Option<&Claim> {
         self.claim.as_ref()
+    }
+
+    /// Whether this round's state continues a call held open here (`Hold`).
+    pub(crate) fn held(&self) -> bool {
+        self.claim.as_ref().is_some_and(|c| c.held)
+    }
+
+    /// Parks a call to keep open until the retry (the last one parked stays).
+    pub(crate) fn park(&self, call: Box<dyn Hold>) {
+        *lock(&self.parked) = Some(call);
+    }
+
+    /// The call parked in this round, if any.
+    pub(crate) fn take_parked(&self) -> Option<Box<dyn Hold>> {
+        lock(&self.parked).take()
     }
 
     /// The key of the next interaction of `kind`, unless the handler named it.

@@ -99,6 +99,7 @@ fn expired_state_is_rejected() {
         x: 1,
         a: BTreeMap::new(),
         n: "n".into(),
+        h: None,
     };
     let body = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&payload).unwrap());
     let mut mac = HmacSha256::new_from_slice(&key.0).unwrap();
@@ -133,7 +134,7 @@ fn a_state_opens_once_and_answers_need_their_state() {
         (-32602, "invalid requestState: it was used already")
     );
     let unasked = raw(r#"{"name":"t","inputResponses":{"elicit-0":{"action":"decline"}}}"#);
-    let err = Round::from_request(&key, "tools/call", Some(&unasked)).unwrap_err();
+    let err = Round::from_request(&key, "tools/call", Some(&unasked), "").unwrap_err();
     assert_eq!(
         (err.code, err.message.as_str()),
         (
@@ -156,7 +157,7 @@ fn round_keys_and_answers() {
     let params = raw(&format!(
         r#"{{"name":"t","requestState":"{state}","inputResponses":{{"elicit-0":{{"action":"decline"}},"junk":1}}}}"#
     ));
-    let round = Round::from_request(&key, "tools/call", Some(&params)).unwrap();
+    let round = Round::from_request(&key, "tools/call", Some(&params), "").unwrap();
     assert_eq!(round.key(Kind::Elicit, None), "elicit-0");
     assert_eq!(round.key(Kind::Elicit, None), "elicit-1");
     assert_eq!(round.key(Kind::Roots, None), "roots-0");
@@ -170,16 +171,44 @@ fn round_keys_and_answers() {
 
     let bad = raw(r#"{"name":"t","requestState":"x.y","inputResponses":[1]}"#);
     assert_eq!(
-        Round::from_request(&key, "tools/call", Some(&bad))
+        Round::from_request(&key, "tools/call", Some(&bad), "")
             .unwrap_err()
             .code,
         -32602
     );
     let forged = raw(r#"{"name":"t","requestState":"x.y"}"#);
     assert_eq!(
-        Round::from_request(&key, "tools/call", Some(&forged))
+        Round::from_request(&key, "tools/call", Some(&forged), "")
             .unwrap_err()
             .code,
         -32602
     );
+}
+
+#[test]
+fn a_held_state_opens_only_on_the_replica_holding_its_call_and_is_not_used_elsewhere() {
+    let key = StateKey([9; 32], Vec::new());
+    let (token, claim) = seal_held(
+        &key,
+        "tools/call",
+        "d",
+        BTreeMap::new(),
+        Duration::from_secs(60),
+        Some("a"),
+    );
+    let err = open_claimed(&key, &token, "tools/call", "d", "b").unwrap_err();
+    assert_eq!(
+        err.message,
+        "invalid requestState: the call it continues is held open on replica 'a', not on this one"
+    );
+    assert_eq!(
+        err.data,
+        Some(serde_json::json!({"reason": "held_on_another_replica", "replica": "a"}))
+    );
+    // Refused before it was used: its holder still opens it, once.
+    let (_, opened) = open_claimed(&key, &token, "tools/call", "d", "a").unwrap();
+    assert!(opened.held);
+    assert_eq!(opened, claim);
+    let again = open_claimed(&key, &token, "tools/call", "d", "a").unwrap_err();
+    assert_eq!(again.message, "invalid requestState: it was used already");
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use mcp_core::meta::SERVER_INFO_KEY;
 use mcp_core::{
-    CallToolResult, CompleteRequestParams, CompleteResult, ErrorObject, GetPromptResult,
-    LoggingMessageNotificationParams, Meta, ProgressNotificationParams, ResourceContents,
+    CallToolResult, CompleteRequestParams, CompleteResult, ErrorObject, GetPromptResult, Meta,
+    ProgressNotificationParams, ResourceContents,
 };
 use serde_json::json;
 use serde_json::value::RawValue;
@@ -17,10 +17,13 @@ use tokio::sync::mpsc;
 use mcp_client::{BoxFuture, Call, ClientError};
 
 use super::Remote;
-use super::logs::LogWatch;
+use super::held::{Full, Open, drive_round};
+use super::logs::{Passed, log};
 use super::relay::{Question, Relay, ask};
-use crate::error::HandlerError;
+use crate::error::{HandlerError, ToolError};
 use crate::handler::context::Context;
+use crate::handler::peer::Interact;
+use crate::handler::rounds::Round;
 use crate::registry::PromptArguments;
 use crate::registry::mounted::{Forward, Held};
 
@@ -73,11 +76,45 @@ impl Remote {
         call: Call<T>,
         tool: bool,
     ) -> Result<T, HandlerError> {
+        // A stateless caller's call is held open between its rounds (`held`).
+        if let Interact::Rounds(round) = &ctx.inner.interact {
+            return self.forward_in_rounds(ctx, round, call, tool).await;
+        }
         let (call, passed) = self.prepare(ctx, call).await;
         let (relay, questions) = Relay::channel();
         drive(ctx, call.handler(relay).into_future(), passed, questions)
             .await
             .map_err(|e| self.failure(e, tool))
+    }
+
+    /// [`forward`](Self::forward) for a stateless caller: a first round sends `call`; a retry
+    /// whose state continues a held call joins it instead (and `call` is not sent).
+    async fn forward_in_rounds<T: serde::de::DeserializeOwned + Send + 'static>(
+        &self,
+        ctx: &Context,
+        round: &Round,
+        call: Call<T>,
+        tool: bool,
+    ) -> Result<T, HandlerError> {
+        let client = crate::principal::current().unwrap_or_else(|| Arc::from("unknown"));
+        let open = if round.held() {
+            drop(call);
+            self.shared
+                .held
+                .take(round, &client)
+                .map_err(HandlerError::Protocol)?
+        } else {
+            let (call, passed) = self.prepare(ctx, call).await;
+            let parked = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let (relay, questions) = Relay::channel_held(Arc::clone(&parked));
+            let request = call.handler(relay).into_future();
+            Open::new(request, passed, questions, client, parked)
+        };
+        match drive_round(ctx, round, &self.shared.held, open).await {
+            Ok(outcome) => outcome.map_err(|e| self.failure(e, tool)),
+            Err(Full(message)) if tool => Err(HandlerError::Tool(ToolError::new(message))),
+            Err(Full(message)) => Err(HandlerError::Protocol(ErrorObject::internal(message))),
+        }
     }
 }
 
@@ -184,12 +221,6 @@ fn own_result(result_type: &mut Option<mcp_core::ResultType>, meta: &mut Option<
     }
 }
 
-/// What the remote sends about one forwarded request besides its answer.
-struct Passed {
-    updates: mpsc::Receiver<ProgressNotificationParams>,
-    logs: LogWatch,
-}
-
 /// The callback that queues a forwarded request's progress (when our client asked for it).
 #[allow(clippy::type_complexity)]
 fn progress_queue(
@@ -205,11 +236,6 @@ fn progress_queue(
             let _ = tx.try_send(p);
         });
     (f, rx)
-}
-
-/// Passes a remote log message on, through our request's gate (the caller's level).
-async fn log(ctx: &Context, m: LoggingMessageNotificationParams) {
-    ctx.log_as(m.level, m.logger.as_deref(), m.data).await;
 }
 
 /// Awaits a forwarded request inside our handler's future, passing its progress and log
@@ -242,7 +268,7 @@ async fn drive<T>(
                 // The remote may cancel its question: then ours is dropped too (and our client
                 // told), while the request goes on.
                 tokio::select! {
-                    answer = ask(ctx, q.asked) => drop(q.reply.send(answer)),
+                    answer = ask(ctx, q.asked, None) => drop(q.reply.send(answer)),
                     () = q.reply.closed() => {}
                 }
             }

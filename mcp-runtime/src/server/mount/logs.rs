@@ -141,3 +141,17 @@ impl Logs {
         }
     }
 }
+
+/// What the remote sends about one forwarded request besides its answer.
+pub(super) struct Passed {
+    pub(super) updates: mpsc::Receiver<mcp_core::ProgressNotificationParams>,
+    pub(super) logs: LogWatch,
+}
+
+/// Passes a remote log message on, through our request's gate (the caller's level).
+pub(super) async fn log(
+    ctx: &crate::handler::context::Context,
+    m: LoggingMessageNotificationParams,
+) {
+    ctx.log_as(m.level, m.logger.as_deref(), m.data).await;
+}

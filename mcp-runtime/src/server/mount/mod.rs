@@ -7,13 +7,16 @@
 //! them into the catalog and tells our clients what changed. A forwarded request carries the
 //! caller's progress back, is cancelled on the remote when the caller cancels it, and relays the
 //! remote's questions (elicitation, sampling, roots) to the caller, in either era on either side
-//! (`forward`, `relay`). Completion is forwarded for the mounted prompts and templates; the
+//! (`forward`, `relay`); a stateless caller's call whose remote asks is held open between the
+//! caller's `input_required` rounds, and its retry joins it, so that the remote runs it once
+//! (`held`). Completion is forwarded for the mounted prompts and templates; the
 //! remote's log messages reach the sessions that set a level, and the request they belong to
 //! where that can be told (`logs`); resource subscriptions are held on the remote while one of
 //! our sessions or listeners holds them (`subs`). What the remote does not declare is not
 //! declared for it (`server::Live::build`).
 
 mod forward;
+mod held;
 mod logs;
 mod relay;
 mod subs;
@@ -120,6 +123,7 @@ impl ServerBuilder {
             prefix: Arc::clone(&prefix),
             transforms: Arc::new(options.transforms),
             shared: Arc::new(Shared {
+                held: Arc::new(held::Held::new(options.held_calls, options.hold_for)),
                 logs: logs::Logs::default(),
                 subs,
                 listener: std::sync::Mutex::new(None),
@@ -160,6 +164,8 @@ struct Remote {
 
 /// What every request forwarded to one remote shares.
 struct Shared {
+    /// Calls of stateless callers held open between their rounds.
+    held: Arc<held::Held>,
     logs: logs::Logs,
     subs: subs::Subs,
     /// The stateless era's `subscriptions/listen` to the remote: its list changes, and the

@@ -1,6 +1,9 @@
 //! The remote's questions (elicitation, sampling, roots) during a forwarded request, asked of
 //! our client through the request's [`Context`].
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use mcp_client::{BoxFuture, ClientHandler};
 use mcp_core::client::ElicitMode;
 use mcp_core::{ElicitAction, ElicitRequestParams, ElicitResult, ErrorObject, ListRootsResult};
@@ -19,31 +22,56 @@ pub(super) struct Question {
     pub(super) reply: oneshot::Sender<Result<Value, ErrorObject>>,
 }
 
+#[derive(Clone)]
 pub(super) enum Asked {
     Elicit(ElicitRequestParams),
     Sample(mcp_core::CreateMessageRequestParams),
     Roots,
 }
 
-/// Asks our client what the remote asked, through the request's [`Context`].
-pub(super) async fn ask(ctx: &Context, asked: Asked) -> Result<Value, ErrorObject> {
+impl Asked {
+    /// The prefix of its input keys in a round (`elicit-0`, `sample-0`, `roots-0`) and its
+    /// counter among a call's questions.
+    pub(super) fn kind(&self) -> (&'static str, usize) {
+        match self {
+            Asked::Elicit(_) => ("elicit", 0),
+            Asked::Sample(_) => ("sample", 1),
+            Asked::Roots => ("roots", 2),
+        }
+    }
+}
+
+/// Asks our client what the remote asked, through the request's [`Context`]; in a stateless
+/// round, under the input key `key` when one is given (a held call's keys stay the same over
+/// its rounds).
+pub(super) async fn ask(
+    ctx: &Context,
+    asked: Asked,
+    key: Option<String>,
+) -> Result<Value, ErrorObject> {
     let json =
         |v: Result<Value, serde_json::Error>| v.map_err(|e| ErrorObject::internal(e.to_string()));
     match asked {
         Asked::Elicit(p) if p.mode == Some(ElicitMode::Url) => {
             let url = p.url.unwrap_or_default();
-            let action = ctx.elicit_url(p.message, url).await.map_err(refused)?;
+            let asking = ctx.elicit_url(p.message, url);
+            let asking = match key {
+                Some(k) => asking.key(k),
+                None => asking,
+            };
+            let action = asking.await.map_err(refused)?;
             json(serde_json::to_value(ElicitResult::new(action)))
         }
         Asked::Elicit(p) => {
             let schema = p
                 .requested_schema
                 .unwrap_or_else(|| json!({"type": "object"}));
-            let answer = ctx
-                .elicit::<Map<String, Value>>(p.message)
-                .schema(schema)
-                .await
-                .map_err(refused)?;
+            let asking = ctx.elicit::<Map<String, Value>>(p.message).schema(schema);
+            let asking = match key {
+                Some(k) => asking.key(k),
+                None => asking,
+            };
+            let answer = asking.await.map_err(refused)?;
             let result = match answer {
                 crate::Elicitation::Accept(content) => {
                     ElicitResult::new(ElicitAction::Accept).with_content(content)
@@ -53,9 +81,21 @@ pub(super) async fn ask(ctx: &Context, asked: Asked) -> Result<Value, ErrorObjec
             };
             json(serde_json::to_value(result))
         }
-        Asked::Sample(p) => json(serde_json::to_value(ctx.sample(p).await.map_err(refused)?)),
+        Asked::Sample(p) => {
+            let asking = ctx.sample(p);
+            let asking = match key {
+                Some(k) => asking.key(k),
+                None => asking,
+            };
+            json(serde_json::to_value(asking.await.map_err(refused)?))
+        }
         Asked::Roots => {
-            let roots = ctx.roots().await.map_err(refused)?;
+            let asking = ctx.roots();
+            let asking = match key {
+                Some(k) => asking.key(k),
+                None => asking,
+            };
+            let roots = asking.await.map_err(refused)?;
             json(serde_json::to_value(ListRootsResult::new(roots)))
         }
     }
@@ -70,13 +110,21 @@ fn refused(err: InteractionError) -> ErrorObject {
     }
 }
 
-/// The handler of one forwarded request: hands each question to the request's [`drive`].
-pub(super) struct Relay(mpsc::Sender<Question>);
+/// The handler of one forwarded request: hands each question to the request's [`drive`]
+/// (`forward`, or `held::drive_round`, whose call may be held: then `held` says so, and the
+/// call takes no new question meanwhile: it waits on the answer to its own).
+pub(super) struct Relay(mpsc::Sender<Question>, Option<Arc<AtomicBool>>);
 
 impl Relay {
     pub(super) fn channel() -> (Relay, mpsc::Receiver<Question>) {
         let (tx, rx) = mpsc::channel(QUESTION_QUEUE);
-        (Relay(tx), rx)
+        (Relay(tx, None), rx)
+    }
+
+    /// [`channel`](Self::channel) for a call that may be held: `held` is set while it is.
+    pub(super) fn channel_held(held: Arc<AtomicBool>) -> (Relay, mpsc::Receiver<Question>) {
+        let (tx, rx) = mpsc::channel(QUESTION_QUEUE);
+        (Relay(tx, Some(held)), rx)
     }
 
     async fn relay<T: serde::de::DeserializeOwned>(&self, asked: Asked) -> Result<T, ErrorObject> {
@@ -108,5 +156,9 @@ impl ClientHandler for Relay {
 
     fn list_roots(&self) -> BoxFuture<'_, Result<ListRootsResult, ErrorObject>> {
         Box::pin(self.relay(Asked::Roots))
+    }
+
+    fn takes_questions(&self) -> bool {
+        !self.1.as_ref().is_some_and(|h| h.load(Ordering::Acquire))
     }
 }
