@@ -397,12 +397,15 @@ impl Round {
         self.claim.as_ref()
     }
 
-    /// Whether this round's state continues a call held open here (`Hold`).
+    /// Whether this round's state continues a call held open here (`Hold`; mounts, feature
+    /// `client`).
+    #[cfg(feature = "client")]
     pub(crate) fn held(&self) -> bool {
         self.claim.as_ref().is_some_and(|c| c.held)
     }
 
     /// Parks a call to keep open until the retry (the last one parked stays).
+    #[cfg(feature = "client")]
     pub(crate) fn park(&self, call: Box<dyn Hold>) {
         *lock(&self.parked) = Some(call);
     }
