@@ -1,7 +1,10 @@
 """Side-by-side numbers of a reference server and its original: start-up, resident memory and
 calls/s of one representative tool, in one run on one machine.
 
-Usage: bench.py git|fetch "ORIGINAL COMMAND" PATH/TO/OURS [CALLS]
+Usage: fixturebench.py git|fetch "ORIGINAL COMMAND" PATH/TO/OURS [CALLS]
+
+The bench of the servers whose calls need a fixture (a repository, a loopback site); the others
+use mcpbench.py.
 
 Speaks raw newline-delimited JSON-RPC over stdio (no SDK in the loop): start-up is the time
 from spawning the process to the answer of `initialize`; RSS is VmRSS after the calls; calls/s
