@@ -128,12 +128,13 @@ pub(crate) struct ExposedTool {
 }
 
 /// What an exposed tool runs.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(crate) enum Exposed {
     /// A read of a fixed-URI resource.
     Resource(ResourceRecord),
-    /// A read of the resource a template expands to with the tool's arguments.
-    Template(ResourceRecord),
+    /// A read of the resource a template (parsed once, here) expands to with the tool's
+    /// arguments.
+    Template(ResourceRecord, Arc<mcp_core::UriTemplate>),
     /// A get of a prompt.
     Prompt(PromptRecord),
 }
@@ -142,7 +143,7 @@ impl ExposedTool {
     /// The OAuth scopes its resource or prompt declares.
     pub(crate) fn scopes(&self) -> &'static [&'static str] {
         match &self.runs {
-            Exposed::Resource(r) | Exposed::Template(r) => r.scopes,
+            Exposed::Resource(r) | Exposed::Template(r, _) => r.scopes,
             Exposed::Prompt(p) => p.scopes,
         }
     }
@@ -150,7 +151,7 @@ impl ExposedTool {
     /// Its resource's or prompt's timeout.
     pub(crate) fn timeout_ms(&self) -> Option<u64> {
         match &self.runs {
-            Exposed::Resource(r) | Exposed::Template(r) => r.timeout_ms,
+            Exposed::Resource(r) | Exposed::Template(r, _) => r.timeout_ms,
             Exposed::Prompt(p) => p.timeout_ms,
         }
     }
@@ -181,7 +182,8 @@ pub(super) fn exposed(
     for rt in &t.resource_tools {
         taken(&rt.tool, &out)?;
         if let Some(r) = resources.iter().find(|e| e.record.uri == rt.uri) {
-            let (descriptor, tags) = apply::resource_tool(rt, r.descriptor.description.as_deref());
+            let (descriptor, tags) =
+                templated::resource_tool(rt, r.descriptor.description.as_deref());
             out.push(ExposedTool {
                 descriptor,
                 runs: Exposed::Resource(r.record),
@@ -196,16 +198,14 @@ pub(super) fn exposed(
                 rt.tool, rt.uri
             )));
         };
-        let template = mcp_core::UriTemplate::parse(r.record.uri)
-            .map_err(|e| Error::Config(format!("resource tool `{}`: {e}", rt.tool)))?;
         let (descriptor, tags) =
-            templated::template_tool(rt, &template, r.descriptor.description.as_deref());
+            templated::template_tool(rt, &r.template, r.descriptor.description.as_deref());
         let check = crate::transform::args::rewrite(&descriptor.input_schema, &[])
             .ok()
             .map(|(_, m)| Arc::new(m));
         out.push(ExposedTool {
             descriptor,
-            runs: Exposed::Template(r.record),
+            runs: Exposed::Template(r.record, Arc::new(r.template.clone())),
             check,
             tags,
         });

@@ -8,9 +8,9 @@ use mcp_core::{Prompt, Tool};
 use serde_json::{Value, json};
 
 use super::args::{ArgMap, rewrite};
-use super::templated::template_tool;
-use super::view::{Tags, merged};
-use super::{ArgValue, PromptTool, PromptTransform, ResourceTool, ToolTransform, Transforms};
+use super::templated::{resource_tool, template_tool};
+use super::view::{Tags, merged, tags_of};
+use super::{ArgValue, PromptTool, PromptTransform, ToolTransform, Transforms};
 use std::collections::BTreeMap;
 
 /// A prompt's arguments, by name.
@@ -22,10 +22,6 @@ pub(crate) struct Shown<D, A> {
     pub(crate) descriptor: D,
     pub(crate) args: Option<Arc<A>>,
     pub(crate) tags: Tags,
-}
-
-fn tags(list: &[String]) -> Tags {
-    list.iter().map(|t| t.as_str().into()).collect()
 }
 
 impl Transforms {
@@ -59,7 +55,7 @@ impl Transforms {
         if t.description.is_some() {
             description.clone_from(&t.description);
         }
-        Some(tags(&t.tags))
+        Some(tags_of(&t.tags))
     }
 }
 
@@ -123,7 +119,7 @@ pub(crate) fn tool(
     Ok(Some(Shown {
         descriptor: tool,
         args,
-        tags: tags(&t.tags),
+        tags: tags_of(&t.tags),
     }))
 }
 
@@ -243,18 +239,8 @@ pub(crate) fn prompt(
     Ok(Some(Shown {
         descriptor: prompt,
         args,
-        tags: tags(&t.tags),
+        tags: tags_of(&t.tags),
     }))
-}
-
-/// The tool of a [`ResourceTool`], described by the resource when it says nothing itself.
-pub(crate) fn resource_tool(t: &ResourceTool, description: Option<&str>) -> (Tool, Tags) {
-    let mut tool = Tool::new(&t.tool, json!({"type": "object", "properties": {}}));
-    tool.description = t.description.clone().or(description.map(str::to_owned));
-    let mut a = mcp_core::ToolAnnotations::new().read_only(true);
-    a.destructive_hint = Some(false);
-    tool.annotations = Some(a);
-    (tool, tags(&t.tags))
 }
 
 /// The tool of a [`PromptTool`]: the prompt's arguments as string properties.
@@ -277,7 +263,7 @@ pub(crate) fn prompt_tool(t: &PromptTool, prompt: &Prompt) -> (Tool, Tags) {
     }
     let mut tool = Tool::new(&t.tool, schema);
     tool.description = t.description.clone().or_else(|| prompt.description.clone());
-    (tool, tags(&t.tags))
+    (tool, tags_of(&t.tags))
 }
 
 /// A tool's arguments as a prompt's (strings; other values as their JSON text).
@@ -298,14 +284,15 @@ pub(crate) fn prompt_arguments(arguments: Option<&serde_json::value::RawValue>) 
 }
 
 /// What a mounted tool runs on its server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Runs {
     /// The remote tool of that name.
     Tool,
     /// A read of the remote resource of that URI.
     Resource,
-    /// A read of the remote resource the template of that URI expands to with the arguments.
-    Template,
+    /// A read of the remote resource this template (the remote's) expands to with the
+    /// arguments.
+    Template(Arc<mcp_core::UriTemplate>),
     /// A get of the remote prompt of that name.
     Prompt,
 }
@@ -422,7 +409,7 @@ pub(crate) fn remote_lists(
         }
         let template = remote.templates.iter().find(|r| r.uri_template == t.uri);
         let parsed = template.and_then(|r| mcp_core::UriTemplate::parse(&r.uri_template).ok());
-        let (Some(r), Some(parsed)) = (template, parsed) else {
+        let (Some(r), Some(parsed)) = (template, parsed.map(Arc::new)) else {
             tracing::warn!(prefix, uri = %t.uri, "resource tool left out: the mounted server lists no such resource or template");
             continue;
         };
@@ -430,8 +417,10 @@ pub(crate) fn remote_lists(
         let check = rewrite(&descriptor.input_schema, &[])
             .ok()
             .map(|(_, m)| Arc::new(m));
-        out.tools
-            .push((descriptor, exposed_as(&t.uri, Runs::Template, check, tags)));
+        out.tools.push((
+            descriptor,
+            exposed_as(&t.uri, Runs::Template(parsed), check, tags),
+        ));
     }
     for t in &transforms.prompt_tools {
         let Some((p, _)) = remote.prompts.iter().find(|(p, _)| p.name == t.prompt) else {

@@ -19,9 +19,9 @@ pub(crate) const MAX_VIEWS: usize = 64;
 /// The tags of an item (none for most).
 pub(crate) type Tags = Arc<[Box<str>]>;
 
-/// Tags from a record's list.
-pub(crate) fn tags_of(list: &[&str]) -> Tags {
-    list.iter().map(|t| Box::from(*t)).collect()
+/// Tags from a list (a record's, a transform's).
+pub(crate) fn tags_of<S: AsRef<str>>(list: &[S]) -> Tags {
+    list.iter().map(|t| Box::from(t.as_ref())).collect()
 }
 
 /// The tags of `a`, then those of `b` it does not have.

@@ -15,7 +15,7 @@ use crate::registry::mounted::Forward;
 use crate::registry::transformed::{Exposed, ExposedTool};
 use crate::registry::{PromptArguments, ResourceRequest};
 use crate::transform::apply::{Found, Runs, prompt_arguments};
-use crate::transform::templated::expand;
+use crate::transform::templated::{expand, matched};
 
 /// What starts a forwarded `tools/call` of a mounted tool (`remote`, transformed by `shown`).
 pub(super) fn mounted_tool(
@@ -26,7 +26,7 @@ pub(super) fn mounted_tool(
 ) -> impl FnOnce(Context) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> + use<> {
     let (runs, mapped) = match shown {
         Found::Tool(m) => (
-            m.runs,
+            m.runs.clone(),
             match m.args.as_deref().map(|a| a.apply(arguments)) {
                 Some(Ok(raw)) => Ok(Some(raw)),
                 Some(Err(message)) => Err(message),
@@ -42,8 +42,8 @@ pub(super) fn mounted_tool(
             let read = forward.read_resource(ctx, remote.to_string());
             Box::pin(async move { read.await.map(contents_result) })
         }
-        (Runs::Template, Ok(args)) => match expand(&remote, args.as_deref()) {
-            Ok((uri, _)) => {
+        (Runs::Template(template), Ok(args)) => match expand(&template, args.as_deref()) {
+            Ok(uri) => {
                 let read = forward.read_resource(ctx, uri);
                 Box::pin(async move { read.await.map(contents_result) })
             }
@@ -82,7 +82,7 @@ pub(super) fn local_tool(
         Some(check) => check.apply(arguments).map(Some),
         None => Ok(arguments.map(RawValue::to_owned)),
     };
-    let runs = e.runs;
+    let runs = e.runs.clone();
     move |ctx| match (runs, checked) {
         (_, Err(message)) => Box::pin(async move { Err(HandlerError::InvalidArguments(message)) }),
         (Exposed::Resource(resource), Ok(_)) => {
@@ -91,13 +91,19 @@ pub(super) fn local_tool(
             let read = (resource.read)(ctx, request);
             Box::pin(async move { read.await.map(contents_result) })
         }
-        (Exposed::Template(resource), Ok(args)) => match expand(resource.uri, args.as_deref()) {
-            Ok((uri, vars)) => {
-                let read = (resource.read)(ctx, ResourceRequest::new(uri, vars));
-                Box::pin(async move { read.await.map(contents_result) })
+        (Exposed::Template(resource, template), Ok(args)) => {
+            let read = expand(&template, args.as_deref())
+                .and_then(|uri| matched(&template, &uri).map(|vars| (uri, vars)));
+            match read {
+                Ok((uri, vars)) => {
+                    let read = (resource.read)(ctx, ResourceRequest::new(uri, vars));
+                    Box::pin(async move { read.await.map(contents_result) })
+                }
+                Err(message) => {
+                    Box::pin(async move { Err(HandlerError::InvalidArguments(message)) })
+                }
             }
-            Err(message) => Box::pin(async move { Err(HandlerError::InvalidArguments(message)) }),
-        },
+        }
         (Exposed::Prompt(prompt), Ok(args)) => {
             let args = PromptArguments(prompt_arguments(args.as_deref()));
             let get = (prompt.get)(ctx, args);
