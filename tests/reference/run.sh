@@ -4,8 +4,9 @@
 #
 # Contract of a servers/NAME/difftest/run.sh:
 #   - argument 1: the directory holding the built binaries ($CARGO_TARGET_DIR/debug);
-#   - it installs the pinned original itself (npm or PyPI; versions pinned in files beside it)
-#     into tests/reference/.cache/ (shared, ignored by git), each install under `timeout`;
+#   - it installs the pinned original itself (npm or PyPI; versions pinned in files beside it,
+#     npm with a lock file) into tests/reference/.cache/ (shared, ignored by git), each install
+#     under `timeout`, with the functions of tests/reference/lib.sh;
 #   - it runs one client script against the original and against ours and compares them,
 #     printing one line per compared call, and exits non-zero on any difference that is not
 #     in the server's documented differences list.

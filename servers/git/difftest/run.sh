@@ -6,11 +6,9 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 bin_dir="$(cd "${1:?usage: run.sh BIN_DIR}" && pwd)"
-venv="$root/tests/reference/.cache/venv-git"
-if [[ ! -x "$venv/bin/python" ]]; then
-  timeout 120 python3 -m venv "$venv"
-fi
-echo "git difftest: installing the pinned original into $venv"
-timeout 300 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+# shellcheck source=../../../tests/reference/lib.sh
+. "$root/tests/reference/lib.sh"
+echo "git difftest: installing the pinned original into tests/reference/.cache/venv-git"
+venv="$(pinned_venv git "$here/requirements.txt")"
 timeout --kill-after=10 300 "$venv/bin/python" "$here/diff_client.py" \
   "$venv/bin/python -m mcp_server_git" "$bin_dir/mcp-server-git" "$here/../README.md"

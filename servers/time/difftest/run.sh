@@ -11,11 +11,8 @@ root="$(cd "$here/../../.." && pwd)"
 bin_dir="${1:?usage: servers/time/difftest/run.sh BIN_DIR}"
 ours="$bin_dir/mcp-server-time"
 [ -x "$ours" ] || { echo "no $ours (cargo build -p mcp-server-time)" >&2; exit 2; }
-venv="$root/tests/reference/.cache/venv-time"
-
-if [ ! -x "$venv/bin/python" ]; then
-  timeout 120 python3 -m venv "$venv"
-fi
-timeout 300 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+# shellcheck source=../../../tests/reference/lib.sh
+. "$root/tests/reference/lib.sh"
+venv="$(pinned_venv time "$here/requirements.txt")"
 
 timeout 300 "$venv/bin/python" "$here/difftest.py" "$venv/bin/mcp-server-time" "$ours"
