@@ -411,7 +411,7 @@ impl ServerBuilder {
     }
 
     /// Makes `build` fail with `error` (a setting given in a call that cannot fail).
-    #[cfg(feature = "redis")]
+    #[cfg(any(feature = "redis", feature = "openapi"))]
     pub(crate) fn config_error(mut self, error: Error) -> Self {
         self.config_error.get_or_insert(error);
         self
