@@ -8,6 +8,11 @@
 //! these, and nothing else. The line `listening on http://ADDR/mcp` goes to stdout once the spawned
 //! server's lists are in. The proxy ends on SIGTERM or SIGINT; the spawned server ends with it.
 //!
+//! With `--openapi FILE_OR_URL`, the operations of an HTTP API's OpenAPI document are served
+//! as tools too (`ServerBuilder::openapi`; `--base-url` overrides the document's server; the
+//! credentials come from `MCP_OPENAPI_<SCHEME>`), and no command is needed. `stdio` in place
+//! of `http ADDR` serves it all on stdin and stdout instead.
+//!
 //! `mcp-proxy --help` (or `-h`) prints, and exits 0:
 #![doc = concat!("```text\n", include_str!("usage.txt"), "```")]
 
@@ -27,7 +32,8 @@ use mcp_runtime::{Server, serde_json};
 const HELP: &str = include_str!("usage.txt");
 
 const USAGE: &str = "usage: mcp-proxy [--prefix NAME] [--protocol-version REV] \
-[--timeout SECONDS] [--config FILE] http ADDR [-- COMMAND [ARGS...]]";
+[--timeout SECONDS] [--config FILE] [--openapi FILE_OR_URL [--base-url URL] [--openapi-prefix NAME]] \
+(http ADDR | stdio) [-- COMMAND [ARGS...]]";
 
 #[derive(Debug)]
 struct Args {
@@ -35,14 +41,26 @@ struct Args {
     version: Option<ProtocolVersion>,
     timeout: Duration,
     config: Option<String>,
-    addr: String,
+    openapi: Option<OpenApiArgs>,
+    /// `None`: stdio.
+    addr: Option<String>,
     command: Vec<String>,
+}
+
+/// `--openapi FILE_OR_URL [--base-url URL] [--openapi-prefix NAME]`.
+#[derive(Debug, Default)]
+struct OpenApiArgs {
+    location: String,
+    base_url: Option<String>,
+    prefix: String,
 }
 
 /// The command line; `None` when it asks for the help.
 fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut prefix, mut version, mut timeout) = (String::new(), None, Duration::from_secs(300));
     let mut config = None;
+    let (mut openapi, mut base_url, mut openapi_prefix) = (None, None, String::new());
+    let stdio;
     loop {
         match argv.next().as_deref() {
             Some("-h" | "--help") => return Ok(None),
@@ -58,25 +76,53 @@ fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String>
                 timeout = Duration::from_secs(secs.max(1));
             }
             Some("--config") => config = Some(argv.next().ok_or("--config needs a file")?),
-            Some("http") => break,
+            Some("--openapi") => {
+                openapi = Some(argv.next().ok_or("--openapi needs a file or URL")?);
+            }
+            Some("--base-url") => base_url = Some(argv.next().ok_or("--base-url needs a URL")?),
+            Some("--openapi-prefix") => {
+                openapi_prefix = argv.next().ok_or("--openapi-prefix needs a name")?;
+            }
+            Some("http") => {
+                stdio = false;
+                break;
+            }
+            Some("stdio") => {
+                stdio = true;
+                break;
+            }
             Some(other) => return Err(format!("unknown argument {other:?}")),
             None => return Err("missing `http ADDR -- COMMAND`".into()),
         }
     }
-    let addr = argv.next().ok_or("http needs an address")?;
+    if openapi.is_none() && (base_url.is_some() || !openapi_prefix.is_empty()) {
+        return Err("--base-url and --openapi-prefix go with --openapi".into());
+    }
+    let addr = if stdio {
+        None
+    } else {
+        Some(argv.next().ok_or("http needs an address")?)
+    };
+    let optional = config.is_some() || openapi.is_some();
     let command: Vec<String> = match argv.next().as_deref() {
         Some("--") => argv.collect(),
-        None if config.is_some() => Vec::new(),
+        None if optional => Vec::new(),
         _ => return Err("expected `--` and the command after the address".into()),
     };
-    if command.is_empty() && config.is_none() {
+    if command.is_empty() && !optional {
         return Err("missing the command to spawn".into());
     }
+    let openapi = openapi.map(|location| OpenApiArgs {
+        location,
+        base_url,
+        prefix: openapi_prefix,
+    });
     Ok(Some(Args {
         prefix,
         version,
         timeout,
         config,
+        openapi,
         addr,
         command,
     }))
@@ -192,13 +238,30 @@ async fn run(args: Args) -> Result<(), Failure> {
     for (prefix, client, options) in mounts {
         builder = builder.mount_with(prefix, client, options);
     }
+    if let Some(o) = &args.openapi {
+        let options = mcp_runtime::openapi::Options::new();
+        let mut api = mcp_runtime::openapi::OpenApi::load(&o.location, &options)
+            .await
+            .map_err(|e| Failure::Config(format!("--openapi {}: {e}", o.location)))?
+            .timeout(args.timeout);
+        if let Some(url) = &o.base_url {
+            api = api.with_base_url(url);
+        }
+        for skipped in api.skipped() {
+            eprintln!("mcp-proxy: --openapi: left out: {skipped}");
+        }
+        builder = builder.openapi(o.prefix.clone(), api);
+    }
     let server = builder
         .build()
         .map_err(|e| Failure::Config(e.to_string()))?;
     server.mounted().await;
-    let listener = mcp_runtime::tokio::net::TcpListener::bind(&args.addr)
+    let Some(addr) = &args.addr else {
+        return server.serve_stdio().await.map_err(|e| serve(e.to_string()));
+    };
+    let listener = mcp_runtime::tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| serve(format!("could not listen on {}: {e}", args.addr)))?;
+        .map_err(|e| serve(format!("could not listen on {addr}: {e}")))?;
     let addr = listener.local_addr().map_err(|e| serve(e.to_string()))?;
     println!("listening on http://{addr}/mcp");
     server
@@ -259,7 +322,7 @@ mod tests {
         let a = args("--prefix fs --timeout 5 http 127.0.0.1:0 -- srv stdio").unwrap();
         assert_eq!(a.prefix, "fs");
         assert_eq!(a.timeout, Duration::from_secs(5));
-        assert_eq!(a.addr, "127.0.0.1:0");
+        assert_eq!(a.addr.as_deref(), Some("127.0.0.1:0"));
         assert_eq!(a.command, ["srv", "stdio"]);
         assert_eq!(
             args("http :0 srv").unwrap_err(),
@@ -280,6 +343,17 @@ mod tests {
                     .is_none()
             );
         }
+        // An OpenAPI document needs no command, and stdio needs no address.
+        let a = args("--openapi api.json --base-url http://127.0.0.1:9 stdio").unwrap();
+        let o = a.openapi.unwrap();
+        assert_eq!(
+            (o.location.as_str(), o.base_url.as_deref(), a.addr),
+            ("api.json", Some("http://127.0.0.1:9"), None)
+        );
+        assert_eq!(
+            args("--base-url http://h stdio").unwrap_err(),
+            "--base-url and --openapi-prefix go with --openapi"
+        );
         // After `--`, words belong to the spawned server.
         assert_eq!(
             args("http :0 -- srv --help").unwrap().command,
