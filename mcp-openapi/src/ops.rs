@@ -17,21 +17,23 @@ pub(crate) const METHODS: [&str; 8] = [
 /// The longest tool name the MCP spec allows.
 const MAX_NAME: usize = 128;
 
-/// A name made of the tool-name characters (`A-Za-z0-9_-.`; anything else becomes `_`,
-/// runs of `_` are one, none at either end), at most 128 bytes.
+/// A name made of the tool-name characters (`A-Za-z0-9_-.`): each other character becomes
+/// `_` (one `_` for a run of them, none at the end), at most 128 bytes.
 pub(crate) fn sanitize(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
+    let mut replaced = false;
     for c in raw.chars() {
-        let c = if c.is_ascii_alphanumeric() || matches!(c, '-' | '.') {
-            c
-        } else {
-            '_'
-        };
-        if !(c == '_' && (out.is_empty() || out.ends_with('_'))) {
+        if c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_') {
             out.push(c);
+            replaced = false;
+        } else {
+            if !replaced && !out.ends_with('_') {
+                out.push('_');
+            }
+            replaced = true;
         }
     }
-    while out.ends_with('_') {
+    if replaced && out.ends_with('_') {
         out.pop();
     }
     out.truncate(MAX_NAME);

@@ -27,6 +27,10 @@ fn names_come_from_the_operation_id_else_method_and_path() {
         "delete_pets_petId_toys"
     );
     assert_eq!(one("/", "get", json!({})).name, "get");
+    assert_eq!(
+        one("/a", "get", json!({"operationId": "read__item__get"})).name,
+        "read__item__get"
+    );
     let long = "x".repeat(200);
     assert_eq!(
         one("/a", "get", json!({"operationId": long})).name.len(),
