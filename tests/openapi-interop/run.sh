@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Generated tools in front of real HTTP APIs that nobody here wrote (issue 28): the FastAPI
 # application app.py (PyPI fastapi + uvicorn, pinned in requirements.txt), whose own
-# /openapi.json is the document, and the Swagger Petstore 3 document (petstore/openapi.json,
+# /openapi.json is the document, and the Swagger Petstore 3 document (petstore/openapi.yaml,
 # vendored; see petstore/README.md) served by the Prism mock (npm @stoplight/prism-cli, pinned
 # in petstore/package-lock.json). Each is served with `ServerBuilder::openapi` in process and by
 # `mcp-proxy --openapi DOC --base-url URL stdio`, driven by our client
@@ -65,12 +65,12 @@ else
 fi
 
 port=$(free_port)
-timeout 900 "$mock/node_modules/.bin/prism" mock --host 127.0.0.1 --port "$port" "$here/petstore/openapi.json" >"$mock/prism.log" 2>&1 &
+timeout 900 "$mock/node_modules/.bin/prism" mock --host 127.0.0.1 --port "$port" "$here/petstore/openapi.yaml" >"$mock/prism.log" 2>&1 &
 pids+=($!)
 base="http://127.0.0.1:$port"
 if wait_for "$base/store/inventory?api_key=x"; then
   echo "openapi-interop: the Petstore 3 document on the Prism mock, our client"
-  timeout --kill-after=10 300 "$check" petstore "$proxy" "$here/petstore/openapi.json" "$base" || failures=$((failures + 1))
+  timeout --kill-after=10 300 "$check" petstore "$proxy" "$here/petstore/openapi.yaml" "$base" || failures=$((failures + 1))
 else
   echo "openapi-interop: the Prism mock did not start on $base" >&2
   cat "$mock/prism.log" >&2

@@ -59,7 +59,10 @@ pub(crate) fn credentials(api: &str) -> Vec<(&'static str, Credential)> {
             ("APIKeyHeader", Credential::secret("k-123")),
             ("HTTPBearer", Credential::secret("t-456")),
         ],
-        _ => vec![("api_key", Credential::secret("special-key"))],
+        _ => vec![
+            ("api_key", Credential::secret("special-key")),
+            ("petstore_auth", Credential::secret("a-token")),
+        ],
     }
 }
 
@@ -130,11 +133,10 @@ async fn main() -> ExitCode {
             _ => checks::petstore(&mut tally, label, &client).await,
         }
     }
-    if api == "fastapi" {
-        match in_process(api, doc, base, false).await {
-            Ok(client) => checks::fastapi_unauthorized(&mut tally, &client).await,
-            Err(e) => tally.check("[no credentials] connects", &Value::String(e), &Value::Null),
-        }
+    match in_process(api, doc, base, false).await {
+        Ok(client) if api == "fastapi" => checks::fastapi_unauthorized(&mut tally, &client).await,
+        Ok(client) => checks::petstore_unauthorized(&mut tally, &client).await,
+        Err(e) => tally.check("[no credentials] connects", &Value::String(e), &Value::Null),
     }
     println!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.failed == 0 {
