@@ -135,6 +135,10 @@
 //!   SERVER spans with their parent read from `params._meta`; with `client`, the client's
 //!   CLIENT spans (`ClientBuilder::otel`); with `cli`, `Server::run` exports spans and metrics
 //!   over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`cli::Telemetry`).
+//! - `openapi`: an HTTP API's OpenAPI 3.0 or 3.1 document served as tools ([`openapi`],
+//!   `ServerBuilder::openapi`): a tool per operation, each call sent as the operation's HTTP
+//!   request with a bounded client, credentials per security scheme from configuration or
+//!   `MCP_OPENAPI_<SCHEME>` (the crate `mcp-runtime-openapi` does the mapping).
 //! - `testing`: helpers for a server's own tests (`testing`, with `client`; for
 //!   `[dev-dependencies]`): the real client connected in-process with typed calls
 //!   (`testing::connect`), a snapshot of the lists in both eras (`testing::assert_lists_snapshot`,
