@@ -135,7 +135,7 @@
 //!   SERVER spans with their parent read from `params._meta`; with `client`, the client's
 //!   CLIENT spans (`ClientBuilder::otel`); with `cli`, `Server::run` exports spans and metrics
 //!   over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`cli::Telemetry`).
-//! - `openapi`: an HTTP API's OpenAPI 3.0 or 3.1 document served as tools ([`openapi`],
+//! - `openapi`: an HTTP API's OpenAPI 3.0 or 3.1 document served as tools (`openapi`,
 //!   `ServerBuilder::openapi`): a tool per operation, each call sent as the operation's HTTP
 //!   request with a bounded client, credentials per security scheme from configuration or
 //!   `MCP_OPENAPI_<SCHEME>` (the crate `mcp-runtime-openapi` does the mapping).
