@@ -254,3 +254,33 @@ async fn a_document_from_a_url_is_served_by_its_origin_and_credentials_apply() {
         .unwrap_err();
     assert!(err.to_string().contains("no absolute server URL"), "{err}");
 }
+
+#[cfg(feature = "http")]
+#[tokio::test]
+async fn the_mcp_clients_authorization_is_never_sent_to_the_api() {
+    let base = api().await;
+    let doc = DOC.replace("http://placeholder", &base);
+    // No credential configured: the operation's security finds none and sends none.
+    let api = OpenApi::from_text(&doc, &Options::new()).unwrap();
+    let server = Server::builder(server_info!())
+        .openapi("", api)
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { server.serve_http_on(listener).await });
+    let client = Client::builder()
+        .header("Authorization", "Bearer the-mcp-clients-own")
+        .connect_http(&format!("http://127.0.0.1:{port}/mcp"))
+        .await
+        .unwrap();
+    let login = client
+        .call_tool("login", json!({"user": "ada"}))
+        .await
+        .unwrap();
+    let seen = structured(&login).unwrap();
+    assert_eq!(
+        (&seen["auth"], &seen["key"], &seen["body"]),
+        (&Value::Null, &Value::Null, &json!("user=ada"))
+    );
+}
