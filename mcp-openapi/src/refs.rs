@@ -149,7 +149,9 @@ impl<'a> Resolver<'a> {
                 ) => self.expand(schema, &here, stack)?,
                 // Everything else (`enum`, `default`, `examples`, ...) is data.
                 (_, data) => {
-                    self.spend(&here)?;
+                    for _ in 0..weight(data) {
+                        self.spend(&here)?;
+                    }
                     data.clone()
                 }
             };
@@ -159,6 +161,15 @@ impl<'a> Resolver<'a> {
             dialect_30(&mut out);
         }
         Ok(Value::Object(out))
+    }
+}
+
+/// How many values `data` holds (what copying it costs of the budget).
+fn weight(data: &Value) -> usize {
+    match data {
+        Value::Array(items) => 1 + items.iter().map(weight).sum::<usize>(),
+        Value::Object(map) => 1 + map.values().map(weight).sum::<usize>(),
+        _ => 1,
     }
 }
 

@@ -364,3 +364,40 @@ fn security_requirements_name_their_schemes() {
     );
     assert!(post[2].is_empty());
 }
+
+#[test]
+fn mutual_references_are_bounded_and_an_exponential_expansion_is_refused() {
+    let doc = json!({"openapi": "3.1.0",
+        "components": {"schemas": {
+            "A": {"type": "object", "properties": {"b": {"$ref": "#/components/schemas/B"}}},
+            "B": {"type": "array", "items": {"$ref": "#/components/schemas/A"}}}},
+        "paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}}}}});
+    let tool = api(doc).tools.remove(0);
+    assert_eq!(
+        tool.input_schema["properties"],
+        json!({"b": {"type": "array", "items":
+        {"type": "object", "description": "#/components/schemas/A (recursive, not expanded further)"}}})
+    );
+
+    // S0 holds two S1, each two S2, ...: 2^30 copies, refused at the budget.
+    let mut schemas = serde_json::Map::new();
+    for i in 0..30 {
+        let next = json!({"$ref": format!("#/components/schemas/S{}", i + 1)});
+        schemas.insert(
+            format!("S{i}"),
+            json!({"type": "object", "properties": {"l": next, "r": next}}),
+        );
+    }
+    schemas.insert("S30".into(), json!({"type": "string"}));
+    let doc = json!({"openapi": "3.1.0", "components": {"schemas": schemas},
+        "paths": {"/big": {"get": {"parameters": [{"name": "q", "in": "query", "schema": {"$ref": "#/components/schemas/S0"}}]}}}});
+    let err = Api::from_value(&doc, &Options::new()).unwrap_err();
+    assert!(
+        matches!(&err, OpenApiError::TooLarge { what, .. } if what == "schemas expand to more than 1000000 values"),
+        "{err}"
+    );
+    assert!(
+        err.pointer().unwrap().starts_with("#/components/schemas/S"),
+        "{err}"
+    );
+}

@@ -473,3 +473,39 @@ fn descriptor(t: &mcp_openapi::OpenApiTool) -> Tool {
     }
     tool
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_are_read_from_variables_named_after_their_schemes() {
+        let api = OpenApi::from_text(r#"{"openapi": "3.1.0"}"#, &Options::new()).unwrap();
+        assert_eq!(api.env_name("api_key"), "MCP_OPENAPI_API_KEY");
+        assert_eq!(api.env_name("HTTPBearer"), "MCP_OPENAPI_HTTPBEARER");
+        assert_eq!(
+            api.env_name("petstore-auth.v2"),
+            "MCP_OPENAPI_PETSTORE_AUTH_V2"
+        );
+        let api = api.env_prefix("PETS_");
+        assert_eq!(api.env_name("key"), "PETS_KEY");
+    }
+
+    #[test]
+    fn a_relative_server_is_joined_to_the_documents_url() {
+        let doc = r#"{"openapi": "3.0.0", "servers": [{"url": "/api/v3"}]}"#;
+        let mut api = OpenApi::from_text(doc, &Options::new()).unwrap();
+        assert_eq!(api.resolved_base(), None);
+        api.source = Some("http://127.0.0.1:8080/docs/openapi.json".into());
+        assert_eq!(
+            api.resolved_base().as_deref(),
+            Some("http://127.0.0.1:8080/api/v3")
+        );
+        let mut bare = OpenApi::from_text(r#"{"openapi": "3.1.0"}"#, &Options::new()).unwrap();
+        bare.source = Some("http://127.0.0.1:8000/openapi.json".into());
+        assert_eq!(
+            bare.resolved_base().as_deref(),
+            Some("http://127.0.0.1:8000/")
+        );
+    }
+}
