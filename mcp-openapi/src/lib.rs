@@ -58,10 +58,22 @@ pub use plan::{Body, BodyArgs, HttpRequest, Location, Media, Param, RequestPlan,
 pub use security::{ApiKeyIn, Credential, Requirement, Scheme};
 
 /// The longest document read, in bytes.
+///
+/// ```
+/// assert_eq!(mcp_runtime_openapi::MAX_DOCUMENT, 16 * 1024 * 1024);
+/// ```
 pub const MAX_DOCUMENT: usize = 16 * 1024 * 1024;
 /// The most values the schemas of one document expand to (references inlined).
+///
+/// ```
+/// assert_eq!(mcp_runtime_openapi::MAX_NODES, 1_000_000);
+/// ```
 pub const MAX_NODES: usize = 1_000_000;
 /// The most references nested inside one another (and chained) that are followed.
+///
+/// ```
+/// assert_eq!(mcp_runtime_openapi::MAX_REF_DEPTH, 32);
+/// ```
 pub const MAX_REF_DEPTH: usize = 32;
 
 /// A document's operations as tools.

@@ -8,6 +8,16 @@ use crate::error::BuildError;
 use crate::security::{ApiKeyIn, Credential, Requirement, Scheme};
 
 /// Where a parameter goes.
+///
+/// ```
+/// use mcp_runtime_openapi::{Api, Options, Location};
+///
+/// let doc = r#"{"openapi": "3.1.0", "paths": {"/p/{id}": {"post": {"parameters": [
+///   {"name": "id", "in": "path", "required": true}, {"name": "ids", "in": "query", "style": "pipeDelimited"}],
+///   "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}}}}}}"#;
+/// let plan = &Api::from_text(doc, &Options::new()).unwrap().tools[0].plan;
+/// assert_eq!(plan.params[0].location, Location::Path);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Location {
@@ -23,6 +33,16 @@ pub enum Location {
 
 /// A parameter's `style` (OpenAPI 3: `simple`, `label`, `matrix` in paths; `form`,
 /// `spaceDelimited`, `pipeDelimited`, `deepObject` in queries).
+///
+/// ```
+/// use mcp_runtime_openapi::{Api, Options, Style};
+///
+/// let doc = r#"{"openapi": "3.1.0", "paths": {"/p/{id}": {"post": {"parameters": [
+///   {"name": "id", "in": "path", "required": true}, {"name": "ids", "in": "query", "style": "pipeDelimited"}],
+///   "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}}}}}}"#;
+/// let plan = &Api::from_text(doc, &Options::new()).unwrap().tools[0].plan;
+/// assert_eq!((plan.params[0].style, plan.params[1].style), (Style::Simple, Style::PipeDelimited));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Style {
@@ -43,6 +63,17 @@ pub enum Style {
 }
 
 /// One parameter of an operation: the tool argument it comes from and how it is sent.
+///
+/// ```
+/// use mcp_runtime_openapi::{Api, Options, Param};
+///
+/// let doc = r#"{"openapi": "3.1.0", "paths": {"/p/{id}": {"post": {"parameters": [
+///   {"name": "id", "in": "path", "required": true}, {"name": "ids", "in": "query", "style": "pipeDelimited"}],
+///   "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}}}}}}"#;
+/// let plan = &Api::from_text(doc, &Options::new()).unwrap().tools[0].plan;
+/// let p: &Param = &plan.params[1];
+/// assert_eq!((p.argument.as_str(), p.explode, p.required), ("ids", false, false));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Param {
@@ -61,6 +92,16 @@ pub struct Param {
 }
 
 /// How the request body is encoded.
+///
+/// ```
+/// use mcp_runtime_openapi::{Api, Options, Media};
+///
+/// let doc = r#"{"openapi": "3.1.0", "paths": {"/p/{id}": {"post": {"parameters": [
+///   {"name": "id", "in": "path", "required": true}, {"name": "ids", "in": "query", "style": "pipeDelimited"}],
+///   "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}}}}}}"#;
+/// let plan = &Api::from_text(doc, &Options::new()).unwrap().tools[0].plan;
+/// assert_eq!(plan.body.as_ref().unwrap().media, Media::Json);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Media {
@@ -71,6 +112,16 @@ pub enum Media {
 }
 
 /// Which arguments make the body.
+///
+/// ```
+/// use mcp_runtime_openapi::{Api, Options, BodyArgs};
+///
+/// let doc = r#"{"openapi": "3.1.0", "paths": {"/p/{id}": {"post": {"parameters": [
+///   {"name": "id", "in": "path", "required": true}, {"name": "ids", "in": "query", "style": "pipeDelimited"}],
+///   "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}}}}}}"#;
+/// let plan = &Api::from_text(doc, &Options::new()).unwrap().tools[0].plan;
+/// assert_eq!(plan.body.as_ref().unwrap().arguments, BodyArgs::Whole("body".into()));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BodyArgs {
@@ -81,6 +132,17 @@ pub enum BodyArgs {
 }
 
 /// The request body of an operation.
+///
+/// ```
+/// use mcp_runtime_openapi::{Api, Options, Body};
+///
+/// let doc = r#"{"openapi": "3.1.0", "paths": {"/p/{id}": {"post": {"parameters": [
+///   {"name": "id", "in": "path", "required": true}, {"name": "ids", "in": "query", "style": "pipeDelimited"}],
+///   "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}}}}}}"#;
+/// let plan = &Api::from_text(doc, &Options::new()).unwrap().tools[0].plan;
+/// let body: &Body = plan.body.as_ref().unwrap();
+/// assert_eq!((body.content_type.as_str(), body.required), ("application/json", false));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Body {
@@ -95,6 +157,17 @@ pub struct Body {
 }
 
 /// Everything needed to turn a call's arguments into the operation's HTTP request.
+///
+/// ```
+/// use mcp_runtime_openapi::{Api, Options, RequestPlan};
+///
+/// let doc = r#"{"openapi": "3.1.0", "paths": {"/p/{id}": {"post": {"parameters": [
+///   {"name": "id", "in": "path", "required": true}, {"name": "ids", "in": "query", "style": "pipeDelimited"}],
+///   "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}}}}}}"#;
+/// let plan = &Api::from_text(doc, &Options::new()).unwrap().tools[0].plan;
+/// let p: &RequestPlan = plan;
+/// assert_eq!((p.method.as_str(), p.path.as_str(), p.wrap_output), ("POST", "/p/{id}", false));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RequestPlan {
@@ -114,6 +187,17 @@ pub struct RequestPlan {
 }
 
 /// An HTTP request ready to send.
+///
+/// ```
+/// use mcp_runtime_openapi::{Api, Options, HttpRequest};
+///
+/// let doc = r#"{"openapi": "3.1.0", "paths": {"/p/{id}": {"post": {"parameters": [
+///   {"name": "id", "in": "path", "required": true}, {"name": "ids", "in": "query", "style": "pipeDelimited"}],
+///   "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}}}}}}"#;
+/// let plan = &Api::from_text(doc, &Options::new()).unwrap().tools[0].plan;
+/// let r: HttpRequest = plan.build(&serde_json::json!({"id": 1, "ids": [2, 3]}), "http://h", &|_| None).unwrap();
+/// assert_eq!((r.url.as_str(), r.body), ("http://h/p/1?ids=2%7C3", None));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HttpRequest {

@@ -28,6 +28,11 @@ pub enum Scheme {
 }
 
 /// Where an API key goes.
+///
+/// ```
+/// use mcp_runtime_openapi::ApiKeyIn;
+/// assert_ne!(ApiKeyIn::Header, ApiKeyIn::Query);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ApiKeyIn {
@@ -98,6 +103,12 @@ impl std::fmt::Debug for Credential {
 }
 
 /// One alternative of an operation's `security`: every scheme named in it applies at once.
+///
+/// ```
+/// use mcp_runtime_openapi::{Requirement, Scheme};
+/// let both: Requirement = vec![("token".into(), Scheme::Bearer), ("basic".into(), Scheme::Basic)];
+/// assert_eq!(both.len(), 2);
+/// ```
 pub type Requirement = Vec<(String, Scheme)>;
 
 /// The scheme a `securitySchemes` entry describes, `None` for one that is not sent on a

@@ -35,6 +35,10 @@ use crate::registry::mounted::{Forward, MountedItems, RemoteLists};
 use crate::server::{Server, ServerBuilder};
 
 /// How many bytes of a failed response's body its error result carries.
+///
+/// ```
+/// assert_eq!(mcp_runtime::openapi::EXCERPT, 2048);
+/// ```
 pub const EXCERPT: usize = 2048;
 
 /// What went wrong loading a document.
