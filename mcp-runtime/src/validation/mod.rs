@@ -10,6 +10,7 @@
 mod bounds;
 mod collect;
 mod json;
+mod output;
 mod unknown;
 
 use serde::de::DeserializeOwned;
@@ -18,6 +19,7 @@ use serde_path_to_error::Segment;
 
 pub(crate) use bounds::{Bounds, bound_problems, with_bounds};
 pub(crate) use json::shown;
+pub(crate) use output::{OutputCheck, check_outcome};
 use json::{members, raw_at, unexpected_of, unique_descendant};
 pub(crate) use unknown::unknown_properties;
 
