@@ -80,7 +80,6 @@ mod methods;
 pub mod metrics;
 pub mod middleware;
 mod notification;
-mod output;
 #[cfg(feature = "oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub mod oauth;
@@ -88,6 +87,7 @@ pub mod oauth;
 #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub mod otel;
 mod outgoing;
+mod output;
 mod redirect;
 mod skills;
 mod sse;

@@ -201,7 +201,12 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
             let params = self.params?;
             // `ClientBuilder::validate_output`: the called tool's name, to check its result.
             let checked = (self.method == Method::CallTool && self.client.validates_output())
-                .then(|| params.get("name").and_then(Value::as_str).map(str::to_owned))
+                .then(|| {
+                    params
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
                 .flatten();
             let answer = if self.rounds {
                 let first = self

@@ -63,7 +63,11 @@ impl Client {
     }
 
     /// The answer to a call of `tool`, checked against its listed `outputSchema`.
-    pub(crate) async fn check_output(&self, tool: &str, answer: &Answer) -> Result<(), ClientError> {
+    pub(crate) async fn check_output(
+        &self,
+        tool: &str,
+        answer: &Answer,
+    ) -> Result<(), ClientError> {
         let known = lock(&self.engine.state).output_checks.get(tool).cloned();
         let check = match known {
             Some(check) => check,
@@ -71,7 +75,11 @@ impl Client {
                 self.list_tools().await?;
                 // Listed or not, it is not listed again for the next call.
                 let mut state = lock(&self.engine.state);
-                state.output_checks.entry(tool.to_owned()).or_default().clone()
+                state
+                    .output_checks
+                    .entry(tool.to_owned())
+                    .or_default()
+                    .clone()
             }
         };
         let Some(check) = check else {

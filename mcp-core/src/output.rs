@@ -106,7 +106,12 @@ impl OutputValidator {
     pub fn new(schema: &Value) -> Result<Self, String> {
         jsonschema::validator_for(schema)
             .map(|validator| Self { validator })
-            .map_err(|e| format!("the output schema does not compile: {}", bounded(e.to_string())))
+            .map_err(|e| {
+                format!(
+                    "the output schema does not compile: {}",
+                    bounded(e.to_string())
+                )
+            })
     }
 
     /// Checks a result's `structuredContent`. A result with `isError: true` is not checked

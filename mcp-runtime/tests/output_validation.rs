@@ -21,11 +21,17 @@ fn bad_quote() -> Value {
     json!({"items": [{"name": "tea", "price": 3}, {"name": "cake", "price": "ten"}]})
 }
 
-fn quote(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
+fn quote(
+    _: Context,
+    _: Option<Box<RawValue>>,
+) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
     Box::pin(async { Ok(CallToolResult::structured(bad_quote(), "two items")) })
 }
 
-fn failing(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
+fn failing(
+    _: Context,
+    _: Option<Box<RawValue>>,
+) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
     Box::pin(async { Ok(CallToolResult::error_text("no prices today")) })
 }
 
@@ -41,7 +47,10 @@ fn quote_schema(_: &mut SchemaGenerator) -> Option<Schema> {
     }))
 }
 
-fn good(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
+fn good(
+    _: Context,
+    _: Option<Box<RawValue>>,
+) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
     let quote = json!({"items": [{"name": "tea", "price": 3}]});
     Box::pin(async move { Ok(CallToolResult::structured(quote, "one item")) })
 }
@@ -120,7 +129,10 @@ async fn a_hand_written_schema_that_does_not_hold_is_a_32603_naming_path_and_key
 
 #[tokio::test]
 async fn a_missing_structured_content_fails_and_an_error_result_is_not_checked() {
-    fn none(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
+    fn none(
+        _: Context,
+        _: Option<Box<RawValue>>,
+    ) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
         Box::pin(async { Ok(CallToolResult::text("nothing structured")) })
     }
     let tools = [
@@ -130,7 +142,11 @@ async fn a_missing_structured_content_fails_and_an_error_result_is_not_checked()
             .with_output_schema(quote_schema),
     ];
     let [none, failing] = tools;
-    let server = Server::builder(server_info!()).tool(none).tool(failing).build().unwrap();
+    let server = Server::builder(server_info!())
+        .tool(none)
+        .tool(failing)
+        .build()
+        .unwrap();
     let client = client_of(&server, Client::builder()).await;
     let err = rpc(call(&client, "none").await.unwrap_err());
     assert_eq!(
@@ -152,7 +168,9 @@ async fn validation_turned_off_for_the_tool_or_the_server_passes_the_result_thro
         .tool(QUOTE.with_output_validation(false))
         .build()
         .unwrap();
-    let result = call(&client_of(&off, Client::builder()).await, "quote").await.unwrap();
+    let result = call(&client_of(&off, Client::builder()).await, "quote")
+        .await
+        .unwrap();
     assert_eq!(structured(&result), bad_quote());
     assert_eq!(result.is_error, None);
 
@@ -161,7 +179,9 @@ async fn validation_turned_off_for_the_tool_or_the_server_passes_the_result_thro
         .tool(QUOTE)
         .build()
         .unwrap();
-    let result = call(&client_of(&server_off, Client::builder()).await, "quote").await.unwrap();
+    let result = call(&client_of(&server_off, Client::builder()).await, "quote")
+        .await
+        .unwrap();
     assert_eq!(structured(&result), bad_quote());
 
     // The tool's own word wins over the server's.
@@ -170,21 +190,29 @@ async fn validation_turned_off_for_the_tool_or_the_server_passes_the_result_thro
         .tool(QUOTE.with_output_validation(true))
         .build()
         .unwrap();
-    let err = rpc(call(&client_of(&tool_on, Client::builder()).await, "quote").await.unwrap_err());
+    let err = rpc(call(&client_of(&tool_on, Client::builder()).await, "quote")
+        .await
+        .unwrap_err());
     assert_eq!(err.message, message("quote"));
 }
 
 #[tokio::test]
 async fn a_derived_schema_is_never_checked() {
     assert!(add::TOOL.output_schema_derived);
-    let server = Server::builder(server_info!()).tool(add::TOOL).build().unwrap();
+    let server = Server::builder(server_info!())
+        .tool(add::TOOL)
+        .build()
+        .unwrap();
     let client = client_of(&server, Client::builder()).await;
     let listed = client.list_tools().await.unwrap();
     assert_eq!(
         listed[0].output_schema.as_ref().unwrap()["properties"]["total"],
         json!({"type": "string"})
     );
-    let result = client.call_tool("add", json!({"a": 2, "b": 3})).await.unwrap();
+    let result = client
+        .call_tool("add", json!({"a": 2, "b": 3}))
+        .await
+        .unwrap();
     assert_eq!(structured(&result), json!({"total": 5}));
 }
 
@@ -201,14 +229,19 @@ async fn a_schema_that_does_not_compile_stops_the_build() {
         .to_string();
     let start = format!("invalid tool `quote` ({}): ", QUOTE.location);
     let reason = err.strip_prefix(&start).unwrap_or_else(|| panic!("{err}"));
-    assert!(reason.starts_with("the output schema does not compile: "), "{err}");
+    assert!(
+        reason.starts_with("the output schema does not compile: "),
+        "{err}"
+    );
     // Turned off, it is not compiled at all.
-    let off = QUOTE.with_output_schema(broken).with_output_validation(false);
+    let off = QUOTE
+        .with_output_schema(broken)
+        .with_output_validation(false);
     assert!(Server::builder(server_info!()).tool(off).build().is_ok());
 }
 
 /// A backend that sends the bad quote unchecked, and a gateway mounting it under `m`.
-async fn gateway(gateway: ServerBuilder, options: MountOptions) -> Server {
+async fn gateway(gateway: mcp_runtime::ServerBuilder, options: MountOptions) -> Server {
     let backend = Server::builder(server_info!())
         .tool(QUOTE.with_output_validation(false))
         .build()
@@ -239,7 +272,9 @@ async fn a_mount_or_a_gateway_with_validation_off_passes_the_result_through() {
         MountOptions::new().validate_output(false),
     )
     .await;
-    let result = call(&client_of(&mount_off, Client::builder()).await, "m.quote").await.unwrap();
+    let result = call(&client_of(&mount_off, Client::builder()).await, "m.quote")
+        .await
+        .unwrap();
     assert_eq!(structured(&result), bad_quote());
 
     let server_off = gateway(
@@ -247,7 +282,9 @@ async fn a_mount_or_a_gateway_with_validation_off_passes_the_result_through() {
         MountOptions::new(),
     )
     .await;
-    let result = call(&client_of(&server_off, Client::builder()).await, "m.quote").await.unwrap();
+    let result = call(&client_of(&server_off, Client::builder()).await, "m.quote")
+        .await
+        .unwrap();
     assert_eq!(structured(&result), bad_quote());
 }
 
@@ -261,7 +298,10 @@ async fn the_client_checks_results_when_asked() {
         .unwrap();
     // Not asked: the off-schema result as it came.
     let plain = client_of(&server, Client::builder()).await;
-    assert_eq!(structured(&call(&plain, "quote").await.unwrap()), bad_quote());
+    assert_eq!(
+        structured(&call(&plain, "quote").await.unwrap()),
+        bad_quote()
+    );
 
     // Asked: the tools are listed on the first call (nothing was listed yet), then checked.
     let checking = client_of(&server, Client::builder().validate_output(true)).await;
@@ -281,9 +321,15 @@ async fn the_client_checks_results_when_asked() {
     );
     // A result that conforms passes.
     let good = checking.call_tool("good", json!({})).await.unwrap();
-    assert_eq!(structured(&good), json!({"items": [{"name": "tea", "price": 3}]}));
+    assert_eq!(
+        structured(&good),
+        json!({"items": [{"name": "tea", "price": 3}]})
+    );
     // The client cannot tell a derived schema: it checks every listed one.
-    let err = checking.call_tool("add", json!({"a": 1, "b": 2})).await.unwrap_err();
+    let err = checking
+        .call_tool("add", json!({"a": 1, "b": 2}))
+        .await
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "the result of tool 'add' does not conform to its outputSchema: structuredContent at \

@@ -143,7 +143,7 @@ impl crate::ServerBuilder {
     /// # let _ = builder;
     /// ```
     pub fn validate_output(mut self, on: bool) -> Self {
-        self.options.validate_output = on;
+        self.options_mut().validate_output = on;
         self
     }
 

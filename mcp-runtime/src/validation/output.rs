@@ -92,7 +92,11 @@ mod tests {
         assert!(!decide(false, Some(false), true));
         assert!(!decide(false, None, false));
         assert!(decide(false, Some(true), false));
-        assert!(OutputCheck::decide(None, false, None, true).unwrap().is_none());
+        assert!(
+            OutputCheck::decide(None, false, None, true)
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

@@ -290,7 +290,11 @@ pub(super) async fn call_tool(
                     let v = ctx.protocol_version();
                     let name = run_name(&server, index);
                     let live = server.live();
-                    let output = live.catalog.tools.get(index).and_then(|t| t.output.as_deref());
+                    let output = live
+                        .catalog
+                        .tools
+                        .get(index)
+                        .and_then(|t| t.output.as_deref());
                     let mut result = ended_result(&server, &name, v, ended, &ctx, output)?;
                     result.for_version(v);
                     mark_complete(&server, &mut result.result_type, &mut result.meta, v);
