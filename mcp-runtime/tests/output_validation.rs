@@ -338,3 +338,28 @@ async fn the_client_checks_results_when_asked() {
     let err = rpc(call(&checking, "absent").await.unwrap_err());
     assert_eq!(err.message, "unknown tool 'absent'");
 }
+
+#[tokio::test]
+async fn a_task_whose_result_breaks_its_schema_ends_in_the_same_error() {
+    use mcp_runtime::protocol::tasks::TaskSupport;
+    let server = Server::builder(server_info!())
+        .tool(QUOTE.with_task_support(TaskSupport::Optional))
+        .tasks(mcp_runtime::tasks::TaskOptions::default())
+        .build()
+        .unwrap();
+    let mut c = server.connect_in_memory();
+    c.initialize("2025-11-25").await;
+    let created = c
+        .request(
+            "tools/call",
+            json!({"name": "quote", "arguments": {}, "task": {"ttl": 60_000}}),
+        )
+        .await;
+    let id = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let ended = c.request("tasks/result", json!({"taskId": id})).await;
+    assert_eq!(ended["error"]["code"], -32603, "{ended}");
+    assert_eq!(ended["error"]["message"], message("quote"));
+}
