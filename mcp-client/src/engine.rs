@@ -45,6 +45,9 @@ pub(crate) struct Config {
     pub(crate) layers: crate::middleware::Layers,
     /// What the connection runs over (the layers see it).
     pub(crate) transport: crate::middleware::TransportKind,
+    /// Whether `tools/call` results are checked against the tools' `outputSchema`
+    /// (`ClientBuilder::validate_output`).
+    pub(crate) validate_output: bool,
 }
 
 /// What the connection learnt from the server.
@@ -59,6 +62,9 @@ pub(crate) struct State {
     pub(crate) log_level: Option<LoggingLevel>,
     /// Each listed tool's mirrored parameters (HTTP, stateless era).
     pub(crate) tool_headers: HashMap<String, Vec<ParamHeader>>,
+    /// Each listed tool's `outputSchema` compiled (`None`: it has none, or it does not compile),
+    /// kept with `ClientBuilder::validate_output` only.
+    pub(crate) output_checks: crate::output::Checks,
 }
 
 struct Waiting {
@@ -132,6 +138,7 @@ impl Engine {
                 instructions: None,
                 log_level: None,
                 tool_headers: HashMap::new(),
+                output_checks: HashMap::new(),
             }),
             handler,
             waiting: Mutex::new(HashMap::new()),

@@ -87,6 +87,7 @@ pub mod oauth;
 #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub mod otel;
 mod outgoing;
+mod output;
 mod redirect;
 mod skills;
 mod sse;
@@ -168,6 +169,7 @@ pub struct ClientBuilder {
     authorizer: Option<Arc<dyn http::Authorizer>>,
     limits: Limits,
     layers: middleware::Layers,
+    validate_output: bool,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -199,6 +201,7 @@ impl Client {
             authorizer: None,
             limits: Limits::default(),
             layers: middleware::Layers::default(),
+            validate_output: false,
         }
     }
 
@@ -549,6 +552,7 @@ impl ClientBuilder {
             max_in_flight: self.max_in_flight,
             limits: self.limits,
             layers: self.layers,
+            validate_output: self.validate_output,
         };
         let first = self.version.unwrap_or(ProtocolVersion::LATEST);
         let engine = Engine::start(link, inbound, config, self.handler, first);

@@ -33,6 +33,9 @@ impl Client {
                 (r.tools, r.next_cursor)
             })
             .await?;
+        if self.validates_output() {
+            lock(&self.engine.state).output_checks = crate::output::compile(&tools);
+        }
         if !matches!(self.engine.link, Link::Http(_)) {
             return Ok(tools);
         }

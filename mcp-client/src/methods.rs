@@ -199,6 +199,15 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
         Box::pin(async move {
             let name = self.name();
             let params = self.params?;
+            // `ClientBuilder::validate_output`: the called tool's name, to check its result.
+            let checked = (self.method == Method::CallTool && self.client.validates_output())
+                .then(|| {
+                    params
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+                .flatten();
             let answer = if self.rounds {
                 let first = self
                     .client
@@ -225,6 +234,9 @@ impl<T: DeserializeOwned + Send + 'static> IntoFuture for Call<T> {
             } else {
                 self.client.raw(name, params, self.options).await?
             };
+            if let Some(tool) = checked {
+                self.client.check_output(&tool, &answer).await?;
+            }
             answer.decode().map_err(|e| ClientError::decode(name, e))
         })
     }

@@ -75,6 +75,9 @@ pub mod lifecycle;
 pub mod logging;
 pub mod meta;
 pub mod method;
+#[cfg(feature = "output-schema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "output-schema")))]
+pub mod output;
 pub mod pagination;
 pub mod progress;
 pub mod prompts;

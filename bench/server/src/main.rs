@@ -11,6 +11,10 @@
 //! served without the command line, which would add the metrics layer), `observe` (both, as
 //! `Server::run` serves them: the metrics exported over OTLP too). Any other value refuses to
 //! start.
+//!
+//! `BENCH_OUTPUT=raw` serves `suggest_gifts` with the same output schema given by hand
+//! (`ToolRecord::with_output_schema`), so that each result is checked against it (issue 28's
+//! bench row); unset, the schema is derived and never checked.
 
 use mcp_runtime::prelude::*;
 use schemars::JsonSchema;
@@ -118,9 +122,19 @@ async fn suggest_gifts(
     Ok(Json(GiftList { gifts, summary }))
 }
 
+/// `suggest_gifts` with its schema given by hand: the same schema, checked on every result.
+const RAW_GIFTS: mcp_runtime::registry::ToolRecord =
+    suggest_gifts::TOOL.with_output_schema(suggest_gifts::TOOL.output_schema);
+
 /// The server, with the layers `BENCH_LAYERS` asks for.
 fn server(layers: &str) -> mcp_runtime::ServerBuilder {
-    let builder = Server::from_registry(server_info!());
+    let builder = match std::env::var("BENCH_OUTPUT").as_deref() {
+        Ok("raw") => Server::builder(server_info!())
+            .tool(echo::TOOL)
+            .tool(add::TOOL)
+            .tool(RAW_GIFTS),
+        _ => Server::from_registry(server_info!()),
+    };
     match layers {
         "none" => builder,
         "pass" => builder.layer(mcp_runtime::middleware::from_fn(|_request, next| {

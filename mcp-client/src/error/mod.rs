@@ -93,6 +93,32 @@ pub enum ClientError {
         /// What did not fit.
         source: OutputError,
     },
+    /// A `tools/call` result whose `structuredContent` does not conform to the `outputSchema`
+    /// the server listed for the tool, with
+    /// [`ClientBuilder::validate_output`](crate::ClientBuilder::validate_output): `mismatch`
+    /// names the JSON path and the schema keyword that failed.
+    ///
+    /// ```
+    /// use mcp_runtime_client::ClientError;
+    /// use mcp_runtime_client::protocol::CallToolResult;
+    /// use mcp_runtime_client::protocol::output::OutputValidator;
+    ///
+    /// let schema = serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+    /// let bad = CallToolResult::structured(serde_json::json!({"n": "one"}), "one");
+    /// let mismatch = OutputValidator::new(&schema).unwrap().check(&bad).unwrap_err();
+    /// let err = ClientError::OutputSchema { tool: "count".into(), mismatch };
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     r#"the result of tool 'count' does not conform to its outputSchema: structuredContent at /n fails "type": "one" is not of type "integer""#
+    /// );
+    /// ```
+    #[error("the result of tool '{tool}' does not conform to its outputSchema: {mismatch}")]
+    OutputSchema {
+        /// The tool called.
+        tool: String,
+        /// Where the result breaks the schema.
+        mismatch: mcp_core::output::OutputMismatch,
+    },
     /// Content did not match what the server listed for it (a skill's size, digest or
     /// frontmatter).
     #[error("verification failed: {0}")]

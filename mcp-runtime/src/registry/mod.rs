@@ -85,6 +85,9 @@ pub(crate) struct ToolEntry {
     pub(crate) args: Option<Arc<crate::transform::args::ArgMap>>,
     /// Its tags (from a transform).
     pub(crate) tags: Tags,
+    /// Its output schema compiled, when its results are checked (a schema that is not derived,
+    /// validation on): decided here, once; `None` for every derived schema.
+    pub(crate) output: Option<Arc<crate::validation::OutputCheck>>,
 }
 
 impl ToolEntry {
@@ -213,6 +216,9 @@ pub(crate) struct CatalogSettings<'a> {
     pub(crate) transforms: &'a crate::transform::Transforms,
     /// The skills served: their files are resources too (after the registered ones).
     pub(crate) skills: Option<&'a crate::skills::SkillSet>,
+    /// The server's default for tools with a hand-written output schema that do not say
+    /// whether their results are checked against it.
+    pub(crate) validate_output: bool,
 }
 
 impl Catalog {
@@ -275,7 +281,20 @@ impl Catalog {
                 }
                 _ => None,
             };
+            let output = crate::validation::OutputCheck::decide(
+                descriptor.output_schema.as_ref(),
+                record.output_schema_derived,
+                record.validate_output,
+                settings.validate_output,
+            )
+            .map_err(|reason| Error::InvalidItem {
+                kind: "tool",
+                name: record.name.to_owned(),
+                location: record.location.to_string(),
+                reason,
+            })?;
             tool_entries.push(ToolEntry {
+                output,
                 args: None,
                 tags: crate::transform::view::tags_of(record.tags),
                 bounds,

@@ -97,6 +97,9 @@ struct MountedTool {
     mirrored: Arc<[super::mirror::HeaderParam]>,
     /// Its transform: arguments, tags, and what it runs (a tool, a resource, a prompt).
     shown: crate::transform::apply::Mapped<crate::transform::args::ArgMap>,
+    /// Its `outputSchema` compiled, when its results are checked
+    /// ([`MountedItems::with_output_checks`]).
+    output: Option<Arc<crate::validation::OutputCheck>>,
 }
 
 /// One mount's items, renamed: built once per remote list, shared by every catalog until the
@@ -187,6 +190,7 @@ impl MountedItems {
                 #[cfg(feature = "http")]
                 mirrored: super::mirror::header_params(&tool.input_schema).into(),
                 shown,
+                output: None,
             };
             if items.tool_names.insert(name.into(), entry).is_none() {
                 items.tools.push(tool);
@@ -214,6 +218,33 @@ impl MountedItems {
             }
         }
         items
+    }
+
+    /// The same items, their tools' results checked against their `outputSchema` (as our
+    /// clients see it) when `on`: each schema compiled once, here. The remote's schema is not
+    /// derived from anything this server knows, so it is checked like a hand-written one; a
+    /// schema that does not compile (a reference to another document, say) leaves its tool
+    /// unchecked (and logged).
+    pub(crate) fn with_output_checks(mut self, on: bool) -> Self {
+        if !on {
+            return self;
+        }
+        for tool in &self.tools {
+            let Some(schema) = &tool.output_schema else {
+                continue;
+            };
+            match crate::validation::OutputCheck::compile(schema) {
+                Ok(check) => {
+                    if let Some(entry) = self.tool_names.get_mut(tool.name.as_str()) {
+                        entry.output = Some(Arc::new(check));
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(prefix = %self.prefix, tool = %tool.name, "a mounted tool's results are not checked: {e}")
+                }
+            }
+        }
+        self
     }
 
     /// The same items, with what else the remote declared.
@@ -283,6 +314,8 @@ pub(crate) struct Found<'a, N> {
     pub(crate) mirrored: Option<Arc<[super::mirror::HeaderParam]>>,
     /// What its transform does to a request (a tool's or a prompt's; nothing for a resource).
     pub(crate) shown: crate::transform::apply::Found<'a>,
+    /// A tool's output check (`MountedItems::with_output_checks`).
+    pub(crate) output: Option<Arc<crate::validation::OutputCheck>>,
 }
 
 impl Mounted {
@@ -320,6 +353,7 @@ impl Mounted {
                 #[cfg(feature = "http")]
                 mirrored: Some(Arc::clone(&tool.mirrored)),
                 shown: crate::transform::apply::Found::Tool(&tool.shown),
+                output: tool.output.clone(),
             })
         })
     }
@@ -334,6 +368,7 @@ impl Mounted {
                 #[cfg(feature = "http")]
                 mirrored: None,
                 shown: crate::transform::apply::Found::Prompt(shown),
+                output: None,
             })
         })
     }
@@ -350,6 +385,7 @@ impl Mounted {
                 #[cfg(feature = "http")]
                 mirrored: None,
                 shown: crate::transform::apply::Found::Resource,
+                output: None,
             })
         })
     }
@@ -374,6 +410,7 @@ impl Mounted {
                 #[cfg(feature = "http")]
                 mirrored: None,
                 shown: crate::transform::apply::Found::Resource,
+                output: None,
             })
         })
     }

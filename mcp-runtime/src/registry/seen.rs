@@ -189,6 +189,7 @@ mod tests {
             server_info_meta: &meta,
             state: &StateMap::new(),
             allow_unknown_args: false,
+            validate_output: true,
             apps: crate::apps::AppsOptions::new(),
             transforms: &crate::transform::Transforms::new(),
         };

@@ -56,6 +56,7 @@ fn resources_templates_and_prompts_get_their_limit() {
         server_info_meta: &meta,
         state: &StateMap::new(),
         allow_unknown_args: false,
+        validate_output: true,
         apps: crate::apps::AppsOptions::new(),
         transforms: &crate::transform::Transforms::new(),
     };

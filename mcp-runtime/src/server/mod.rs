@@ -71,6 +71,7 @@ impl Live {
             server_info_meta,
             state,
             allow_unknown_args: options.allow_unknown_args,
+            validate_output: options.validate_output,
             apps: options.apps,
             transforms: &options.transforms,
         };

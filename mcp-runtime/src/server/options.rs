@@ -55,6 +55,9 @@ pub(crate) struct ServerOptions {
     pub(crate) validation: ValidationErrors,
     /// Whether tools that do not say accept arguments their schema does not name.
     pub(crate) allow_unknown_args: bool,
+    /// Whether structured results are checked against output schemas that are not derived
+    /// (tools that do not say, and mounted tools).
+    pub(crate) validate_output: bool,
     pub(crate) max_in_flight: usize,
     pub(crate) max_message_bytes: usize,
     pub(crate) outbound_queue: usize,
@@ -96,6 +99,7 @@ impl Default for ServerOptions {
             ttl_ms: 300_000,
             validation: ValidationErrors::ByRevision,
             allow_unknown_args: false,
+            validate_output: true,
             max_in_flight: 256,
             max_message_bytes: 4 * 1024 * 1024,
             outbound_queue: 1024,
@@ -120,6 +124,29 @@ impl Default for ServerOptions {
 }
 
 impl crate::ServerBuilder {
+    /// Whether successful results are checked against output schemas that are not derived from
+    /// the tool's return type (on unless turned off): a hand-written one
+    /// ([`ToolRecord::with_output_schema`](crate::registry::ToolRecord::with_output_schema)),
+    /// a mounted server's. The specification's tools page says "Servers **MUST** provide
+    /// structured results that conform to this schema", so a result whose `structuredContent`
+    /// does not is answered with a JSON-RPC error -32603 naming the tool, the JSON path and the
+    /// keyword that failed (`tool 'quote' returned a result that does not conform to its
+    /// outputSchema: structuredContent at /items/0/price fails "type": "ten" is not of type
+    /// "number"`; the same in `data`: `tool`, `path`, `keyword`). A tool says for itself with
+    /// [`ToolRecord::with_output_validation`](crate::registry::ToolRecord::with_output_validation),
+    /// a mount with [`MountOptions::validate_output`](crate::transform::MountOptions::validate_output).
+    /// Whether a tool is checked is decided once, when the server is built, and its schema
+    /// compiled then; `Json<T>` results (a derived schema) are never checked and cost nothing.
+    ///
+    /// ```
+    /// let builder = mcp_runtime::Server::builder(mcp_runtime::server_info!()).validate_output(false);
+    /// # let _ = builder;
+    /// ```
+    pub fn validate_output(mut self, on: bool) -> Self {
+        self.options_mut().validate_output = on;
+        self
+    }
+
     /// Transforms one of the server's own items (named by its registered name): renamed,
     /// hidden, its arguments renamed, fixed or defaulted, its description and annotations
     /// overridden, tagged; or a resource or a prompt exposed as a tool (see

@@ -254,6 +254,8 @@ pub struct MountOptions {
     pub(crate) held_calls: Option<(usize, usize)>,
     /// How long a held call waits for its retry at most (`None`: the `requestState` lifetime).
     pub(crate) hold_for: Option<std::time::Duration>,
+    /// Whether the mounted tools' structured results go unchecked (`validate_output(false)`).
+    pub(crate) unchecked_output: bool,
 }
 
 impl MountOptions {
@@ -334,6 +336,22 @@ impl MountOptions {
     #[must_use]
     pub fn hold_for(mut self, limit: std::time::Duration) -> Self {
         self.hold_for = Some(limit);
+        self
+    }
+    /// Whether the mounted tools' successful results are checked against their `outputSchema`
+    /// (on unless turned off here or server-wide by
+    /// [`ServerBuilder::validate_output`](crate::ServerBuilder::validate_output)): a result whose
+    /// `structuredContent` does not conform is answered with a -32603 error naming the JSON path
+    /// and the keyword that failed. Each schema is compiled once per list the mounted server
+    /// sends.
+    ///
+    /// ```
+    /// let o = mcp_runtime::transform::MountOptions::new().validate_output(false);
+    /// # let _ = o;
+    /// ```
+    #[must_use]
+    pub fn validate_output(mut self, on: bool) -> Self {
+        self.unchecked_output = !on;
         self
     }
 }

@@ -10,6 +10,7 @@
 mod bounds;
 mod collect;
 mod json;
+mod output;
 mod unknown;
 
 use serde::de::DeserializeOwned;
@@ -19,6 +20,7 @@ use serde_path_to_error::Segment;
 pub(crate) use bounds::{Bounds, bound_problems, with_bounds};
 pub(crate) use json::shown;
 use json::{members, raw_at, unexpected_of, unique_descendant};
+pub(crate) use output::{OutputCheck, check_outcome};
 pub(crate) use unknown::unknown_properties;
 
 /// How many problems one message lists at most; the rest are counted ("and 2 more").

@@ -289,7 +289,13 @@ pub(super) async fn call_tool(
                 First::Ended(ended, ctx) => {
                     let v = ctx.protocol_version();
                     let name = run_name(&server, index);
-                    let mut result = ended_result(&server, &name, v, ended, &ctx)?;
+                    let live = server.live();
+                    let output = live
+                        .catalog
+                        .tools
+                        .get(index)
+                        .and_then(|t| t.output.as_deref());
+                    let mut result = ended_result(&server, &name, v, ended, &ctx, output)?;
                     result.for_version(v);
                     mark_complete(&server, &mut result.result_type, &mut result.meta, v);
                     Payload::framed(&id, &result)
@@ -315,13 +321,17 @@ fn ended_result(
     v: ProtocolVersion,
     ended: Invoked<CallToolResult>,
     ctx: &Context,
+    output: Option<&crate::validation::OutputCheck>,
 ) -> Result<CallToolResult, ErrorObject> {
     match ended {
         Invoked::Done(outcome) => {
             let failed = outcome.as_ref().map_or(true, |r| r.is_error == Some(true));
             match ctx.take_fault() {
                 Some(fault) if failed => Err(fault),
-                _ => super::outcome::tool_result(server, name, v, outcome),
+                _ => {
+                    crate::validation::check_outcome(output, name, &outcome)?;
+                    super::outcome::tool_result(server, name, v, outcome)
+                }
             }
         }
         Invoked::TimedOut(ms) => Ok(CallToolResult::error_text(format!(
@@ -364,13 +374,14 @@ impl Run {
             .saturating_add(task.ttl_ms)
             .saturating_sub(crate::tasks::now_ms());
         let v = ctx.protocol_version();
-        let name = self.live.catalog.tools[self.index].record.name;
+        let entry = &self.live.catalog.tools[self.index];
+        let (name, output) = (entry.record.name, entry.output.as_deref());
         let finished =
             match tokio::time::timeout(std::time::Duration::from_millis(left), work).await {
                 Err(_) => crate::tasks::Finished::Error(ErrorObject::internal(
                     "the task outlived its TTL and was stopped",
                 )),
-                Ok(ended) => match ended_result(&self.server, name, v, ended, &ctx) {
+                Ok(ended) => match ended_result(&self.server, name, v, ended, &ctx, output) {
                     Ok(mut result) => {
                         result.for_version(v);
                         mark_complete(&self.server, &mut result.result_type, &mut result.meta, v);

@@ -57,7 +57,7 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
             call.authorize(exposed.scopes())?;
             let start = super::exposed::local_tool(exposed, p.arguments);
             let (name, timeout_ms) = (p.name.into_owned(), exposed.timeout_ms());
-            return Box::pin(mounted(call, &name, timeout_ms, start)).await;
+            return Box::pin(mounted(call, &name, timeout_ms, None, start)).await;
         }
         if let Some(found) = live.catalog.mounted.tool(&p.name) {
             tracing::Span::current().record("item", p.name.as_ref());
@@ -66,12 +66,13 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
                 crate::dispatch::headers::check_arguments(headers, mirrored, p.arguments)?;
             }
             let (forward, timeout_ms) = (Arc::clone(&found.mount.forward), found.mount.timeout_ms);
+            let output = found.output.clone();
             let start =
                 super::exposed::mounted_tool(forward, found.remote, found.shown, p.arguments);
             let name = p.name.into_owned();
             // Boxed, like the task below: a mounted tool's state would otherwise be part of
             // every `tools/call`'s future (and of every future around it).
-            return Box::pin(mounted(call, &name, timeout_ms, start)).await;
+            return Box::pin(mounted(call, &name, timeout_ms, output, start)).await;
         }
         return Err(unknown_tool());
     };
@@ -131,6 +132,9 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
             }
         }
     };
+    // A hand-written output schema's check (compiled when the catalog was built); a derived
+    // schema has none (`validation::output`).
+    crate::validation::check_outcome(entry.output.as_deref(), name, &outcome)?;
     let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
     let failed = result.is_error == Some(true);
@@ -141,11 +145,13 @@ pub(super) async fn call<S: Open>(call: MethodCall<'_, S>) -> Result<Payload, Er
 }
 
 /// A call of a mounted server's tool, forwarded there (see `registry::mounted`), or of a local
-/// resource or prompt exposed as a tool; its result is shaped for this request's revision.
+/// resource or prompt exposed as a tool; its result is shaped for this request's revision,
+/// after it is checked against the mounted tool's `outputSchema` (`output`, unless turned off).
 async fn mounted(
     call: MethodCall<'_>,
     name: &str,
     timeout_ms: Option<u64>,
+    output: Option<Arc<crate::validation::OutputCheck>>,
     start: impl FnOnce(
         crate::Context,
     ) -> crate::BoxFuture<'static, Result<mcp_core::CallToolResult, HandlerError>>,
@@ -165,6 +171,7 @@ async fn mounted(
         )))),
         Ran::Done(outcome) => outcome,
     };
+    crate::validation::check_outcome(output.as_deref(), name, &outcome)?;
     let mut result = super::outcome::tool_result(server, name, v, outcome)?;
     result.for_version(v);
     let failed = result.is_error == Some(true);

@@ -52,8 +52,20 @@ pub struct ToolRecord {
     pub meta: Option<&'static str>,
     /// Input schema source.
     pub input_schema: InputSchema,
-    /// Output schema of the return type, if it is structured (`Json<T>`).
+    /// Output schema of its structured results, if any: derived from the return type
+    /// (`Json<T>`, what `#[tool]` sets) or written by hand.
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    /// Whether [`output_schema`](Self::output_schema) is derived from the return type, so that
+    /// results conform by construction and are never checked
+    /// ([`with_derived_output_schema`](Self::with_derived_output_schema)); a schema written by
+    /// hand ([`with_output_schema`](Self::with_output_schema)) is not, and results are checked
+    /// against it (see [`validate_output`](Self::validate_output)).
+    pub output_schema_derived: bool,
+    /// Whether its structured results are checked against a schema that is not derived
+    /// (`Some(true)`), not checked (`Some(false)`), or as the server decides (`None`; see
+    /// [`ServerBuilder::validate_output`](crate::ServerBuilder::validate_output), on unless
+    /// turned off).
+    pub validate_output: Option<bool>,
     /// The call.
     pub call: ToolCallFn,
     /// The state types its injected parameters need.
@@ -101,6 +113,8 @@ impl ToolRecord {
             meta: None,
             input_schema,
             output_schema: no_output_schema,
+            output_schema_derived: false,
+            validate_output: None,
             call,
             state_needs: no_state,
             allow_unknown_args: None,
@@ -146,12 +160,77 @@ impl ToolRecord {
         self
     }
 
-    /// The output schema of its structured results.
+    /// The output schema of its structured results, written by hand: the server checks each
+    /// successful result's `structuredContent` against it (compiled once, when the server is
+    /// built) and answers a result that does not conform with a -32603 error naming the path and
+    /// the keyword that failed, unless [`with_output_validation`](Self::with_output_validation)
+    /// or [`ServerBuilder::validate_output`](crate::ServerBuilder::validate_output) turns that
+    /// off. The guide's section 4 tells why it is an error and not an `isError` result.
+    ///
+    /// ```
+    /// use mcp_runtime::prelude::*;
+    /// use mcp_runtime::registry::{InputSchema, ToolRecord};
+    /// use mcp_runtime::schemars::{Schema, SchemaGenerator, json_schema};
+    /// # use mcp_runtime::{BoxFuture, HandlerError};
+    /// # use mcp_runtime::protocol::CallToolResult;
+    /// # use mcp_runtime::serde_json::value::RawValue;
+    /// # fn price(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
+    /// #     Box::pin(async { Ok(CallToolResult::structured(serde_json::json!({"price": 3}), "3")) })
+    /// # }
+    ///
+    /// fn price_schema(_: &mut SchemaGenerator) -> Option<Schema> {
+    ///     Some(json_schema!({"type": "object", "properties": {"price": {"type": "number"}}}))
+    /// }
+    ///
+    /// const PRICE: ToolRecord = ToolRecord::new("price", InputSchema::Raw(r#"{"type":"object"}"#), price)
+    ///     .with_output_schema(price_schema);
+    /// assert!(!PRICE.output_schema_derived);
+    /// ```
     pub const fn with_output_schema(
         mut self,
         output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     ) -> Self {
         self.output_schema = output_schema;
+        self.output_schema_derived = false;
+        self
+    }
+
+    /// The output schema derived from its return type (what `#[tool]` sets: `Json<T>`'s
+    /// schema is `T`'s, so results conform by construction and are never checked, at no cost).
+    ///
+    /// ```standalone_crate
+    /// use mcp_runtime::prelude::*;
+    ///
+    /// #[mcp_runtime::data]
+    /// struct Sum { total: i64 }
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> Json<Sum> { Json(Sum { total: a + b }) }
+    ///
+    /// assert!(add::TOOL.output_schema_derived);
+    /// ```
+    pub const fn with_derived_output_schema(
+        mut self,
+        output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    ) -> Self {
+        self.output_schema = output_schema;
+        self.output_schema_derived = true;
+        self
+    }
+
+    /// Whether its structured results are checked against its hand-written output schema
+    /// (`false`: not checked, whatever the server's default; a derived schema is never
+    /// checked).
+    ///
+    /// ```
+    /// # fn demo(record: mcp_runtime::registry::ToolRecord) {
+    /// let unchecked = record.with_output_validation(false);
+    /// assert_eq!(unchecked.validate_output, Some(false));
+    /// # }
+    /// ```
+    pub const fn with_output_validation(mut self, validate: bool) -> Self {
+        self.validate_output = Some(validate);
         self
     }
 

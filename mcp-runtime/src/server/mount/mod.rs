@@ -122,6 +122,7 @@ impl ServerBuilder {
             client,
             prefix: Arc::clone(&prefix),
             transforms: Arc::new(options.transforms),
+            validate_output: !options.unchecked_output,
             shared: Arc::new(Shared {
                 held: Arc::new(held::Held::new(options.held_calls, options.hold_for)),
                 logs: logs::Logs::default(),
@@ -159,6 +160,8 @@ struct Remote {
     stateless: bool,
     /// What becomes of its items (`ServerBuilder::mount_with`).
     transforms: Arc<crate::transform::Transforms>,
+    /// Whether its tools' structured results are checked (`MountOptions::validate_output`).
+    validate_output: bool,
     shared: Arc<Shared>,
 }
 
@@ -362,7 +365,11 @@ async fn refresh(server: &Weak<ServerInner>, remote: &Remote, index: usize) {
     };
     let forward: Arc<dyn Forward> = Arc::new(remote.clone());
     let (prefix, transforms) = (Arc::clone(&remote.prefix), &remote.transforms);
+    // Checked unless the mount or the server turned it off (`MountOptions::validate_output`,
+    // `ServerBuilder::validate_output`).
+    let checked = remote.validate_output && inner.options.validate_output;
     let items = MountedItems::transformed(prefix, forward, None, declared, lists, transforms)
+        .with_output_checks(checked)
         .with_declared(remote.declared());
     if let Err(e) = (Server { inner }).replace_mount(index, items) {
         tracing::warn!(prefix = %remote.prefix, "a mounted server's lists do not fit: {e}");
