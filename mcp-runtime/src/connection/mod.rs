@@ -13,6 +13,7 @@ mod blocking;
 mod close;
 pub(crate) mod erased;
 mod flights;
+mod inline;
 mod layered;
 #[cfg(feature = "http")]
 mod replica;

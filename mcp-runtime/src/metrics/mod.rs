@@ -441,12 +441,23 @@ impl Drop for InFlight<'_> {
 /// application's layers, so that it sees what they refuse.
 impl Layer for Metrics {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
-        Box::pin(async move {
-            let _flight = (request.kind() == Kind::Request).then(|| InFlight::enter(&self.0));
-            let started = Instant::now();
-            let outcome = next.run().await;
-            self.observe(request, &outcome, started.elapsed());
-            outcome
-        })
+        Box::pin(self.around(request, move || next.run()))
+    }
+}
+
+impl Metrics {
+    /// The layer's work around the rest of the chain, which `inner` makes once the clock
+    /// runs: [`Layer::call`]'s, and what the connection runs inline (without a box) when the
+    /// crate's own layers are the whole chain.
+    pub(crate) async fn around<F, Fut>(&self, request: &Request<'_>, inner: F) -> Outcome
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Outcome>,
+    {
+        let _flight = (request.kind() == Kind::Request).then(|| InFlight::enter(&self.0));
+        let started = Instant::now();
+        let outcome = inner().await;
+        self.observe(request, &outcome, started.elapsed());
+        outcome
     }
 }

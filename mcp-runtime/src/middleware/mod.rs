@@ -159,7 +159,7 @@ pub use request::{Direction, Kind, Request, TransportKind};
     message = "`{Self}` is not a middleware layer",
     note = "implement `mcp_runtime::middleware::Layer`, or wrap a closure with `mcp_runtime::middleware::from_fn`"
 )]
-pub trait Layer: Send + Sync + 'static {
+pub trait Layer: std::any::Any + Send + Sync {
     /// Handles `request`, calling `next` to go on.
     ///
     /// ```
@@ -399,6 +399,13 @@ impl Layers {
         }
     }
 
+    /// The layers a client's message passes, outermost first: the server's own (outside), then
+    /// the application's.
+    #[inline]
+    pub(crate) fn incoming(&self) -> (&[Arc<dyn Layer>], &[Arc<dyn Layer>]) {
+        (self.outer(), &self.inner)
+    }
+
     /// Whether there is none (the dispatcher's one check).
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
@@ -442,14 +449,22 @@ impl Layers {
             request,
             endpoint,
         };
-        let chain = next.run();
-        match CatchUnwind(chain).await {
-            Ok(outcome) => outcome,
-            Err(panic) => {
-                let name = request.method().name().unwrap_or("unknown");
-                let text = mask(name, &panic.into());
-                Outcome::error(ErrorObject::internal(text))
-            }
+        caught(request, next.run()).await
+    }
+}
+
+/// `chain`'s outcome; a panic in it (the method's own are caught inside it) is a masked
+/// internal error.
+pub(crate) async fn caught<F>(request: &Request<'_>, chain: F) -> Outcome
+where
+    F: std::future::Future<Output = Outcome> + Unpin,
+{
+    match CatchUnwind(chain).await {
+        Ok(outcome) => outcome,
+        Err(panic) => {
+            let name = request.method().name().unwrap_or("unknown");
+            let text = mask(name, &panic.into());
+            Outcome::error(ErrorObject::internal(text))
         }
     }
 }

@@ -11,7 +11,6 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 
-use crate::future::BoxFuture;
 use crate::middleware::Outcome;
 
 use opentelemetry::trace::{Link, SpanKind, TraceContextExt, TraceState};
@@ -60,10 +59,11 @@ pub(super) fn inside_left_out() -> bool {
     LEFT_OUT.with(Cell::get) > 0
 }
 
-/// A left-out request's future: polled with the thread marked (see [`LEFT_OUT`]).
-pub(super) struct LeftOut<'a>(pub(super) BoxFuture<'a, Outcome>);
+/// A left-out request's future (the rest of the chain): polled with the thread marked (see
+/// [`LEFT_OUT`]).
+pub(super) struct LeftOut<F>(pub(super) F);
 
-impl Future for LeftOut<'_> {
+impl<F: Future<Output = Outcome> + Unpin> Future for LeftOut<F> {
     type Output = Outcome;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Outcome> {
@@ -75,7 +75,7 @@ impl Future for LeftOut<'_> {
         }
         LEFT_OUT.with(|n| n.set(n.get().saturating_add(1)));
         let _unmark = Unmark;
-        self.0.as_mut().poll(cx)
+        Pin::new(&mut self.0).poll(cx)
     }
 }
 
