@@ -391,6 +391,7 @@ impl AsRef<Histogram> for Operation {
 /// `network.transport` and `network.protocol.name` of a transport ("SHOULD be set to `tcp`
 /// or `quic` if the transport protocol is HTTP. It SHOULD be set to `pipe` if the transport
 /// is stdio"); neither in memory or over a custom transport.
+#[inline]
 fn network(transport: TransportKind) -> (&'static str, &'static str) {
     match transport {
         TransportKind::Stdio => ("pipe", ""),
@@ -424,6 +425,7 @@ impl Code {
 struct InFlight<'a>(&'a Inner);
 
 impl<'a> InFlight<'a> {
+    #[inline]
     fn enter(inner: &'a Inner) -> Self {
         // OpenTelemetry's gauge reads the same atomic when it exports.
         inner.in_flight.fetch_add(1, Ordering::Relaxed);
@@ -432,6 +434,7 @@ impl<'a> InFlight<'a> {
 }
 
 impl Drop for InFlight<'_> {
+    #[inline]
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
     }
