@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::metrics::Metrics;
-use crate::middleware::{Endpoint, Layer, Layers, Outcome, Request, caught};
+use crate::middleware::{Layer, Layers, Outcome, Request, caught};
 
 /// One of the crate's own layers.
 #[derive(Clone, Copy)]
@@ -72,7 +72,10 @@ impl<'a> Chain<'a> {
 
     /// `request` through the chain to `method`; a panic in it is a masked internal error, as
     /// in [`Layers::run`].
-    pub(super) async fn run(self, request: &Request<'_>, method: Endpoint<'_>) -> Outcome {
+    pub(super) async fn run<F>(self, request: &Request<'_>, method: F) -> Outcome
+    where
+        F: Future<Output = Outcome> + Unpin,
+    {
         let Self { first, second } = self;
         let work = async move {
             match second {
