@@ -46,7 +46,8 @@
 //!
 //! # Cost
 //!
-//! The layer boxes one future and reads the clock twice per message. A request whose label
+//! The layer boxes one future (none when it and the tracing layer are the whole chain: the
+//! connection then runs it inline) and reads the clock twice per message. A request whose label
 //! set was seen before finds its series by a short key (the method, revision and transport,
 //! the outcome's code and the target: one short hash and one comparison) and adds to
 //! atomics: no lock, no allocation; a new one hashes its borrowed label values once, in a

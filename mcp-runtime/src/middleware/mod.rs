@@ -108,7 +108,10 @@
 //! With no layer the dispatcher checks `layers.is_empty()` once per message and takes its
 //! usual path: no request view is built, nothing is boxed; so does what the server sends
 //! (also when no layer [asked](Layer::sees_outgoing) to see it). With layers, each message
-//! builds one [`Request`] on the stack and boxes one future per layer and one for the method.
+//! builds one [`Request`] on the stack and boxes one future per layer and one for the method;
+//! when the whole chain of a handler's request is the crate's own metrics and tracing layers,
+//! the connection runs their work inline around the method's future (no box or dynamic call
+//! per layer; the same functions as their [`Layer::call`]).
 //! The target and `_meta` are read from the params once, when a layer first asks, and
 //! without parsing them in the common case (no escape, the `name` first): a look at the
 //! quotes; `_meta` is parsed only when [`Request::meta`] is called.
