@@ -357,6 +357,9 @@ where
     }
 }
 
+/// One layer of a chain, shared.
+type Shared = Arc<dyn Layer>;
+
 /// A server's layers: the application's (`ServerBuilder::layer`), and outside them the
 /// server's own (`ServerBuilder::metrics`, and the ones the command line turns on).
 #[derive(Clone, Default)]
@@ -405,7 +408,7 @@ impl Layers {
     /// The layers a client's message passes, outermost first: the server's own (outside), then
     /// the application's.
     #[inline]
-    pub(crate) fn incoming(&self) -> (&[Arc<dyn Layer>], &[Arc<dyn Layer>]) {
+    pub(crate) fn incoming(&self) -> (&[Shared], &[Shared]) {
         (self.outer(), &self.inner)
     }
 
