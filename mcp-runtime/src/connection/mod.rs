@@ -21,7 +21,6 @@ mod spanned;
 #[cfg(feature = "http")]
 mod spare;
 
-use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, Weak};
 use std::task::Poll;
