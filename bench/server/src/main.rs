@@ -9,8 +9,9 @@
 //! that only calls `next`), `metrics` (the metrics layer, kept in process), `otel` (the
 //! OpenTelemetry tracing layer alone, exporting where the standard `OTEL_*` variables say:
 //! served without the command line, which would add the metrics layer), `observe` (both, as
-//! `Server::run` serves them: the metrics exported over OTLP too). Any other value refuses to
-//! start.
+//! `Server::run` serves them: the metrics exported over OTLP too), `burn` (one layer that runs
+//! a loop per message: what the regression gate, `bench/gate.sh`, must catch). Any other value
+//! refuses to start.
 //!
 //! `BENCH_OUTPUT=raw` serves `suggest_gifts` with the same output schema given by hand
 //! (`ToolRecord::with_output_schema`), so that each result is checked against it (issue 28's
@@ -126,6 +127,9 @@ async fn suggest_gifts(
 const RAW_GIFTS: mcp_runtime::registry::ToolRecord =
     suggest_gifts::TOOL.with_output_schema(suggest_gifts::TOOL.output_schema);
 
+/// How many rounds of a loop the optimizer keeps `BENCH_LAYERS=burn` runs per message.
+const BURN_ROUNDS: u64 = 20_000;
+
 /// The server, with the layers `BENCH_LAYERS` asks for.
 fn server(layers: &str) -> mcp_runtime::ServerBuilder {
     let builder = match std::env::var("BENCH_OUTPUT").as_deref() {
@@ -145,9 +149,18 @@ fn server(layers: &str) -> mcp_runtime::ServerBuilder {
         "observe" => builder
             .otel()
             .metrics(&mcp_runtime::metrics::Metrics::new()),
+        // Extra work in every message (the regression gate's proof that it fails: `GATE_LAYERS=burn
+        // bench/gate.sh`).
+        "burn" => builder.layer(mcp_runtime::middleware::from_fn(|_request, next| {
+            let mut x = 0u64;
+            for i in 0..BURN_ROUNDS {
+                x = std::hint::black_box(x.wrapping_add(i));
+            }
+            next.run()
+        })),
         other => {
             eprintln!(
-                "bench-server: BENCH_LAYERS={other}: expected none, pass, metrics, otel or observe"
+                "bench-server: BENCH_LAYERS={other}: expected none, pass, metrics, otel, observe or burn"
             );
             std::process::exit(2);
         }

@@ -7,6 +7,7 @@ use mcp_core::{ErrorObject, RequestId};
 use serde_json::value::RawValue;
 
 use super::Connection;
+use super::inline;
 use crate::dispatch::methods;
 use crate::dispatch::reply::{Payload, Reply};
 use crate::dispatch::route::Route;
@@ -157,7 +158,13 @@ impl Connection {
                 () = stop.cancelled() => Outcome::cancelled(),
             }
         });
-        let outcome = self.server.options.layers.run(&request, endpoint).await;
+        let layers = &self.server.options.layers;
+        // The crate's own layers alone run inline around the method (no box or dynamic call
+        // per layer); any other chain goes through the layers.
+        let outcome = match inline::Chain::of(layers) {
+            Some(chain) => chain.run(&request, endpoint).await,
+            None => layers.run(&request, endpoint).await,
+        };
         let span = tracing::Span::current();
         match (outcome.kind(), outcome.error_object()) {
             (_, Some(err)) => span.record("outcome", err.code),

@@ -13,6 +13,7 @@ mod blocking;
 mod close;
 pub(crate) mod erased;
 mod flights;
+mod inline;
 mod layered;
 #[cfg(feature = "http")]
 mod replica;
@@ -20,7 +21,6 @@ mod spanned;
 #[cfg(feature = "http")]
 mod spare;
 
-use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, Weak};
 use std::task::Poll;

@@ -46,7 +46,8 @@
 //!
 //! # Cost
 //!
-//! The layer boxes one future and reads the clock twice per message. A request whose label
+//! The layer boxes one future (none when it and the tracing layer are the whole chain: the
+//! connection then runs it inline) and reads the clock twice per message. A request whose label
 //! set was seen before finds its series by a short key (the method, revision and transport,
 //! the outcome's code and the target: one short hash and one comparison) and adds to
 //! atomics: no lock, no allocation; a new one hashes its borrowed label values once, in a
@@ -391,6 +392,7 @@ impl AsRef<Histogram> for Operation {
 /// `network.transport` and `network.protocol.name` of a transport ("SHOULD be set to `tcp`
 /// or `quic` if the transport protocol is HTTP. It SHOULD be set to `pipe` if the transport
 /// is stdio"); neither in memory or over a custom transport.
+#[inline]
 fn network(transport: TransportKind) -> (&'static str, &'static str) {
     match transport {
         TransportKind::Stdio => ("pipe", ""),
@@ -424,6 +426,7 @@ impl Code {
 struct InFlight<'a>(&'a Inner);
 
 impl<'a> InFlight<'a> {
+    #[inline]
     fn enter(inner: &'a Inner) -> Self {
         // OpenTelemetry's gauge reads the same atomic when it exports.
         inner.in_flight.fetch_add(1, Ordering::Relaxed);
@@ -432,6 +435,7 @@ impl<'a> InFlight<'a> {
 }
 
 impl Drop for InFlight<'_> {
+    #[inline]
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
     }
@@ -441,12 +445,23 @@ impl Drop for InFlight<'_> {
 /// application's layers, so that it sees what they refuse.
 impl Layer for Metrics {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
-        Box::pin(async move {
-            let _flight = (request.kind() == Kind::Request).then(|| InFlight::enter(&self.0));
-            let started = Instant::now();
-            let outcome = next.run().await;
-            self.observe(request, &outcome, started.elapsed());
-            outcome
-        })
+        Box::pin(self.around(request, move || next.run()))
+    }
+}
+
+impl Metrics {
+    /// The layer's work around the rest of the chain, which `inner` makes once the clock
+    /// runs: [`Layer::call`]'s, and what the connection runs inline (without a box) when the
+    /// crate's own layers are the whole chain.
+    pub(crate) async fn around<F, Fut>(&self, request: &Request<'_>, inner: F) -> Outcome
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Outcome>,
+    {
+        let _flight = (request.kind() == Kind::Request).then(|| InFlight::enter(&self.0));
+        let started = Instant::now();
+        let outcome = inner().await;
+        self.observe(request, &outcome, started.elapsed());
+        outcome
     }
 }

@@ -18,6 +18,17 @@ pub(crate) const SECONDS: [f64; 14] = [
     0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
 ];
 
+/// [`SECONDS`] in nanoseconds (each a whole number of them).
+const NANOS: [u64; SECONDS.len()] = {
+    let mut nanos = [0u64; SECONDS.len()];
+    let mut k = 0;
+    while k < SECONDS.len() {
+        nanos[k] = (SECONDS[k] * 1e9 + 0.5) as u64;
+        k += 1;
+    }
+    nanos
+};
+
 /// The label value of the overflow series.
 pub(crate) const OTHER: &str = "_OTHER";
 
@@ -37,12 +48,14 @@ impl AsRef<Histogram> for Histogram {
 }
 
 impl Histogram {
+    #[inline]
     pub(crate) fn observe(&self, elapsed: Duration) {
-        let seconds = elapsed.as_secs_f64();
-        if let Some(i) = SECONDS.iter().position(|bound| seconds <= *bound) {
+        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        // In whole nanoseconds: each bound is one (`NANOS`), and a duration is at or below a
+        // bound in nanoseconds exactly when it is in seconds.
+        if let Some(i) = NANOS.iter().position(|bound| nanos <= *bound) {
             self.buckets[i].fetch_add(1, Ordering::Relaxed);
         }
-        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
         self.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
         self.count.fetch_add(1, Ordering::Relaxed);
     }
@@ -89,6 +102,7 @@ impl<C: Default> Table<C> {
     }
 
     /// The cell of the series at slot `index` (from [`find`](Self::find)).
+    #[inline]
     pub(crate) fn at(&self, index: usize) -> Option<&C> {
         self.slots.get(index)?.get().map(|series| &series.cell)
     }
@@ -309,6 +323,29 @@ pub(crate) fn render_counters(out: &mut String, name: &str, help: &str, table: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bounds_in_nanoseconds_are_the_bounds_in_seconds() {
+        assert_eq!(NANOS[0], 10_000_000);
+        assert_eq!(NANOS[13], 300_000_000_000);
+        for (nanos, seconds) in NANOS.iter().zip(SECONDS) {
+            let at = Duration::from_nanos(*nanos);
+            assert_eq!(at.as_secs_f64(), seconds);
+            assert!(Duration::from_nanos(nanos + 1).as_secs_f64() > seconds);
+            assert!(Duration::from_nanos(nanos - 1).as_secs_f64() < seconds);
+        }
+        let h = Histogram::default();
+        h.observe(Duration::from_millis(10));
+        h.observe(Duration::from_nanos(10_000_001));
+        h.observe(Duration::from_secs(301));
+        let counts: Vec<u64> = h
+            .buckets
+            .iter()
+            .map(|b| b.load(Ordering::Relaxed))
+            .collect();
+        assert_eq!(counts, [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(h.count.load(Ordering::Relaxed), 3);
+    }
 
     #[test]
     fn bounded_with_overflow() {

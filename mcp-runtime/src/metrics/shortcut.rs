@@ -53,6 +53,7 @@ impl Shortcuts {
         }
     }
 
+    #[inline]
     fn slot(&self, key: Key, target: &str) -> &OnceLock<Entry> {
         let (seed, k) = self.seeds;
         let mut h = fold(seed ^ key.method as u64, k);
@@ -75,6 +76,7 @@ impl Shortcuts {
     }
 
     /// The registry slot remembered for `key` and `target`, if any.
+    #[inline]
     pub(super) fn find(&self, key: Key, target: &str) -> Option<usize> {
         let entry = self.slot(key, target).get()?;
         (entry.key == key && *entry.target == *target).then_some(entry.index)

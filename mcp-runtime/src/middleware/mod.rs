@@ -108,7 +108,10 @@
 //! With no layer the dispatcher checks `layers.is_empty()` once per message and takes its
 //! usual path: no request view is built, nothing is boxed; so does what the server sends
 //! (also when no layer [asked](Layer::sees_outgoing) to see it). With layers, each message
-//! builds one [`Request`] on the stack and boxes one future per layer and one for the method.
+//! builds one [`Request`] on the stack and boxes one future per layer and one for the method;
+//! when the whole chain of a handler's request is the crate's own metrics and tracing layers,
+//! the connection runs their work inline around the method's future (no box or dynamic call
+//! per layer; the same functions as their [`Layer::call`]).
 //! The target and `_meta` are read from the params once, when a layer first asks, and
 //! without parsing them in the common case (no escape, the `name` first): a look at the
 //! quotes; `_meta` is parsed only when [`Request::meta`] is called.
@@ -159,7 +162,7 @@ pub use request::{Direction, Kind, Request, TransportKind};
     message = "`{Self}` is not a middleware layer",
     note = "implement `mcp_runtime::middleware::Layer`, or wrap a closure with `mcp_runtime::middleware::from_fn`"
 )]
-pub trait Layer: Send + Sync + 'static {
+pub trait Layer: std::any::Any + Send + Sync {
     /// Handles `request`, calling `next` to go on.
     ///
     /// ```
@@ -354,6 +357,9 @@ where
     }
 }
 
+/// One layer of a chain, shared.
+type Shared = Arc<dyn Layer>;
+
 /// A server's layers: the application's (`ServerBuilder::layer`), and outside them the
 /// server's own (`ServerBuilder::metrics`, and the ones the command line turns on).
 #[derive(Clone, Default)]
@@ -399,6 +405,13 @@ impl Layers {
         }
     }
 
+    /// The layers a client's message passes, outermost first: the server's own (outside), then
+    /// the application's.
+    #[inline]
+    pub(crate) fn incoming(&self) -> (&[Shared], &[Shared]) {
+        (self.outer(), &self.inner)
+    }
+
     /// Whether there is none (the dispatcher's one check).
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
@@ -442,14 +455,22 @@ impl Layers {
             request,
             endpoint,
         };
-        let chain = next.run();
-        match CatchUnwind(chain).await {
-            Ok(outcome) => outcome,
-            Err(panic) => {
-                let name = request.method().name().unwrap_or("unknown");
-                let text = mask(name, &panic.into());
-                Outcome::error(ErrorObject::internal(text))
-            }
+        caught(request, next.run()).await
+    }
+}
+
+/// `chain`'s outcome; a panic in it (the method's own are caught inside it) is a masked
+/// internal error.
+pub(crate) async fn caught<F>(request: &Request<'_>, chain: F) -> Outcome
+where
+    F: std::future::Future<Output = Outcome> + Unpin,
+{
+    match CatchUnwind(chain).await {
+        Ok(outcome) => outcome,
+        Err(panic) => {
+            let name = request.method().name().unwrap_or("unknown");
+            let text = mask(name, &panic.into());
+            Outcome::error(ErrorObject::internal(text))
         }
     }
 }

@@ -210,6 +210,7 @@ impl Outcome {
     ///
     /// assert_eq!(Outcome::notified().kind(), OutcomeKind::Notified);
     /// ```
+    #[inline]
     pub fn kind(&self) -> OutcomeKind {
         match &self.0 {
             Repr::Reply(Ok(Payload::ToolError(_))) => OutcomeKind::ToolError,
@@ -230,6 +231,7 @@ impl Outcome {
     /// let e = Outcome::error(ErrorObject::method_not_found("x"));
     /// assert_eq!(e.error_object().map(|e| e.code), Some(-32601));
     /// ```
+    #[inline]
     pub fn error_object(&self) -> Option<&ErrorObject> {
         match &self.0 {
             Repr::Reply(Err(e)) => Some(e),

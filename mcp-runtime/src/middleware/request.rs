@@ -182,6 +182,7 @@ impl<'a> Request<'a> {
     /// }
     /// # let _ = answered;
     /// ```
+    #[inline]
     pub fn kind(&self) -> Kind {
         self.kind
     }
@@ -212,6 +213,7 @@ impl<'a> Request<'a> {
     /// }
     /// # let _ = asks_the_user;
     /// ```
+    #[inline]
     pub fn is_outgoing(&self) -> bool {
         self.direction == Direction::Outgoing
     }
@@ -227,6 +229,7 @@ impl<'a> Request<'a> {
     /// }
     /// # let _ = is_call;
     /// ```
+    #[inline]
     pub fn method(&self) -> Method {
         self.method
     }
@@ -240,6 +243,7 @@ impl<'a> Request<'a> {
     /// }
     /// # let _ = id;
     /// ```
+    #[inline]
     pub fn id(&self) -> Option<&'a RequestId> {
         self.id
     }
@@ -267,6 +271,7 @@ impl<'a> Request<'a> {
     /// }
     /// # let _ = revision;
     /// ```
+    #[inline]
     pub fn version(&self) -> Option<ProtocolVersion> {
         self.version
     }
@@ -295,6 +300,7 @@ impl<'a> Request<'a> {
     /// }
     /// # let _ = over_http;
     /// ```
+    #[inline]
     pub fn transport(&self) -> TransportKind {
         self.transport
     }
@@ -330,6 +336,7 @@ impl<'a> Request<'a> {
     /// }
     /// # let _ = span_name;
     /// ```
+    #[inline]
     pub fn target(&self) -> Option<&str> {
         self.scanned().target.as_deref()
     }
@@ -352,10 +359,12 @@ impl<'a> Request<'a> {
 
     /// The text of `params._meta` (an object), not parsed: whether there is one costs a walk
     /// over the params' top level.
+    #[inline]
     pub(crate) fn meta_text(&self) -> Option<&'a str> {
         self.scanned().meta
     }
 
+    #[inline]
     fn scanned(&self) -> &Scanned<'a> {
         self.scanned.get_or_init(|| {
             self.params
@@ -375,6 +384,7 @@ impl<'a> Request<'a> {
     /// }
     /// # let _ = session;
     /// ```
+    #[inline]
     pub fn session_id(&self) -> Option<&str> {
         self.session
     }

@@ -58,48 +58,89 @@ pub(super) fn scan(target: Option<Target>, params: &RawValue) -> Scanned<'_> {
 /// whose target (if any) is a `name` that comes first, and where no other quoted text is a
 /// member serde reads (`"name"`, `"uri"`, `"taskId"`, `"ref"`, `"_meta"`): without escapes,
 /// every such key is written as it is, so none is in the params. `None` sends the params to
-/// the walk.
+/// the walk. The quotes and backslashes are found eight bytes at a time ([`specials`]).
 fn quick(target: Option<Target>, text: &str) -> Option<Scanned<'_>> {
-    const FIRST: &str = "{\"name\":\"";
-    let (found, rest) = match target {
-        None => (None, text),
-        Some(Target::Name) => {
-            let after = text.strip_prefix(FIRST)?;
-            let end = after.find('"')?;
-            (Some(&after[..end]), &after[end + 1..])
-        }
+    const FIRST: &[u8] = b"{\"name\":\"";
+    let b = text.as_bytes();
+    // Where the look starts, and (for a `name` target) where the name starts: its end is the
+    // first quote or backslash after it, which must be a quote.
+    let (from, mut name) = match target {
+        None => (0, None),
+        Some(Target::Name) if b.starts_with(FIRST) => (FIRST.len(), Some(FIRST.len())),
         Some(_) => return None,
     };
-    let b = rest.as_bytes();
-    for (i, &c) in b.iter().enumerate() {
-        match c {
-            b'\\' => return None,
-            b'"' => {
-                let next = &b[i + 1..];
-                // The first letter picks the one key it could be.
-                let key: &[u8] = match next.first() {
-                    Some(b'_') => b"_meta\"",
-                    Some(_) if target.is_none() => continue,
-                    Some(b'n') => b"name\"",
-                    Some(b'u') => b"uri\"",
-                    Some(b't') => b"taskId\"",
-                    Some(b'r') => b"ref\"",
-                    _ => continue,
-                };
-                if next.starts_with(key) {
-                    return None;
-                }
+    let mut found = None;
+    let mut base = from;
+    while base < b.len() {
+        let (word, width) = word_at(b, base);
+        let mut marks = specials(word);
+        while marks != 0 {
+            let i = base + (marks.trailing_zeros() / 8) as usize;
+            marks &= marks - 1;
+            if b[i] == b'\\' {
+                return None;
             }
-            _ => {}
+            if let Some(start) = name.take() {
+                found = Some(text.get(start..i)?);
+                continue;
+            }
+            if names_a_member(target, &b[i + 1..]) {
+                return None;
+            }
         }
+        base += width;
     }
-    if found.is_some_and(|name| name.contains('\\')) {
+    if name.is_some() {
         return None;
     }
     Some(Scanned {
         target: found.map(Cow::Borrowed),
         meta: None,
     })
+}
+
+/// The eight bytes of `b` from `at` as a little-endian word (zeros past the end, which are
+/// neither quotes nor backslashes), and how many of them are `b`'s.
+#[inline]
+fn word_at(b: &[u8], at: usize) -> (u64, usize) {
+    if let Some(eight) = b.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(eight);
+        return (u64::from_le_bytes(word), 8);
+    }
+    let tail = b.get(at..).unwrap_or_default();
+    let word = tail
+        .iter()
+        .rev()
+        .fold(0u64, |w, &c| (w << 8) | u64::from(c));
+    (word, tail.len())
+}
+
+/// Whether the quote before `next` opens a key serde reads for `target` (the first letter
+/// picks the one key it could be).
+#[inline]
+fn names_a_member(target: Option<Target>, next: &[u8]) -> bool {
+    let key: &[u8] = match next.first() {
+        Some(b'_') => b"_meta\"",
+        Some(_) if target.is_none() => return false,
+        Some(b'n') => b"name\"",
+        Some(b'u') => b"uri\"",
+        Some(b't') => b"taskId\"",
+        Some(b'r') => b"ref\"",
+        _ => return false,
+    };
+    next.starts_with(key)
+}
+
+/// The bytes of `word` (eight, little-endian) that are a quote or a backslash: bit 7 of each
+/// such byte set, every other bit clear.
+#[inline]
+fn specials(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // A byte's top bit is set when the byte is zero, exactly (no carry crosses bytes).
+    let zeros = |x: u64| !(((x & LOW).wrapping_add(LOW)) | x | LOW);
+    zeros(word ^ (ONES * u64::from(b'"'))) | zeros(word ^ (ONES * u64::from(b'\\')))
 }
 
 /// serde's reading: what the walk falls back to.
@@ -351,6 +392,35 @@ mod tests {
         assert_eq!(
             both(name, r#"{"na\u006de":"x"}"#).target.as_deref(),
             Some("x")
+        );
+    }
+
+    #[test]
+    fn the_quick_look_agrees_at_every_offset_of_its_words() {
+        let name = Some(Target::Name);
+        for pad in 0..20 {
+            let p = "p".repeat(pad);
+            let plain = format!(r#"{{"name":"a{p}","arguments":{{"k{p}":"v{p}","n":[1,{pad}]}}}}"#);
+            let q = quick(name, &plain).unwrap();
+            assert_eq!(q.target.as_deref(), Some(format!("a{p}").as_str()));
+            assert_eq!(q, both(name, &plain));
+            let q = quick(None, &plain).unwrap();
+            assert_eq!(q, Scanned::default());
+            for refused in [
+                format!(r#"{{"name":"a{p}\"x","arguments":{{}}}}"#),
+                format!(r#"{{"name":"a{p}","arguments":{{"k":"{p}\\"}}}}"#),
+                format!(r#"{{"name":"a{p}","arguments":{{}},"_meta":{{}}}}"#),
+                format!(r#"{{"name":"a{p}","arguments":{{"uri":"{p}"}}}}"#),
+                format!(r#"{{"x{p}":1,"name":"a","arguments":{{}}}}"#),
+            ] {
+                assert_eq!(quick(name, &refused), None, "{refused}");
+                let _ = both(name, &refused);
+            }
+        }
+        assert_eq!(quick(name, r#"{"name":"abc"#), None, "an unterminated name");
+        assert_eq!(
+            specials(u64::from_le_bytes(*b"a\"b\\c\"\x00\xa2")),
+            0x0000_8000_8000_8000
         );
     }
 }

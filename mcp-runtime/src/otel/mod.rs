@@ -176,6 +176,47 @@ impl Extractor for MetaCarrier<'_> {
 
 impl Layer for Tracing {
     fn call<'a>(&'a self, request: &'a Request<'a>, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+        match self.enter(request) {
+            // The rest of the chain made now, polled with the thread marked.
+            Entered::LeftOut => Box::pin(root::LeftOut(next.run())),
+            traced => Box::pin(traced.run(move || next.run())),
+        }
+    }
+}
+
+/// What [`Tracing::enter`] decided for a request.
+pub(crate) enum Entered {
+    /// Left out by the layer's own root decision: no span, the thread marked while the rest
+    /// of the chain is polled.
+    LeftOut,
+    /// The span's context, current while the rest of the chain is polled.
+    Traced(Context),
+}
+
+impl Entered {
+    /// The rest of the chain (made by `inner`) run as decided; a span ends with the outcome's
+    /// attributes and status.
+    pub(crate) async fn run<F, Fut>(self, inner: F) -> Outcome
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Outcome>,
+    {
+        match self {
+            Self::LeftOut => root::LeftOut(std::pin::pin!(inner())).await,
+            Self::Traced(cx) => {
+                let outcome = inner().with_context(cx.clone()).await;
+                record(&cx, &outcome);
+                outcome
+            }
+        }
+    }
+}
+
+impl Tracing {
+    /// The layer's decision for `request`, and its span started when it is traced:
+    /// [`Layer::call`]'s, and what the connection runs inline (without a box) when the crate's
+    /// own layers are the whole chain.
+    pub(crate) fn enter(&self, request: &Request<'_>) -> Entered {
         // A request that starts a trace (no `_meta` to carry a parent, no ambient span), when
         // the provider's root ratio is known: the layer draws the trace id and decides.
         let mut decided = false;
@@ -190,7 +231,7 @@ impl Layer for Tracing {
                 // Left out: no span and no context, the thread marked while it is served (so
                 // that what the handler starts is left out too, as a child of a left-out root
                 // is).
-                Some(false) => return Box::pin(root::LeftOut(next.run())),
+                Some(false) => return Entered::LeftOut,
                 Some(true) => decided = true,
                 None => {}
             }
@@ -227,12 +268,7 @@ impl Layer for Tracing {
         if span.is_recording() {
             describe(request, method, &mut span);
         }
-        let cx = parent.with_span(span);
-        Box::pin(async move {
-            let outcome = next.run().with_context(cx.clone()).await;
-            record(&cx, &outcome);
-            outcome
-        })
+        Entered::Traced(parent.with_span(span))
     }
 }
 

@@ -11,7 +11,6 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 
-use crate::future::BoxFuture;
 use crate::middleware::Outcome;
 
 use opentelemetry::trace::{Link, SpanKind, TraceContextExt, TraceState};
@@ -45,27 +44,32 @@ pub(crate) fn set_ratio(ratio: Option<f64>) {
 /// Whether a root whose trace id ends in the 64 random bits `low` is sampled (the SDK's
 /// `TraceIdRatioBased` rule: the low 63 bits below the bound); `None` when the layer leaves
 /// the decision to the provider.
+#[inline]
 pub(super) fn decide(low: u64) -> Option<bool> {
     let bound = BOUND.load(Ordering::Relaxed);
     (bound != UNKNOWN).then(|| below(low, bound))
 }
 
 /// The SDK's `TraceIdRatioBased` rule: the low 63 bits of the trace id below the bound.
+#[inline]
 fn below(low: u64, bound: u64) -> bool {
     (low >> 1) < bound
 }
 
 /// Whether a left-out request is being polled on this thread.
+#[inline]
 pub(super) fn inside_left_out() -> bool {
     LEFT_OUT.with(Cell::get) > 0
 }
 
-/// A left-out request's future: polled with the thread marked (see [`LEFT_OUT`]).
-pub(super) struct LeftOut<'a>(pub(super) BoxFuture<'a, Outcome>);
+/// A left-out request's future (the rest of the chain): polled with the thread marked (see
+/// [`LEFT_OUT`]).
+pub(super) struct LeftOut<F>(pub(super) F);
 
-impl Future for LeftOut<'_> {
+impl<F: Future<Output = Outcome> + Unpin> Future for LeftOut<F> {
     type Output = Outcome;
 
+    #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Outcome> {
         struct Unmark;
         impl Drop for Unmark {
@@ -75,11 +79,12 @@ impl Future for LeftOut<'_> {
         }
         LEFT_OUT.with(|n| n.set(n.get().saturating_add(1)));
         let _unmark = Unmark;
-        self.0.as_mut().poll(cx)
+        Pin::new(&mut self.0).poll(cx)
     }
 }
 
 /// Whether the layer knows the root ratio (and so may decide).
+#[inline]
 pub(super) fn known() -> bool {
     BOUND.load(Ordering::Relaxed) != UNKNOWN
 }
