@@ -166,6 +166,8 @@ mod expand;
 mod fallback;
 mod json;
 mod main_attr;
+#[cfg(feature = "openapi")]
+mod openapi;
 mod model;
 mod parse;
 mod skills;
@@ -532,6 +534,13 @@ pub fn widget(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn skills(input: TokenStream) -> TokenStream {
     skills::run(input.into()).into()
+}
+
+#[cfg(feature = "openapi")]
+#[doc = include_str!("openapi/tools.md")]
+#[proc_macro_attribute]
+pub fn openapi_tools(attr: TokenStream, item: TokenStream) -> TokenStream {
+    openapi::run(attr.into(), item.into()).into()
 }
 
 #[doc = include_str!("main_attr.md")]
