@@ -83,7 +83,8 @@ pub(crate) fn map(
         }
         (Some(s), _) if !s.is_empty() => Some(s.to_owned()),
         (_, Some(d)) if !d.is_empty() => Some(d.to_owned()),
-        _ => None,
+        // A model picks tools by their descriptions: without one, what the call does.
+        _ => Some(format!("{} {}", op.method.to_ascii_uppercase(), op.path)),
     };
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -98,7 +99,12 @@ pub(crate) fn map(
         )?),
         None => None,
     };
-    let mut input = json!({"type": "object", "properties": properties});
+    // No parameters: `{"type": "object"}`, as a Rust tool without arguments lists it.
+    let mut input = if properties.is_empty() {
+        json!({"type": "object"})
+    } else {
+        json!({"type": "object", "properties": properties})
+    };
     if !required.is_empty() {
         input["required"] = json!(required);
     }

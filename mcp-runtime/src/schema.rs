@@ -79,6 +79,18 @@ impl SchemaProfile {
 }
 
 impl SchemaProfile {
+    /// Applies the profile to a schema written by hand or read from a document (an OpenAPI
+    /// operation's): the portable rewrite, or nothing.
+    #[cfg_attr(not(feature = "openapi"), allow(dead_code))]
+    pub(crate) fn finish_value(self, mut value: Value) -> Value {
+        if self == SchemaProfile::Portable {
+            portable(&mut value);
+        }
+        value
+    }
+}
+
+impl SchemaProfile {
     /// For a tool that refuses unknown arguments: the properties its input schema names (sorted),
     /// and, in the strict profile, `"additionalProperties": false` at the root.
     ///

@@ -6,9 +6,10 @@
 use std::sync::{Arc, Mutex};
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::Router;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
 use mcp_runtime::client::Client;
 use mcp_runtime::openapi::{OpenApi, Options};
 use mcp_runtime::prelude::*;
@@ -24,6 +25,11 @@ mod store {}
 
 const DOC: &str = include_str!("openapi-macro/pets.yaml");
 
+/// A JSON answer (axum's `json` feature is not on here).
+fn json_reply(status: StatusCode, value: Value) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], value.to_string()).into_response()
+}
+
 /// What the API was asked, in order.
 type Seen = Arc<Mutex<Vec<String>>>;
 
@@ -37,14 +43,15 @@ async fn api() -> (String, Seen) {
             get(|State(s): State<Seen>, RawQuery(q): RawQuery| async move {
                 let q = q.unwrap_or_default();
                 s.lock().unwrap().push(format!("GET /v1/pets?{q}"));
-                Json(json!([{"id": 1, "name": q, "status": "sold"}]))
+                json_reply(StatusCode::OK, json!([{"id": 1, "name": q, "status": "sold"}]))
             })
-            .post(|State(s): State<Seen>, headers: HeaderMap, Json(body): Json<Value>| async move {
+            .post(|State(s): State<Seen>, headers: HeaderMap, body: String| async move {
+                let body: Value = serde_json::from_str(&body).unwrap();
                 let id = headers.get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("-");
                 s.lock().unwrap().push(format!("POST /v1/pets {id} {body}"));
                 let mut pet = body;
                 pet["id"] = json!(7);
-                (StatusCode::CREATED, Json(pet))
+                json_reply(StatusCode::CREATED, pet)
             }),
         )
         .route(
@@ -52,9 +59,9 @@ async fn api() -> (String, Seen) {
             get(|State(s): State<Seen>, Path(id): Path<String>| async move {
                 s.lock().unwrap().push(format!("GET /v1/pets/{id}"));
                 if id == "1" {
-                    Ok(Json(json!({"id": 1, "name": "Rex", "owner": null})))
+                    json_reply(StatusCode::OK, json!({"id": 1, "name": "Rex", "owner": null}))
                 } else {
-                    Err((StatusCode::NOT_FOUND, "no pet with this id"))
+                    (StatusCode::NOT_FOUND, "no pet with this id").into_response()
                 }
             })
             .delete(|State(s): State<Seen>, Path(id): Path<String>| async move {
@@ -66,7 +73,7 @@ async fn api() -> (String, Seen) {
             "/v1/store/inventory",
             get(|State(s): State<Seen>| async move {
                 s.lock().unwrap().push("GET /v1/store/inventory".into());
-                Json(json!({"available": 2, "sold": 1}))
+                json_reply(StatusCode::OK, json!({"available": 2, "sold": 1}))
             }),
         )
         .with_state(Arc::clone(&seen));

@@ -137,8 +137,10 @@ fn expand(args: &Args, module: syn::ItemMod) -> syn::Result<TokenStream> {
     };
     let given = args.path.value();
     let file = resolve(&given).ok_or_else(|| err("CARGO_MANIFEST_DIR is not set (build with cargo)".into()))?;
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| err(format!("cannot read the OpenAPI document `{given}`: {e}")))?;
+    let read = |e: std::io::Error| err(format!("cannot read the OpenAPI document `{given}`: {e}"));
+    // Absolute, for `include_str!` (which would resolve a relative path from the file).
+    let file = std::fs::canonicalize(&file).map_err(read)?;
+    let text = std::fs::read_to_string(&file).map_err(read)?;
     let api = Api::from_text(&text, &args.options()).map_err(|e| err(e.to_string()))?;
     if api.tools.is_empty() {
         return Err(err(format!(
@@ -262,7 +264,7 @@ fn one_tool(
                 ::mcp_runtime::serde_json::from_str(#text).unwrap_or_default()
             }
         });
-        let attrs = field_attrs(field);
+        let attrs = field_attrs(field, true);
         let ident = &field.ident;
         let ty = field_type(field);
         let schema_with = schema_fn.to_string();
@@ -272,6 +274,7 @@ fn one_tool(
             pub #ident: #ty,
         });
     }
+    // The mapping always gives one (the summary, the description, else the method and path).
     let description = tool.description.as_deref().unwrap_or("");
     let args_doc = format!(" The arguments of `{name}`, {} {}.", tool.plan.method, tool.plan.path);
     let output_doc = format!(" The result of `{name}`: its output schema is the document's.");
@@ -288,10 +291,7 @@ fn one_tool(
         .map(|m| quote!(meta = #m,));
     let tags = &tool.tags;
     let description_key = (!description.is_empty()).then(|| quote!(description = #description,));
-    let undocumented = description.is_empty().then(|| {
-        let doc = format!(" Calls `{name}`.");
-        quote!(#[doc = #doc])
-    });
+    let fn_doc = format!(" The tool `{name}`: {} {}.", tool.plan.method, tool.plan.path);
     let method_doc = match description {
         "" => format!(" `{name}`: {} {}.", tool.plan.method, tool.plan.path),
         d => format!(" {d}"),
@@ -299,6 +299,7 @@ fn one_tool(
     let method_doc = method_doc.lines().map(|l| format!(" {}", l.trim_start()));
     let items = quote! {
         #[doc = #args_doc]
+        #[allow(missing_docs)]
         #[derive(Debug, Clone, PartialEq,
             ::mcp_runtime::serde::Serialize, ::mcp_runtime::serde::Deserialize,
             ::mcp_runtime::schemars::JsonSchema)]
@@ -324,7 +325,7 @@ fn one_tool(
             }
         }
 
-        #undocumented
+        #[doc = #fn_doc]
         #[::mcp_runtime::tool(
             name = #name,
             #description_key

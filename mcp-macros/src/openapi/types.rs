@@ -257,12 +257,22 @@ impl Types {
     }
 }
 
-/// The serde attributes and doc comment of one field.
-pub(crate) fn field_attrs(field: &Field) -> TokenStream {
-    let doc = field.description.as_deref().map(|d| {
-        let lines = d.lines().map(|l| format!(" {l}"));
-        quote!(#(#[doc = #lines])*)
-    });
+/// The serde attributes and doc comment of one field (the member's description; `schema`: for
+/// a field whose schema the document gives, where a doc comment would be the schema's
+/// `description`, only a member with a description has one, given to schemars exactly).
+pub(crate) fn field_attrs(field: &Field, schema: bool) -> TokenStream {
+    let fallback = format!("`{}`.", field.json);
+    let text = match (&field.description, schema) {
+        (Some(d), _) => Some(d.as_str()),
+        (None, false) => Some(fallback.as_str()),
+        (None, true) => None,
+    };
+    let lines = text.into_iter().flat_map(str::lines).map(|l| format!(" {l}"));
+    let exact = match (&field.description, schema) {
+        (Some(d), true) => Some(quote!(#[schemars(description = #d)])),
+        _ => None,
+    };
+    let doc = quote!(#(#[doc = #lines])* #exact);
     let json = &field.json;
     let rename = (field.ident.to_string().trim_start_matches("r#") != json.as_str())
         .then(|| quote!(#[serde(rename = #json)]));
@@ -287,7 +297,7 @@ pub(crate) fn field_type(field: &Field) -> TokenStream {
 fn nested(name: &syn::Ident, doc: Option<&str>, fields: &[Field]) -> TokenStream {
     let doc = doc.unwrap_or("An object of the API.");
     let doc = doc.lines().map(|l| format!(" {l}"));
-    let attrs = fields.iter().map(field_attrs);
+    let attrs = fields.iter().map(|f| field_attrs(f, false));
     let idents = fields.iter().map(|f| &f.ident);
     let types = fields.iter().map(field_type);
     quote! {

@@ -10,7 +10,8 @@ use mcp_openapi::{Credential, RequestPlan};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::{EXCERPT, OpenApi};
+use super::typed::CallError;
+use super::{EXCERPT, LoadError, OpenApi};
 use crate::error::{HandlerError, ToolError};
 use crate::future::BoxFuture;
 use crate::handler::context::Context;
@@ -54,6 +55,8 @@ pub(super) async fn read_bounded(
 /// The generated tools of one document: what their calls share.
 pub(super) struct Backend {
     plans: HashMap<Box<str>, RequestPlan>,
+    /// The tool names in the document's order.
+    order: Vec<Box<str>>,
     base_url: String,
     credentials: Arc<HashMap<String, Credential>>,
     client: reqwest::Client,
@@ -68,13 +71,60 @@ impl Backend {
             .iter()
             .map(|t| (Box::from(t.name.as_str()), t.plan.clone()))
             .collect();
+        let order = api.api.tools.iter().map(|t| Box::from(t.name.as_str())).collect();
         Self {
             plans,
+            order,
             base_url,
             credentials: Arc::new(api.all_credentials()),
             client,
             max_response: api.max_response,
         }
+    }
+}
+
+impl Backend {
+    /// The backend of `api`: its base URL resolved (an error when there is none) and its client
+    /// made.
+    pub(super) fn from_api(api: &OpenApi) -> Result<Self, LoadError> {
+        let Some(base_url) = api.resolved_base() else {
+            return Err(LoadError::Config(
+                "the OpenAPI document names no absolute server URL: give one with OpenApi::with_base_url".into(),
+            ));
+        };
+        let client = client(api.timeout)
+            .map_err(|e| LoadError::Config(format!("the OpenAPI HTTP client: {e}")))?;
+        Ok(Self::new(api, base_url, client))
+    }
+
+    /// The tool names, in the document's order.
+    pub(super) fn names(&self) -> impl Iterator<Item = &str> {
+        self.order.iter().map(|n| &**n)
+    }
+
+    /// The base URL requests go to.
+    pub(super) fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The request of the tool `name` for `args`, and whether its result is wrapped.
+    pub(super) fn request(
+        &self,
+        name: &str,
+        args: &Value,
+    ) -> Result<(mcp_openapi::HttpRequest, bool), CallError> {
+        let Some(plan) = self.plans.get(name) else {
+            return Err(CallError::UnknownOperation(name.to_owned()));
+        };
+        let credentials = &self.credentials;
+        plan.build(args, &self.base_url, &|s| credentials.get(s).cloned())
+            .map(|r| (r, plan.wrap_output))
+            .map_err(|e| CallError::Arguments(e.to_string()))
+    }
+
+    /// Sends `request`: the answer, or why there is none (what the tool's error result says).
+    pub(super) async fn exchange(&self, request: mcp_openapi::HttpRequest) -> Result<Answer, String> {
+        exchange(self.client.clone(), request, self.max_response).await
     }
 }
 
@@ -107,7 +157,12 @@ impl Forward for Backend {
             }
         };
         let (client, limit, wrap) = (self.client.clone(), self.max_response, plan.wrap_output);
-        Box::pin(async move { Ok(send(client, request, limit, wrap).await) })
+        Box::pin(async move {
+            Ok(match exchange(client, request, limit).await {
+                Ok(answer) => result_of(answer, wrap),
+                Err(message) => CallToolResult::error_text(message),
+            })
+        })
     }
 
     fn read_resource(
@@ -136,16 +191,22 @@ impl Forward for Backend {
     }
 }
 
-/// Sends the request and makes the answer a result (a failure to get one is an `isError`
-/// result too, its cause logged).
-async fn send(
+/// An HTTP answer, its body read (bounded).
+pub(super) struct Answer {
+    pub(super) status: u16,
+    pub(super) content_type: String,
+    pub(super) body: Vec<u8>,
+}
+
+/// Sends the request and reads the answer; a failure to get one is told as the tool's error
+/// result says it (its cause logged).
+async fn exchange(
     client: reqwest::Client,
     request: mcp_openapi::HttpRequest,
     limit: usize,
-    wrap: bool,
-) -> CallToolResult {
+) -> Result<Answer, String> {
     let Ok(method) = reqwest::Method::from_bytes(request.method.as_bytes()) else {
-        return CallToolResult::error_text(format!("unknown HTTP method {}", request.method));
+        return Err(format!("unknown HTTP method {}", request.method));
     };
     let mut builder = client.request(method, &request.url);
     for (name, value) in &request.headers {
@@ -163,19 +224,32 @@ async fn send(
             } else {
                 "failed"
             };
-            return CallToolResult::error_text(format!("the HTTP request {why}"));
+            return Err(format!("the HTTP request {why}"));
         }
     };
     let status = answer.status();
-    let (body, content_type) = match read_bounded(answer, limit).await {
-        Ok(read) => read,
-        Err(message) => return CallToolResult::error_text(format!("HTTP {status}: {message}")),
-    };
+    let (body, content_type) = read_bounded(answer, limit)
+        .await
+        .map_err(|message| format!("HTTP {status}: {message}"))?;
+    Ok(Answer {
+        status: status.as_u16(),
+        content_type,
+        body,
+    })
+}
+
+/// The tool's result of an answer: a 2xx JSON body as `structuredContent` (wrapped as
+/// `{"result": ...}` when `wrap` or not an object) and text, another 2xx body as text, any
+/// other status an `isError` result with the status and an excerpt of the body.
+pub(super) fn result_of(answer: Answer, wrap: bool) -> CallToolResult {
+    let status = reqwest::StatusCode::from_u16(answer.status)
+        .map_or_else(|_| answer.status.to_string(), |s| s.to_string());
+    let body = answer.body;
     let text = String::from_utf8_lossy(&body);
-    if !status.is_success() {
+    if !(200..300).contains(&answer.status) {
         return CallToolResult::error_text(format!("HTTP {status}: {}", excerpt(&text)));
     }
-    let base = content_type.split(';').next().unwrap_or_default().trim();
+    let base = answer.content_type.split(';').next().unwrap_or_default().trim();
     let json_type = base == "application/json" || base.ends_with("+json");
     match serde_json::from_slice::<Value>(&body) {
         Ok(value) if json_type => {

@@ -22,6 +22,7 @@
 //! tags are the tool's tags (as `_meta._fastmcp.tags`, as FastMCP writes them).
 
 mod call;
+mod typed;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,6 +31,11 @@ use mcp_core::Tool;
 
 pub use mcp_openapi as spec;
 pub use mcp_openapi::{Credential, Options};
+pub use typed::{CallError, HttpApi, Response};
+
+#[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
+pub use mcp_macros::openapi_tools as tools;
 
 use crate::registry::mounted::{Forward, MountedItems, RemoteLists};
 use crate::server::{Server, ServerBuilder};
@@ -71,6 +77,10 @@ pub enum LoadError {
         /// Why.
         message: String,
     },
+    /// The document's API cannot be called as configured (no absolute base URL, no HTTP
+    /// client).
+    #[error("{0}")]
+    Config(String),
 }
 
 /// A document's operations with everything their calls need: base URL, credentials, limits.
@@ -370,7 +380,8 @@ impl ServerBuilder {
     /// Serves each operation of `api` as a tool named `prefix.name` (`name` as generated;
     /// an empty prefix keeps it), each call sent as the operation's HTTP request
     /// (module [`openapi`](crate::openapi)). Fails the build when no base URL is known or the
-    /// prefix is not a mount prefix; must be built inside a tokio runtime.
+    /// prefix is not a mount prefix; must be built inside a tokio runtime. The schemas are
+    /// shaped by the [`schema_profile`](Self::schema_profile) set before this call.
     ///
     /// ```standalone_crate
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -418,20 +429,12 @@ impl ServerBuilder {
         options: crate::transform::MountOptions,
     ) -> Self {
         let prefix: Arc<str> = Arc::from(prefix.into());
-        let Some(base_url) = api.resolved_base() else {
-            let message = "the OpenAPI document names no absolute server URL: give one with OpenApi::with_base_url";
-            return self.config_error(crate::error::Error::Config(message.into()));
+        let backend = match call::Backend::from_api(&api) {
+            Ok(b) => b,
+            Err(e) => return self.config_error(crate::error::Error::Config(e.to_string())),
         };
-        let client = match call::client(api.timeout) {
-            Ok(c) => c,
-            Err(e) => {
-                return self.config_error(crate::error::Error::Config(format!(
-                    "the OpenAPI HTTP client: {e}"
-                )));
-            }
-        };
-        let tools: Vec<Tool> = api.api.tools.iter().map(descriptor).collect();
-        let backend = call::Backend::new(&api, base_url, client);
+        let profile = self.options.profile;
+        let tools: Vec<Tool> = api.api.tools.iter().map(|t| descriptor(t, profile)).collect();
         let forward: Arc<dyn Forward> = Arc::new(backend);
         let lists = RemoteLists {
             tools,
@@ -458,10 +461,12 @@ impl ServerBuilder {
 }
 
 /// The tool descriptor of a mapped operation.
-fn descriptor(t: &mcp_openapi::OpenApiTool) -> Tool {
-    let mut tool = Tool::new(t.name.clone(), t.input_schema.clone());
+/// The schemas are shaped by the server's profile, as derived ones are (the portable profile
+/// turns `nullable` and `null` unions into optional members, for the clients that refuse them).
+fn descriptor(t: &mcp_openapi::OpenApiTool, profile: crate::SchemaProfile) -> Tool {
+    let mut tool = Tool::new(t.name.clone(), profile.finish_value(t.input_schema.clone()));
     tool.description = t.description.clone();
-    tool.output_schema = t.output_schema.clone();
+    tool.output_schema = t.output_schema.clone().map(|s| profile.finish_value(s));
     let read_only = matches!(t.plan.method.as_str(), "GET" | "HEAD" | "OPTIONS");
     let mut hints = mcp_core::ToolAnnotations::default();
     hints.read_only_hint = Some(read_only);

@@ -63,7 +63,7 @@ pub struct ServerBuilder {
     instructions: Option<String>,
     pub(crate) records: Records,
     state: StateMap,
-    options: ServerOptions,
+    pub(crate) options: ServerOptions,
     state_key: Option<StateKey>,
     /// The HTTP endpoint's settings (`ServerBuilder::http`, `allow_unprotected`, `auth`, a
     /// scale-out backend's event store), set by the files of `http` that own them.

@@ -1,0 +1,4 @@
+#[mcp_runtime::openapi::tools(path = "../clash.yaml")]
+mod api {}
+
+fn main() {}

@@ -1,0 +1,4 @@
+#[mcp_runtime::openapi::tools(path = "../nowhere.yaml")]
+mod api {}
+
+fn main() {}

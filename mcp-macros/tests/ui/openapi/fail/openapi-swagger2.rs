@@ -1,0 +1,4 @@
+#[mcp_runtime::openapi::tools(path = "../swagger2.yaml")]
+mod api {}
+
+fn main() {}
