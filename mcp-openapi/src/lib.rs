@@ -185,9 +185,12 @@ impl Api {
             .unwrap_or_default();
         let v30 = version.starts_with("3.0");
         if !v30 && !version.starts_with("3.1") {
-            return Err(OpenApiError::Version {
-                found: version.to_owned(),
-            });
+            let found = match doc.get("swagger").and_then(Value::as_str) {
+                // Swagger 2.0 names its version under `swagger`.
+                Some(swagger) if version.is_empty() => format!("swagger {swagger}"),
+                _ => version.to_owned(),
+            };
+            return Err(OpenApiError::Version { found });
         }
         let info = |k: &str| {
             doc.pointer(&format!("/info/{k}"))

@@ -211,7 +211,12 @@ async fn the_typed_client_and_argument_structs() {
     // Arguments are read into the struct: a wrong type is refused before any request.
     let client = compile_time(&base).await;
     let refused = client.call_tool("showPetById", &json!({"petId": "one"})).await;
-    assert!(refused.is_err() || refused.unwrap().is_error == Some(true));
+    let refused = refused.unwrap();
+    assert_eq!(refused.is_error, Some(true));
+    assert_eq!(
+        refused.content[0].as_text(),
+        Some("invalid arguments for tool 'showPetById': property '.petId': expected an integer, got string \"one\"")
+    );
     assert_eq!(seen.lock().unwrap().len(), 3);
     // The filters of the attribute.
     let names: Vec<&str> = store::TOOLS.iter().map(|t| t.name).collect();

@@ -156,7 +156,7 @@ impl Types {
             Some("boolean") => quote!(bool),
             Some("array") => {
                 let items = obj.get("items").cloned().unwrap_or(Value::Bool(true));
-                let item = self.of(&items, &format!("{hint}_item"), &format!("{at}/items"))?;
+                let item = self.of(&items, &format!("{hint}_item"), at)?;
                 quote!(::std::vec::Vec<#item>)
             }
             Some("object") => match obj.get("properties") {
@@ -169,11 +169,7 @@ impl Types {
                 }
                 _ => match obj.get("additionalProperties") {
                     Some(extra @ Value::Object(_)) => {
-                        let item = self.of(
-                            extra,
-                            &format!("{hint}_value"),
-                            &format!("{at}/additionalProperties"),
-                        )?;
+                        let item = self.of(extra, &format!("{hint}_value"), at)?;
                         quote!(::std::collections::BTreeMap<::std::string::String, #item>)
                     }
                     _ => quote!(::mcp_runtime::serde_json::Map<::std::string::String, #value>),
@@ -195,7 +191,6 @@ impl Types {
         };
         let mut out: Vec<Field> = Vec::with_capacity(properties.len());
         for (json, member) in properties {
-            let at = format!("{at}/properties/{}", json.replace('~', "~0").replace('/', "~1"));
             let name = snake(json);
             if name.is_empty() {
                 return Err(format!("cannot map {at}: the member name `{json}` has no letter or digit to make a Rust field of"));
@@ -222,7 +217,12 @@ impl Types {
 
     /// An enum of string values, or `None` when two values make the same variant.
     fn string_enum(&mut self, values: &[Value], hint: &str) -> Option<TokenStream> {
-        let strings: Vec<&str> = values.iter().map(Value::as_str).collect::<Option<_>>()?;
+        // A `null` among the values is the schema's nullability, said by its `Option`.
+        let strings: Vec<&str> = values
+            .iter()
+            .filter(|v| !v.is_null())
+            .map(Value::as_str)
+            .collect::<Option<_>>()?;
         if strings.is_empty() {
             return None;
         }
@@ -347,7 +347,7 @@ mod tests {
         let clash = serde_json::json!({"type": "object", "properties": {"petId": {}, "pet_id": {}}});
         assert_eq!(
             t.fields(&clash, "y", "#").err().unwrap(),
-            "cannot map #/properties/pet_id: the members `petId` and `pet_id` would both be the Rust field `pet_id`"
+            "cannot map #: the members `petId` and `pet_id` would both be the Rust field `pet_id`"
         );
     }
 }
