@@ -296,7 +296,7 @@ fn yaml_and_json_read_the_same_and_other_versions_fail() {
     assert_eq!(
         err,
         OpenApiError::Version {
-            found: String::new()
+            found: "swagger 2.0".into()
         }
     );
     assert!(matches!(
