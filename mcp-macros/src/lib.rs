@@ -166,9 +166,9 @@ mod expand;
 mod fallback;
 mod json;
 mod main_attr;
+mod model;
 #[cfg(feature = "openapi")]
 mod openapi;
-mod model;
 mod parse;
 mod skills;
 mod ty;

@@ -62,7 +62,10 @@ fn descriptions_join_summary_and_description() {
     assert_eq!(both.description.as_deref(), Some("Short\n\nLong text."));
     let only = one("/a", "get", json!({"description": "Only this."}));
     assert_eq!(only.description.as_deref(), Some("Only this."));
-    assert_eq!(one("/a", "get", json!({})).description.as_deref(), Some("GET /a"));
+    assert_eq!(
+        one("/a", "get", json!({})).description.as_deref(),
+        Some("GET /a")
+    );
 }
 
 #[test]

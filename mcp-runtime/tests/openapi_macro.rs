@@ -5,8 +5,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{Path, RawQuery, State};
 use axum::Router;
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -27,7 +27,12 @@ const DOC: &str = include_str!("openapi-macro/pets.yaml");
 
 /// A JSON answer (axum's `json` feature is not on here).
 fn json_reply(status: StatusCode, value: Value) -> Response {
-    (status, [(header::CONTENT_TYPE, "application/json")], value.to_string()).into_response()
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        value.to_string(),
+    )
+        .into_response()
 }
 
 /// What the API was asked, in order.
@@ -43,23 +48,34 @@ async fn api() -> (String, Seen) {
             get(|State(s): State<Seen>, RawQuery(q): RawQuery| async move {
                 let q = q.unwrap_or_default();
                 s.lock().unwrap().push(format!("GET /v1/pets?{q}"));
-                json_reply(StatusCode::OK, json!([{"id": 1, "name": q, "status": "sold"}]))
+                json_reply(
+                    StatusCode::OK,
+                    json!([{"id": 1, "name": q, "status": "sold"}]),
+                )
             })
-            .post(|State(s): State<Seen>, headers: HeaderMap, body: String| async move {
-                let body: Value = serde_json::from_str(&body).unwrap();
-                let id = headers.get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("-");
-                s.lock().unwrap().push(format!("POST /v1/pets {id} {body}"));
-                let mut pet = body;
-                pet["id"] = json!(7);
-                json_reply(StatusCode::CREATED, pet)
-            }),
+            .post(
+                |State(s): State<Seen>, headers: HeaderMap, body: String| async move {
+                    let body: Value = serde_json::from_str(&body).unwrap();
+                    let id = headers
+                        .get("x-request-id")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("-");
+                    s.lock().unwrap().push(format!("POST /v1/pets {id} {body}"));
+                    let mut pet = body;
+                    pet["id"] = json!(7);
+                    json_reply(StatusCode::CREATED, pet)
+                },
+            ),
         )
         .route(
             "/v1/pets/{id}",
             get(|State(s): State<Seen>, Path(id): Path<String>| async move {
                 s.lock().unwrap().push(format!("GET /v1/pets/{id}"));
                 if id == "1" {
-                    json_reply(StatusCode::OK, json!({"id": 1, "name": "Rex", "owner": null}))
+                    json_reply(
+                        StatusCode::OK,
+                        json!({"id": 1, "name": "Rex", "owner": null}),
+                    )
                 } else {
                     (StatusCode::NOT_FOUND, "no pet with this id").into_response()
                 }
@@ -87,7 +103,10 @@ async fn run_time(base: &str) -> Client {
     let api = OpenApi::from_text(DOC, &Options::new().strict(true))
         .unwrap()
         .with_base_url(base);
-    let server = Server::builder(server_info!()).openapi("", api).build().unwrap();
+    let server = Server::builder(server_info!())
+        .openapi("", api)
+        .build()
+        .unwrap();
     server.connect_client(Client::builder()).await.unwrap()
 }
 
@@ -116,9 +135,24 @@ async fn listed(client: &Client) -> Vec<Value> {
 #[tokio::test]
 async fn the_two_paths_list_the_same_tools() {
     let (base, _) = api().await;
-    let (run, compiled) = (listed(&run_time(&base).await).await, listed(&compile_time(&base).await).await);
-    let names: Vec<&str> = compiled.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["addPet", "deletePet", "getInventory", "listPets", "showPetById"]);
+    let (run, compiled) = (
+        listed(&run_time(&base).await).await,
+        listed(&compile_time(&base).await).await,
+    );
+    let names: Vec<&str> = compiled
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "addPet",
+            "deletePet",
+            "getInventory",
+            "listPets",
+            "showPetById"
+        ]
+    );
     for (r, c) in run.iter().zip(&compiled) {
         assert_eq!(r, c, "{}", c["name"]);
     }
@@ -132,7 +166,10 @@ async fn the_two_paths_list_the_same_tools() {
     );
     assert_eq!(show["annotations"]["readOnlyHint"], true);
     assert_eq!(compiled[1]["annotations"]["idempotentHint"], true);
-    assert_eq!(compiled[2]["outputSchema"], json!({"type": "object", "additionalProperties": {"type": "integer"}}));
+    assert_eq!(
+        compiled[2]["outputSchema"],
+        json!({"type": "object", "additionalProperties": {"type": "integer"}})
+    );
     assert_eq!(compiled[3]["outputSchema"]["required"], json!(["result"]));
 }
 
@@ -140,8 +177,14 @@ async fn the_two_paths_list_the_same_tools() {
 async fn the_two_paths_send_the_same_requests_and_answer_the_same() {
     let (base, seen) = api().await;
     let calls = [
-        ("listPets", json!({"status": ["available", "sold"], "limit": 2})),
-        ("addPet", json!({"name": "Tom", "owner": {"name": "Ann", "phones": ["1"]}, "X-Request-Id": "r1"})),
+        (
+            "listPets",
+            json!({"status": ["available", "sold"], "limit": 2}),
+        ),
+        (
+            "addPet",
+            json!({"name": "Tom", "owner": {"name": "Ann", "phones": ["1"]}, "X-Request-Id": "r1"}),
+        ),
         ("showPetById", json!({"petId": 1})),
         ("showPetById", json!({"petId": 5})),
         ("deletePet", json!({"petId": 3})),
@@ -171,9 +214,15 @@ async fn the_two_paths_send_the_same_requests_and_answer_the_same() {
         a[0]["structuredContent"],
         json!({"result": [{"id": 1, "name": "status=available,sold&limit=2", "status": "sold"}]})
     );
-    assert_eq!(a[2]["structuredContent"], json!({"id": 1, "name": "Rex", "owner": null}));
+    assert_eq!(
+        a[2]["structuredContent"],
+        json!({"id": 1, "name": "Rex", "owner": null})
+    );
     assert_eq!(a[3]["isError"], true);
-    assert_eq!(a[3]["content"][0]["text"], "HTTP 404 Not Found: no pet with this id");
+    assert_eq!(
+        a[3]["content"][0]["text"],
+        "HTTP 404 Not Found: no pet with this id"
+    );
 }
 
 #[tokio::test]
@@ -185,21 +234,36 @@ async fn the_typed_client_and_argument_structs() {
         limit: None,
     };
     let response = api.list_pets(&args).await.unwrap();
-    assert_eq!((response.status, response.content_type.as_str()), (200, "application/json"));
+    assert_eq!(
+        (response.status, response.content_type.as_str()),
+        (200, "application/json")
+    );
     let pets: Vec<Value> = response.json().unwrap();
     assert_eq!(pets[0]["name"], "status=pending");
     let new = pets::AddPetArgs {
         name: "Tom".into(),
         status: Some(pets::AddPetStatus::Available),
-        owner: Some(pets::AddPetOwner { name: None, phones: Some(vec!["2".into()]) }),
+        owner: Some(pets::AddPetOwner {
+            name: None,
+            phones: Some(vec!["2".into()]),
+        }),
         tags: None,
         x_request_id: None,
     };
     let added = api.add_pet(&new).await.unwrap();
     assert_eq!(added.status, 201);
-    assert_eq!(added.json::<Value>().unwrap(), json!({"id": 7, "name": "Tom", "status": "available", "owner": {"phones": ["2"]}}));
-    let missing = api.show_pet_by_id(&pets::ShowPetByIdArgs { pet_id: 9 }).await.unwrap();
-    assert_eq!((missing.status, missing.text().as_ref()), (404, "no pet with this id"));
+    assert_eq!(
+        added.json::<Value>().unwrap(),
+        json!({"id": 7, "name": "Tom", "status": "available", "owner": {"phones": ["2"]}})
+    );
+    let missing = api
+        .show_pet_by_id(&pets::ShowPetByIdArgs { pet_id: 9 })
+        .await
+        .unwrap();
+    assert_eq!(
+        (missing.status, missing.text().as_ref()),
+        (404, "no pet with this id")
+    );
     assert_eq!(
         seen.lock().unwrap().clone(),
         [
@@ -210,12 +274,16 @@ async fn the_typed_client_and_argument_structs() {
     );
     // Arguments are read into the struct: a wrong type is refused before any request.
     let client = compile_time(&base).await;
-    let refused = client.call_tool("showPetById", &json!({"petId": "one"})).await;
+    let refused = client
+        .call_tool("showPetById", json!({"petId": "one"}))
+        .await;
     let refused = refused.unwrap();
     assert_eq!(refused.is_error, Some(true));
     assert_eq!(
         refused.content[0].as_text(),
-        Some("invalid arguments for tool 'showPetById': property '.petId': expected an integer, got string \"one\"")
+        Some(
+            "invalid arguments for tool 'showPetById': property '.petId': expected an integer, got string \"one\""
+        )
     );
     assert_eq!(seen.lock().unwrap().len(), 3);
     // The filters of the attribute.

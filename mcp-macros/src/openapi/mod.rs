@@ -60,7 +60,10 @@ impl Parse for Args {
             } else {
                 return Err(syn::Error::new(
                     key.span(),
-                    format!("unknown key `{key}`: expected `path` or one of {}", FILTERS.join(", ")),
+                    format!(
+                        "unknown key `{key}`: expected `path` or one of {}",
+                        FILTERS.join(", ")
+                    ),
                 ));
             }
             if input.is_empty() {
@@ -116,8 +119,11 @@ pub(crate) fn run(attr: TokenStream, item: TokenStream) -> TokenStream {
     let module: syn::ItemMod = match syn::parse2(item) {
         Ok(m) => m,
         Err(e) => {
-            return syn::Error::new(e.span(), "`#[openapi::tools]` goes on a module: `mod api {}`")
-                .to_compile_error();
+            return syn::Error::new(
+                e.span(),
+                "`#[openapi::tools]` goes on a module: `mod api {}`",
+            )
+            .to_compile_error();
         }
     };
     match expand(&args, module) {
@@ -136,7 +142,8 @@ fn expand(args: &Args, module: syn::ItemMod) -> syn::Result<TokenStream> {
         ));
     };
     let given = args.path.value();
-    let file = resolve(&given).ok_or_else(|| err("CARGO_MANIFEST_DIR is not set (build with cargo)".into()))?;
+    let file = resolve(&given)
+        .ok_or_else(|| err("CARGO_MANIFEST_DIR is not set (build with cargo)".into()))?;
     let read = |e: std::io::Error| err(format!("cannot read the OpenAPI document `{given}`: {e}"));
     // Absolute, for `include_str!` (which would resolve a relative path from the file).
     let file = std::fs::canonicalize(&file).map_err(read)?;
@@ -161,7 +168,9 @@ fn expand(args: &Args, module: syn::ItemMod) -> syn::Result<TokenStream> {
     let path = file.to_string_lossy().into_owned();
     let options = args.options_code();
     let records = fns.iter().map(|f| format_ident!("{f}"));
-    let syn::ItemMod { attrs, vis, ident, .. } = &module;
+    let syn::ItemMod {
+        attrs, vis, ident, ..
+    } = &module;
     let title = api.title.as_deref().unwrap_or("the API");
     let api_doc = format!(
         " A typed client of {title}, and the state the module's tools call it through \
@@ -239,7 +248,12 @@ fn one_tool(
 ) -> Result<(TokenStream, TokenStream), String> {
     let name = &tool.name;
     let snake = match types::snake(name) {
-        s if s.is_empty() => return Err(format!("cannot map {}: the tool name `{name}` makes no Rust name", tool.pointer)),
+        s if s.is_empty() => {
+            return Err(format!(
+                "cannot map {}: the tool name `{name}` makes no Rust name",
+                tool.pointer
+            ));
+        }
         s => s,
     };
     if fns.contains(&snake) {
@@ -256,7 +270,11 @@ fn one_tool(
     let mut schema_fns = Vec::with_capacity(fields.len());
     let mut field_tokens = Vec::with_capacity(fields.len());
     for field in &fields {
-        let schema_fn = format_ident!("__schema_{}_{}", snake, field.ident.to_string().trim_start_matches("r#"));
+        let schema_fn = format_ident!(
+            "__schema_{}_{}",
+            snake,
+            field.ident.to_string().trim_start_matches("r#")
+        );
         let text = field.schema.to_string();
         schema_fns.push(quote! {
             #[doc(hidden)]
@@ -276,7 +294,10 @@ fn one_tool(
     }
     // The mapping always gives one (the summary, the description, else the method and path).
     let description = tool.description.as_deref().unwrap_or("");
-    let args_doc = format!(" The arguments of `{name}`, {} {}.", tool.plan.method, tool.plan.path);
+    let args_doc = format!(
+        " The arguments of `{name}`, {} {}.",
+        tool.plan.method, tool.plan.path
+    );
     let output_doc = format!(" The result of `{name}`: its output schema is the document's.");
     let output_schema = tool.output_schema.as_ref().map(|s| s.to_string());
     let output_fn = match &output_schema {
@@ -284,14 +305,17 @@ fn one_tool(
         None => quote!(::core::option::Option::None),
     };
     let read_only = matches!(tool.plan.method.as_str(), "GET" | "HEAD" | "OPTIONS");
-    let idempotent = matches!(tool.plan.method.as_str(), "PUT" | "DELETE")
-        .then(|| quote!(idempotent,));
+    let idempotent =
+        matches!(tool.plan.method.as_str(), "PUT" | "DELETE").then(|| quote!(idempotent,));
     let meta = (!tool.tags.is_empty())
         .then(|| serde_json::json!({"_fastmcp": {"tags": tool.tags}}).to_string())
         .map(|m| quote!(meta = #m,));
     let tags = &tool.tags;
     let description_key = (!description.is_empty()).then(|| quote!(description = #description,));
-    let fn_doc = format!(" The tool `{name}`: {} {}.", tool.plan.method, tool.plan.path);
+    let fn_doc = format!(
+        " The tool `{name}`: {} {}.",
+        tool.plan.method, tool.plan.path
+    );
     let method_doc = match description {
         "" => format!(" `{name}`: {} {}.", tool.plan.method, tool.plan.path),
         d => format!(" {d}"),

@@ -111,7 +111,12 @@ impl Types {
     }
 
     /// The Rust type of `schema`, named after `hint` when it needs an item of its own.
-    pub(crate) fn of(&mut self, schema: &Value, hint: &str, at: &str) -> Result<TokenStream, String> {
+    pub(crate) fn of(
+        &mut self,
+        schema: &Value,
+        hint: &str,
+        at: &str,
+    ) -> Result<TokenStream, String> {
         let (ty, nullable) = self.plain(schema, hint, at)?;
         Ok(if nullable {
             quote!(::core::option::Option<#ty>)
@@ -121,7 +126,12 @@ impl Types {
     }
 
     /// The type without the `Option` of a nullable schema, and whether it is nullable.
-    fn plain(&mut self, schema: &Value, hint: &str, at: &str) -> Result<(TokenStream, bool), String> {
+    fn plain(
+        &mut self,
+        schema: &Value,
+        hint: &str,
+        at: &str,
+    ) -> Result<(TokenStream, bool), String> {
         let value = quote!(::mcp_runtime::serde_json::Value);
         let Some(obj) = schema.as_object() else {
             return Ok((value, false));
@@ -140,7 +150,10 @@ impl Types {
             }
             _ => None,
         };
-        if ["oneOf", "anyOf", "allOf", "not"].iter().any(|k| obj.contains_key(*k)) {
+        if ["oneOf", "anyOf", "allOf", "not"]
+            .iter()
+            .any(|k| obj.contains_key(*k))
+        {
             return Ok((value, false));
         }
         let ty = match ty {
@@ -181,7 +194,12 @@ impl Types {
     }
 
     /// The fields of an object schema, each a Rust identifier of its own.
-    pub(crate) fn fields(&mut self, schema: &Value, hint: &str, at: &str) -> Result<Vec<Field>, String> {
+    pub(crate) fn fields(
+        &mut self,
+        schema: &Value,
+        hint: &str,
+        at: &str,
+    ) -> Result<Vec<Field>, String> {
         let required: BTreeSet<&str> = match schema.get("required") {
             Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
             _ => BTreeSet::new(),
@@ -193,7 +211,9 @@ impl Types {
         for (json, member) in properties {
             let name = snake(json);
             if name.is_empty() {
-                return Err(format!("cannot map {at}: the member name `{json}` has no letter or digit to make a Rust field of"));
+                return Err(format!(
+                    "cannot map {at}: the member name `{json}` has no letter or digit to make a Rust field of"
+                ));
             }
             if let Some(other) = out.iter().find(|f| snake(&f.json) == name) {
                 return Err(format!(
@@ -201,14 +221,17 @@ impl Types {
                     other.json
                 ));
             }
-            let (ty, nullable) = self.plain(member, &format!("{hint}_{name}"), &at)?;
+            let (ty, nullable) = self.plain(member, &format!("{hint}_{name}"), at)?;
             out.push(Field {
                 json: json.clone(),
                 ident: ident(&name),
                 ty,
                 required: required.contains(json.as_str()),
                 nullable,
-                description: member.get("description").and_then(Value::as_str).map(str::to_owned),
+                description: member
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
                 schema: member.clone(),
             });
         }
@@ -267,7 +290,10 @@ pub(crate) fn field_attrs(field: &Field, schema: bool) -> TokenStream {
         (None, false) => Some(fallback.as_str()),
         (None, true) => None,
     };
-    let lines = text.into_iter().flat_map(str::lines).map(|l| format!(" {l}"));
+    let lines = text
+        .into_iter()
+        .flat_map(str::lines)
+        .map(|l| format!(" {l}"));
     let exact = match (&field.description, schema) {
         (Some(d), true) => Some(quote!(#[schemars(description = #d)])),
         _ => None,
@@ -276,8 +302,9 @@ pub(crate) fn field_attrs(field: &Field, schema: bool) -> TokenStream {
     let json = &field.json;
     let rename = (field.ident.to_string().trim_start_matches("r#") != json.as_str())
         .then(|| quote!(#[serde(rename = #json)]));
-    let optional = (!field.required)
-        .then(|| quote!(#[serde(default, skip_serializing_if = "::core::option::Option::is_none")]));
+    let optional = (!field.required).then(
+        || quote!(#[serde(default, skip_serializing_if = "::core::option::Option::is_none")]),
+    );
     quote!(#doc #rename #optional)
 }
 
@@ -338,13 +365,32 @@ mod tests {
             "::core::option::Option<::std::string::String>"
         );
         assert_eq!(
-            of(&mut t, serde_json::json!({"type": "array", "items": {"type": "boolean"}})),
+            of(
+                &mut t,
+                serde_json::json!({"type": "array", "items": {"type": "boolean"}})
+            ),
             "::std::vec::Vec<bool>"
         );
-        assert_eq!(of(&mut t, serde_json::json!({"oneOf": []})), "::mcp_runtime::serde_json::Value");
-        assert_eq!(of(&mut t, serde_json::json!({"type": "string", "enum": ["a", "b"]})), "X");
-        assert_eq!(of(&mut t, serde_json::json!({"type": "string", "enum": ["a", "A"]})), "::std::string::String");
-        let clash = serde_json::json!({"type": "object", "properties": {"petId": {}, "pet_id": {}}});
+        assert_eq!(
+            of(&mut t, serde_json::json!({"oneOf": []})),
+            "::mcp_runtime::serde_json::Value"
+        );
+        assert_eq!(
+            of(
+                &mut t,
+                serde_json::json!({"type": "string", "enum": ["a", "b"]})
+            ),
+            "X"
+        );
+        assert_eq!(
+            of(
+                &mut t,
+                serde_json::json!({"type": "string", "enum": ["a", "A"]})
+            ),
+            "::std::string::String"
+        );
+        let clash =
+            serde_json::json!({"type": "object", "properties": {"petId": {}, "pet_id": {}}});
         assert_eq!(
             t.fields(&clash, "y", "#").err().unwrap(),
             "cannot map #: the members `petId` and `pet_id` would both be the Rust field `pet_id`"

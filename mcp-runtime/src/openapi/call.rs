@@ -71,7 +71,12 @@ impl Backend {
             .iter()
             .map(|t| (Box::from(t.name.as_str()), t.plan.clone()))
             .collect();
-        let order = api.api.tools.iter().map(|t| Box::from(t.name.as_str())).collect();
+        let order = api
+            .api
+            .tools
+            .iter()
+            .map(|t| Box::from(t.name.as_str()))
+            .collect();
         Self {
             plans,
             order,
@@ -123,7 +128,10 @@ impl Backend {
     }
 
     /// Sends `request`: the answer, or why there is none (what the tool's error result says).
-    pub(super) async fn exchange(&self, request: mcp_openapi::HttpRequest) -> Result<Answer, String> {
+    pub(super) async fn exchange(
+        &self,
+        request: mcp_openapi::HttpRequest,
+    ) -> Result<Answer, String> {
         exchange(self.client.clone(), request, self.max_response).await
     }
 }
@@ -249,7 +257,12 @@ pub(super) fn result_of(answer: Answer, wrap: bool) -> CallToolResult {
     if !(200..300).contains(&answer.status) {
         return CallToolResult::error_text(format!("HTTP {status}: {}", excerpt(&text)));
     }
-    let base = answer.content_type.split(';').next().unwrap_or_default().trim();
+    let base = answer
+        .content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim();
     let json_type = base == "application/json" || base.ends_with("+json");
     match serde_json::from_slice::<Value>(&body) {
         Ok(value) if json_type => {

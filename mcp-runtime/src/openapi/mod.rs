@@ -434,7 +434,12 @@ impl ServerBuilder {
             Err(e) => return self.config_error(crate::error::Error::Config(e.to_string())),
         };
         let profile = self.options.profile;
-        let tools: Vec<Tool> = api.api.tools.iter().map(|t| descriptor(t, profile)).collect();
+        let tools: Vec<Tool> = api
+            .api
+            .tools
+            .iter()
+            .map(|t| descriptor(t, profile))
+            .collect();
         let forward: Arc<dyn Forward> = Arc::new(backend);
         let lists = RemoteLists {
             tools,

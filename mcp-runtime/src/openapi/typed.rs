@@ -152,9 +152,14 @@ impl HttpApi {
         tool: &str,
         arguments: &A,
     ) -> Result<Response, CallError> {
-        let args = serde_json::to_value(arguments).map_err(|e| CallError::Arguments(e.to_string()))?;
+        let args =
+            serde_json::to_value(arguments).map_err(|e| CallError::Arguments(e.to_string()))?;
         let (request, _) = self.backend.request(tool, &args)?;
-        let answer = self.backend.exchange(request).await.map_err(CallError::Http)?;
+        let answer = self
+            .backend
+            .exchange(request)
+            .await
+            .map_err(CallError::Http)?;
         Ok(Response {
             status: answer.status,
             content_type: answer.content_type,
