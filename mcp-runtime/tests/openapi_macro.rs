@@ -76,6 +76,9 @@ async fn api() -> (String, Seen) {
                         StatusCode::OK,
                         json!({"id": 1, "name": "Rex", "owner": null}),
                     )
+                } else if id == "2" {
+                    // Off the document's schema: `id` is an integer and `name` required.
+                    json_reply(StatusCode::OK, json!({"id": "two"}))
                 } else {
                     (StatusCode::NOT_FOUND, "no pet with this id").into_response()
                 }
@@ -290,4 +293,35 @@ async fn the_typed_client_and_argument_structs() {
     let names: Vec<&str> = store::TOOLS.iter().map(|t| t.name).collect();
     assert_eq!(names, ["getInventory"]);
     assert!(pets::DOCUMENT.starts_with("# A small pet store"));
+}
+
+#[tokio::test]
+async fn an_answer_off_the_documents_schema_is_an_error_on_both_paths() {
+    let (base, seen) = api().await;
+    for client in [run_time(&base).await, compile_time(&base).await] {
+        let err = client
+            .call_tool("showPetById", &json!({"petId": 2}))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the server answered error -32603: tool 'showPetById' returned a result that does not conform to its outputSchema: structuredContent at /id fails \"type\": \"two\" is not of type \"integer\""
+        );
+    }
+    assert_eq!(seen.lock().unwrap().len(), 2);
+    // Turned off for the mount: the answer passes as it came.
+    let api = OpenApi::from_text(DOC, &Options::new())
+        .unwrap()
+        .with_base_url(&base);
+    let unchecked = mcp_runtime::transform::MountOptions::new().validate_output(false);
+    let server = Server::builder(server_info!())
+        .openapi_with("", api, unchecked)
+        .build()
+        .unwrap();
+    let client = server.connect_client(Client::builder()).await.unwrap();
+    let passed = client
+        .call_tool("showPetById", &json!({"petId": 2}))
+        .await
+        .unwrap();
+    assert_eq!(passed.structured_content.unwrap().get(), r#"{"id":"two"}"#);
 }

@@ -72,7 +72,7 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
         }
 
         #p::ToolRecord::new(#name, #input_schema, __mcp_call)
-            .with_derived_output_schema(<#ret as #p::IntoToolResult>::output_schema)
+            .with_output_schema_of::<#ret>()
             .with_state_needs(__mcp_state_needs)
             #setters
     }};

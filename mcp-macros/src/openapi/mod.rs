@@ -347,6 +347,9 @@ fn one_tool(
             fn output_schema(_: &mut ::mcp_runtime::schemars::SchemaGenerator) -> ::core::option::Option<::mcp_runtime::schemars::Schema> {
                 #output_fn
             }
+
+            // The document's schema and the API's answer: checked, not trusted.
+            const OUTPUT_SCHEMA_DERIVED: bool = false;
         }
 
         #[doc = #fn_doc]

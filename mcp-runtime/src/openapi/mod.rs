@@ -452,7 +452,9 @@ impl ServerBuilder {
             [true, false, false],
             lists,
             &options.transforms,
-        );
+        )
+        // The document's schemas, the API's answers: checked (`MountOptions::validate_output`).
+        .with_output_checks(!options.unchecked_output);
         self.records.mounts.push(Arc::new(items));
         // Nothing to wait for: the lists are in already (`Server::mounted`).
         self.on_build.push(Box::new(|server: &Server| {
@@ -466,12 +468,13 @@ impl ServerBuilder {
 }
 
 /// The tool descriptor of a mapped operation.
-/// The schemas are shaped by the server's profile, as derived ones are (the portable profile
+/// The input schema is shaped by the server's profile, as derived ones are (the portable profile
 /// turns `nullable` and `null` unions into optional members, for the clients that refuse them).
 fn descriptor(t: &mcp_openapi::OpenApiTool, profile: crate::SchemaProfile) -> Tool {
     let mut tool = Tool::new(t.name.clone(), profile.finish_value(t.input_schema.clone()));
     tool.description = t.description.clone();
-    tool.output_schema = t.output_schema.clone().map(|s| profile.finish_value(s));
+    // The output schema as the document gives it: results are checked against it.
+    tool.output_schema = t.output_schema.clone();
     let read_only = matches!(t.plan.method.as_str(), "GET" | "HEAD" | "OPTIONS");
     let mut hints = mcp_core::ToolAnnotations::default();
     hints.read_only_hint = Some(read_only);

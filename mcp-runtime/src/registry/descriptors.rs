@@ -89,7 +89,15 @@ pub(super) fn tool_descriptor(
         ));
     }
     let mut generator = profile.generator();
-    let output_schema = (record.output_schema)(&mut generator).map(|s| profile.finish(s));
+    // A schema that is not derived is listed as written: results are checked against it, and a
+    // profile that dropped its `null`s would refuse the results it allows.
+    let output_schema = (record.output_schema)(&mut generator).map(|s| {
+        if record.output_schema_derived {
+            profile.finish(s)
+        } else {
+            s.to_value()
+        }
+    });
     let mut tool = Tool::new(record.name, input_schema);
     tool.title = record.title.map(str::to_owned);
     tool.description = record.description.map(str::to_owned);

@@ -25,6 +25,13 @@ pub trait IntoToolResult {
     fn output_schema(_generator: &mut SchemaGenerator) -> Option<Schema> {
         None
     }
+
+    /// Whether every value conforms to [`output_schema`](Self::output_schema) by construction
+    /// (`Json<T>`: the schema is `T`'s), so that results are never checked. A type whose schema
+    /// comes from elsewhere says `false` (the results of the tools `openapi::tools` generates:
+    /// the document's schema, the API's answer), and its results are checked like those of a
+    /// hand-written schema ([`ToolRecord::with_output_schema`](crate::registry::ToolRecord::with_output_schema)).
+    const OUTPUT_SCHEMA_DERIVED: bool = true;
 }
 
 impl IntoToolResult for CallToolResult {
@@ -83,6 +90,8 @@ impl<T: IntoToolResult, E: IntoHandlerError> IntoToolResult for Result<T, E> {
     fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
         T::output_schema(generator)
     }
+
+    const OUTPUT_SCHEMA_DERIVED: bool = T::OUTPUT_SCHEMA_DERIVED;
 }
 
 /// What a `#[resource]` function may return.
