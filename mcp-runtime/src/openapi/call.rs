@@ -10,7 +10,6 @@ use mcp_openapi::{Credential, RequestPlan};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::typed::CallError;
 use super::{EXCERPT, LoadError, OpenApi};
 use crate::error::{HandlerError, ToolError};
 use crate::future::BoxFuture;
@@ -50,6 +49,28 @@ pub(super) async fn read_bounded(
         body.extend_from_slice(&chunk);
     }
     Ok((body, content_type))
+}
+
+/// Why an operation's request was not answered.
+///
+/// ```
+/// use mcp_runtime::openapi::CallError;
+///
+/// let e = CallError::UnknownOperation("nope".into());
+/// assert_eq!(e.to_string(), "the document has no operation 'nope'");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// No operation has this tool name.
+    #[error("the document has no operation '{0}'")]
+    UnknownOperation(String),
+    /// The arguments cannot make the request.
+    #[error("{0}")]
+    Arguments(String),
+    /// The request failed or the response was refused (too long, timed out).
+    #[error("{0}")]
+    Http(String),
 }
 
 /// The generated tools of one document: what their calls share.

@@ -29,9 +29,10 @@ use std::time::Duration;
 
 use mcp_core::Tool;
 
+pub use call::CallError;
 pub use mcp_openapi as spec;
 pub use mcp_openapi::{Credential, Options};
-pub use typed::{CallError, HttpApi, Response};
+pub use typed::{HttpApi, Response};
 
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]

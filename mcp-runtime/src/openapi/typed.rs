@@ -8,7 +8,7 @@ use mcp_core::CallToolResult;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::call::{self, Backend};
+use super::call::{self, Backend, CallError};
 use super::{LoadError, OpenApi};
 use crate::error::HandlerError;
 
@@ -87,28 +87,6 @@ impl Response {
     pub fn text(&self) -> std::borrow::Cow<'_, str> {
         String::from_utf8_lossy(&self.body)
     }
-}
-
-/// Why an operation's request was not answered.
-///
-/// ```
-/// use mcp_runtime::openapi::CallError;
-///
-/// let e = CallError::UnknownOperation("nope".into());
-/// assert_eq!(e.to_string(), "the document has no operation 'nope'");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CallError {
-    /// No operation has this tool name.
-    #[error("the document has no operation '{0}'")]
-    UnknownOperation(String),
-    /// The arguments cannot make the request.
-    #[error("{0}")]
-    Arguments(String),
-    /// The request failed or the response was refused (too long, timed out).
-    #[error("{0}")]
-    Http(String),
 }
 
 impl HttpApi {
