@@ -300,7 +300,7 @@ async fn an_answer_off_the_documents_schema_is_an_error_on_both_paths() {
     let (base, seen) = api().await;
     for client in [run_time(&base).await, compile_time(&base).await] {
         let err = client
-            .call_tool("showPetById", &json!({"petId": 2}))
+            .call_tool("showPetById", json!({"petId": 2}))
             .await
             .unwrap_err();
         assert_eq!(
@@ -320,7 +320,7 @@ async fn an_answer_off_the_documents_schema_is_an_error_on_both_paths() {
         .unwrap();
     let client = server.connect_client(Client::builder()).await.unwrap();
     let passed = client
-        .call_tool("showPetById", &json!({"petId": 2}))
+        .call_tool("showPetById", json!({"petId": 2}))
         .await
         .unwrap();
     assert_eq!(passed.structured_content.unwrap().get(), r#"{"id":"two"}"#);
