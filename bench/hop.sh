@@ -6,7 +6,8 @@
 # section "Gateway hop (issue 29)".
 #
 # Usage: bench/hop.sh [--secs S] [--reps N]
-#        bench/hop.sh callgrind [--calls N]   the proxy's instructions per call (valgrind)
+#        bench/hop.sh callgrind [--calls N]   instructions per call of mcp-proxy and of the floor
+#                                             over HTTP (valgrind's callgrind)
 # Respects CARGO_TARGET_DIR.
 set -euo pipefail
 
@@ -20,22 +21,24 @@ cargo build --release --quiet --manifest-path "$here/../Cargo.toml" -p mcp-proxy
 
 if [[ "${1:-}" == "callgrind" ]]; then
   shift
-  calls=20000
+  calls=5000
   if [[ "${1:-}" == "--calls" ]]; then calls="$2"; fi
   out="$here/results"
   mkdir -p "$out"
-  # Two call counts; the difference divided by the calls between them is the per-call cost,
-  # start-up and shutdown cancelled out. Only the front process is counted (no
-  # --trace-children): the proxy's or the relay's instructions, not the floor's.
-  for n in "$calls" "$((calls * 2))"; do
-    for key in proxy relay; do
-      mode=http; flag=(--connections 1 --calls "$n")
-      if [[ "$key" == relay ]]; then mode=stdio; flag=(--window 1 --secs 3); fi
-      rm -f "$out/callgrind.$key.$n"
-      "$bin/bench" "$mode" "$key" "${flag[@]}" \
-        --wrap "valgrind --tool=callgrind --callgrind-out-file=$out/callgrind.$key.$n" >&2
-      echo "$key $n calls: $(callgrind_annotate "$out/callgrind.$key.$n" 2>/dev/null | grep -m1 'PROGRAM TOTALS')"
+  # Over HTTP, one connection, a fixed number of calls, twice: the difference divided by the
+  # calls between the two runs is the per-call cost, start-up and shutdown cancelled out. Only
+  # the front process is counted (no --trace-children): the proxy's instructions, not the
+  # floor's behind it; the floor alone over HTTP for scale.
+  for key in proxy floor; do
+    total=()
+    for n in "$calls" "$((calls * 2))"; do
+      file="$out/callgrind.$key.$n"
+      rm -f "$file"
+      "$bin/bench" http "$key" --connections 1 --calls "$n" \
+        --wrap "valgrind --tool=callgrind --callgrind-out-file=$file" >&2
+      total+=("$(callgrind_annotate "$file" | grep -m1 'PROGRAM TOTALS' | awk '{gsub(",","",$1); print $1}')")
     done
+    echo "$key: $(( (total[1] - total[0]) / calls )) instructions per call (HTTP, 1 connection; $file)"
   done
   exit 0
 fi
