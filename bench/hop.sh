@@ -36,7 +36,7 @@ if [[ "${1:-}" == "callgrind" ]]; then
       rm -f "$file"
       "$bin/bench" http "$key" --connections 1 --calls "$n" \
         --wrap "valgrind --tool=callgrind --callgrind-out-file=$file" >&2
-      total+=("$(callgrind_annotate "$file" | grep -m1 'PROGRAM TOTALS' | awk '{gsub(",","",$1); print $1}')")
+      total+=("$(callgrind_annotate "$file" | awk '/PROGRAM TOTALS/ && !n++ {gsub(",", "", $1); print $1}')")
     done
     echo "$key: $(( (total[1] - total[0]) / calls )) instructions per call (HTTP, 1 connection; $file)"
   done
