@@ -65,7 +65,9 @@ fn main() -> ExitCode {
     // Requests: our stdin to the child's; when the client closes, the child's stdin closes too.
     let sent = pump(std::io::stdin(), to_child);
     let _ = child.wait();
-    let replied = replies.join().unwrap_or_else(|_| Ok(()));
+    let replied = replies
+        .join()
+        .unwrap_or_else(|_| Err(std::io::Error::other("the reply thread panicked")));
     match sent.and(replied) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
