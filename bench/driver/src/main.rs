@@ -12,6 +12,7 @@
 //! bench input [--calls N] [--lists M] [--stateless] > FILE   the fixed callgrind input (stdio)
 //! bench eras [--only floor,ours] [--secs S] [--reps N]        stateless / handshake CPU per call
 //! bench layers [--secs S] [--reps N]     ours' CPU per call: no layer, one, metrics, tracing, both
+//! bench hop [--secs S] [--reps N]        the gateway hop: floor direct, via bench-relay, via mcp-proxy
 //!
 //! `stdio` and `http` take `--stateless`: the client speaks 2026-07-28 (no handshake, `_meta`
 //! on every request; over HTTP the `Mcp-Method` / `Mcp-Name` headers and no session).
@@ -19,6 +20,7 @@
 //! ```
 
 mod eras;
+mod hop;
 mod http;
 mod layers;
 mod probe;
@@ -124,7 +126,10 @@ fn servers(only: Option<&str>) -> Vec<Server> {
         .unwrap_or_default();
     let all = servers::all(&bin, &root());
     match only {
-        None => all.into_iter().filter(|s| s.key != "floor-rt").collect(),
+        None => all
+            .into_iter()
+            .filter(|s| !matches!(s.key, "floor-rt" | "relay" | "proxy"))
+            .collect(),
         Some(keys) => all
             .into_iter()
             .filter(|s| keys.split(',').any(|k| k == s.key))
@@ -190,6 +195,15 @@ fn main() {
             let reps = args.num("--reps", 3);
             layers::run(&server("ours", None), secs, reps, &log_dir());
         }
+        "hop" => {
+            let reps = args.num("--reps", 3);
+            let (floor, relay, proxy) = (
+                server("floor", None),
+                server("relay", None),
+                server("proxy", None),
+            );
+            hop::run(&floor, &relay, &proxy, secs, reps, &log_dir());
+        }
         "stdio" | "http" => {
             let wrap = args.flag("--wrap");
             let era = if args.rest.iter().any(|a| a == "--stateless") {
@@ -249,7 +263,7 @@ fn main() {
             }
         }
         other => fail(&format!(
-            "unknown command {other}; expected all, startup, eras, layers, stdio, http, sessions, input or compile"
+            "unknown command {other}; expected all, startup, eras, layers, hop, stdio, http, sessions, input or compile"
         )),
     }
 }

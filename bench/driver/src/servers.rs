@@ -65,7 +65,8 @@ fn log_file(path: &Path) -> Result<std::fs::File, String> {
     std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))
 }
 
-/// Every server, in table order: the floor, ours, rmcp, the TypeScript and Python SDKs.
+/// Every server, in table order: the floor, ours, rmcp, the TypeScript and Python SDKs (then
+/// the floor's variant and the gateways of `bench hop`, run only when asked for).
 /// `bin` is the directory of the Rust binaries, `root` the bench directory.
 pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
     let rust = |key, title, name: &str| {
@@ -96,7 +97,7 @@ pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
     let python = root.join("py/.venv/bin/python");
     let py_missing =
         (!python.exists()).then(|| "bench/py/.venv is missing (run bench/run.sh)".to_owned());
-    vec![
+    let mut all = vec![
         rust("floor", "floor", "bench-minimal"),
         rust("ours", "ours", "bench-server"),
         rust("rmcp", "rmcp", "bench-rmcp"),
@@ -127,7 +128,10 @@ pub fn all(bin: &Path, root: &Path) -> Vec<Server> {
             stdio_arg: "stdio-tokio",
             ..rust("floor-rt", "floor + tokio runtime", "bench-minimal")
         },
-    ]
+    ];
+    // Only when asked for (`bench hop`, `--only relay,proxy`): the gateways in front of the floor.
+    all.extend(crate::hop::gateways(bin, root));
+    all
 }
 
 fn which(program: &str) -> Option<PathBuf> {
