@@ -72,7 +72,8 @@ pub(crate) fn expand(def: &ToolDef) -> TokenStream {
         }
 
         #p::ToolRecord::new(#name, #input_schema, __mcp_call)
-            .with_output_schema_of::<#ret>()
+            .with_derived_output_schema(<#ret as #p::IntoToolResult>::output_schema)
+            .__with_output_schema_derived(<#ret as #p::IntoToolResult>::OUTPUT_SCHEMA_DERIVED)
             .with_state_needs(__mcp_state_needs)
             #setters
     }};

@@ -242,6 +242,16 @@ impl ToolRecord {
         self
     }
 
+    /// What `#[tool]` sets after [`with_derived_output_schema`](Self::with_derived_output_schema):
+    /// the return type's
+    /// [`OUTPUT_SCHEMA_DERIVED`](crate::IntoToolResult::OUTPUT_SCHEMA_DERIVED) (a projection,
+    /// not a generic bound, so that a return type that is not a result is told once).
+    #[doc(hidden)]
+    pub const fn __with_output_schema_derived(mut self, derived: bool) -> Self {
+        self.output_schema_derived = derived;
+        self
+    }
+
     /// Whether its structured results are checked against its hand-written output schema
     /// (`false`: not checked, whatever the server's default; a derived schema is never
     /// checked).
