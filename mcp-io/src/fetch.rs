@@ -204,26 +204,49 @@ async fn read_object(
     read_json(url, resp).await
 }
 
-/// The body of `resp` (of any status) as a JSON object, [`MAX_ANSWER`] bytes at most.
+/// The body of `resp` (of any status), `limit` bytes at most: a longer one (by its
+/// `Content-Length`, or as it arrives) is [`FetchError::TooLarge`] without reading the rest.
+///
+/// ```no_run
+/// # async fn demo(resp: reqwest::Response) -> Result<(), mcp_runtime_io::fetch::FetchError> {
+/// let body = mcp_runtime_io::fetch::read_body("https://example.test/", resp, 1024).await?;
+/// assert!(body.len() <= 1024);
+/// # Ok(()) }
+/// ```
 #[doc(hidden)]
-pub async fn read_json(
+pub async fn read_body(
     url: &str,
     mut resp: reqwest::Response,
-) -> Result<Map<String, Value>, FetchError> {
+    limit: usize,
+) -> Result<Vec<u8>, FetchError> {
+    let too_large = || FetchError::TooLarge {
+        url: url.to_owned(),
+        limit,
+    };
+    if resp.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
     let mut body = Vec::new();
     while let Some(chunk) = resp
         .chunk()
         .await
         .map_err(|e| FetchError::request(url, e))?
     {
-        if body.len() + chunk.len() > MAX_ANSWER {
-            return Err(FetchError::TooLarge {
-                url: url.to_owned(),
-                limit: MAX_ANSWER,
-            });
+        if body.len() + chunk.len() > limit {
+            return Err(too_large());
         }
         body.extend_from_slice(&chunk);
     }
+    Ok(body)
+}
+
+/// The body of `resp` (of any status) as a JSON object, [`MAX_ANSWER`] bytes at most.
+#[doc(hidden)]
+pub async fn read_json(
+    url: &str,
+    resp: reqwest::Response,
+) -> Result<Map<String, Value>, FetchError> {
+    let body = read_body(url, resp, MAX_ANSWER).await?;
     match serde_json::from_slice::<Value>(&body) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(FetchError::NotObject {

@@ -29,27 +29,31 @@ pub(crate) fn run(input: TokenStream) -> TokenStream {
     }
 }
 
-/// Where the directory is: relative to the invoking file's directory when the path starts with
-/// `./` or `../` (as `include_bytes!` resolves), else to `CARGO_MANIFEST_DIR`.
+/// Where the directory is (see [`resolve`]).
 fn root(lit: &LitStr) -> Result<PathBuf, syn::Error> {
-    let given = lit.value();
-    let path = Path::new(&given);
-    if path.is_absolute() {
-        return Ok(path.to_path_buf());
-    }
-    if given.starts_with("./") || given.starts_with("../") {
-        let file = proc_macro::Span::call_site().local_file();
-        if let Some(dir) = file.as_deref().and_then(Path::parent) {
-            return Ok(dir.join(path));
-        }
-    }
-    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
+    resolve(&lit.value()).ok_or_else(|| {
         syn::Error::new(
             lit.span(),
             "`skills!` needs CARGO_MANIFEST_DIR (build with cargo)",
         )
-    })?;
-    Ok(PathBuf::from(manifest).join(path))
+    })
+}
+
+/// Where a path a macro reads is: relative to the invoking file's directory when it starts
+/// with `./` or `../` (as `include_bytes!` resolves), else to `CARGO_MANIFEST_DIR` (`None`
+/// when that is not set). `skills!` and `#[openapi::tools]` read their files by it.
+pub(crate) fn resolve(given: &str) -> Option<PathBuf> {
+    let path = Path::new(given);
+    if path.is_absolute() {
+        return Some(path.to_path_buf());
+    }
+    if given.starts_with("./") || given.starts_with("../") {
+        let file = proc_macro::Span::call_site().local_file();
+        if let Some(dir) = file.as_deref().and_then(Path::parent) {
+            return Some(dir.join(path));
+        }
+    }
+    std::env::var_os("CARGO_MANIFEST_DIR").map(|manifest| PathBuf::from(manifest).join(path))
 }
 
 /// The files under `root`, by their `/`-separated paths (dot-files skipped).

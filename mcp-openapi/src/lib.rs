@@ -133,6 +133,22 @@ pub struct OpenApiTool {
     pub plan: RequestPlan,
 }
 
+impl OpenApiTool {
+    /// The tool's `_meta`: its tags as FastMCP writes them (`{"_fastmcp": {"tags": [..]}}`), or
+    /// `None` without tags; the same on both paths (run time and `#[openapi::tools]`).
+    ///
+    /// ```
+    /// use mcp_runtime_openapi::{Api, Options};
+    /// let doc = r#"{"openapi": "3.1.0", "paths": {"/a": {"get": {"tags": ["pets"]}, "put": {}}}}"#;
+    /// let api = Api::from_text(doc, &Options::new()).unwrap();
+    /// assert_eq!(api.tools[0].meta(), Some(serde_json::json!({"_fastmcp": {"tags": ["pets"]}})));
+    /// assert_eq!(api.tools[1].meta(), None);
+    /// ```
+    pub fn meta(&self) -> Option<Value> {
+        (!self.tags.is_empty()).then(|| serde_json::json!({"_fastmcp": {"tags": self.tags}}))
+    }
+}
+
 /// The document's text as JSON: JSON when it starts with `{`, else YAML.
 ///
 /// ```

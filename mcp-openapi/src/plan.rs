@@ -212,6 +212,25 @@ pub struct HttpRequest {
 }
 
 impl RequestPlan {
+    /// Whether the method only reads (GET, HEAD, OPTIONS): the tool's `readOnlyHint`, on both
+    /// paths (run time and `#[openapi::tools]`).
+    ///
+    /// ```
+    /// use mcp_runtime_openapi::{Api, Options};
+    /// let api = Api::from_text(r#"{"openapi": "3.1.0", "paths": {"/a": {"get": {}, "put": {}}}}"#, &Options::new()).unwrap();
+    /// assert_eq!((api.tools[0].plan.read_only(), api.tools[0].plan.idempotent()), (true, false));
+    /// assert_eq!((api.tools[1].plan.read_only(), api.tools[1].plan.idempotent()), (false, true));
+    /// ```
+    pub fn read_only(&self) -> bool {
+        matches!(self.method.as_str(), "GET" | "HEAD" | "OPTIONS")
+    }
+
+    /// Whether the method is idempotent and not read-only (PUT, DELETE): the tool's
+    /// `idempotentHint` (see [`read_only`](Self::read_only)).
+    pub fn idempotent(&self) -> bool {
+        matches!(self.method.as_str(), "PUT" | "DELETE")
+    }
+
     /// The request for `arguments` against `base_url` (its trailing `/` ignored), with the
     /// credentials of the first security alternative that `credential` has every scheme of
     /// (looked up by scheme name); none when no alternative is covered.

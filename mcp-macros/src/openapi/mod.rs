@@ -13,8 +13,6 @@
 
 mod types;
 
-use std::path::PathBuf;
-
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::parse::{Parse, ParseStream};
@@ -27,17 +25,19 @@ use types::{Types, field_attrs, field_type};
 /// The attribute's arguments.
 struct Args {
     path: LitStr,
-    /// `(key, values)`: `include_tags = ["pets"]` and the other filters.
-    filters: Vec<(syn::Ident, Vec<LitStr>)>,
+    /// `include_tags = ["pets"]` and the other filters: the `Options` setter each value is
+    /// given to, and the values.
+    filters: Vec<(&'static str, Vec<LitStr>)>,
 }
 
-const FILTERS: [&str; 6] = [
-    "include_tags",
-    "exclude_tags",
-    "include_paths",
-    "exclude_paths",
-    "include_methods",
-    "exclude_methods",
+/// The filter keys, and the `Options` setter each calls once per value.
+const FILTERS: [(&str, &str); 6] = [
+    ("include_tags", "include_tag"),
+    ("exclude_tags", "exclude_tag"),
+    ("include_paths", "include_path"),
+    ("exclude_paths", "exclude_path"),
+    ("include_methods", "include_method"),
+    ("exclude_methods", "exclude_method"),
 ];
 
 impl Parse for Args {
@@ -52,17 +52,18 @@ impl Parse for Args {
                     return Err(syn::Error::new(key.span(), "`path` is given twice"));
                 }
                 path = Some(input.parse::<LitStr>()?);
-            } else if FILTERS.iter().any(|f| key == f) {
+            } else if let Some((_, setter)) = FILTERS.iter().find(|(k, _)| key == k) {
                 let content;
                 bracketed!(content in input);
                 let list = Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
-                filters.push((key, list.into_iter().collect()));
+                filters.push((*setter, list.into_iter().collect()));
             } else {
+                let keys: Vec<&str> = FILTERS.iter().map(|(k, _)| *k).collect();
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
                         "unknown key `{key}`: expected `path` or one of {}",
-                        FILTERS.join(", ")
+                        keys.join(", ")
                     ),
                 ));
             }
@@ -85,15 +86,15 @@ impl Args {
     /// The options as the mapping takes them (the same call chain is emitted for run time).
     fn options(&self) -> Options {
         let mut options = Options::new().strict(true);
-        for (key, values) in &self.filters {
+        for (setter, values) in &self.filters {
             for v in values {
                 let v = v.value();
-                options = match key.to_string().as_str() {
-                    "include_tags" => options.include_tag(v),
-                    "exclude_tags" => options.exclude_tag(v),
-                    "include_paths" => options.include_path(v),
-                    "exclude_paths" => options.exclude_path(v),
-                    "include_methods" => options.include_method(v),
+                options = match *setter {
+                    "include_tag" => options.include_tag(v),
+                    "exclude_tag" => options.exclude_tag(v),
+                    "include_path" => options.include_path(v),
+                    "exclude_path" => options.exclude_path(v),
+                    "include_method" => options.include_method(v),
                     _ => options.exclude_method(v),
                 };
             }
@@ -103,8 +104,8 @@ impl Args {
 
     /// The same options, as code.
     fn options_code(&self) -> TokenStream {
-        let calls = self.filters.iter().flat_map(|(key, values)| {
-            let setter = format_ident!("{}", key.to_string().trim_end_matches('s'));
+        let calls = self.filters.iter().flat_map(|(setter, values)| {
+            let setter = format_ident!("{setter}");
             values.iter().map(move |v| quote!(.#setter(#v)))
         });
         quote!(::mcp_runtime::openapi::Options::new().strict(true) #(#calls)*)
@@ -142,7 +143,7 @@ fn expand(args: &Args, module: syn::ItemMod) -> syn::Result<TokenStream> {
         ));
     };
     let given = args.path.value();
-    let file = resolve(&given)
+    let file = crate::skills::resolve(&given)
         .ok_or_else(|| err("CARGO_MANIFEST_DIR is not set (build with cargo)".into()))?;
     let read = |e: std::io::Error| err(format!("cannot read the OpenAPI document `{given}`: {e}"));
     // Absolute, for `include_str!` (which would resolve a relative path from the file).
@@ -224,22 +225,6 @@ fn expand(args: &Args, module: syn::ItemMod) -> syn::Result<TokenStream> {
     })
 }
 
-/// Where the document is: relative to the invoking file's directory when the path starts with
-/// `./` or `../` (as `include_str!` resolves), else to `CARGO_MANIFEST_DIR`.
-fn resolve(given: &str) -> Option<PathBuf> {
-    let path = std::path::Path::new(given);
-    if path.is_absolute() {
-        return Some(path.to_path_buf());
-    }
-    if given.starts_with("./") || given.starts_with("../") {
-        let file = proc_macro::Span::call_site().local_file();
-        if let Some(dir) = file.as_deref().and_then(std::path::Path::parent) {
-            return Some(dir.join(path));
-        }
-    }
-    std::env::var_os("CARGO_MANIFEST_DIR").map(|dir| PathBuf::from(dir).join(path))
-}
-
 /// The items of one operation's tool, and its client method.
 fn one_tool(
     tool: &OpenApiTool,
@@ -304,11 +289,11 @@ fn one_tool(
         Some(text) => quote!(::mcp_runtime::serde_json::from_str(#text).ok()),
         None => quote!(::core::option::Option::None),
     };
-    let read_only = matches!(tool.plan.method.as_str(), "GET" | "HEAD" | "OPTIONS");
-    let idempotent =
-        matches!(tool.plan.method.as_str(), "PUT" | "DELETE").then(|| quote!(idempotent,));
-    let meta = (!tool.tags.is_empty())
-        .then(|| serde_json::json!({"_fastmcp": {"tags": tool.tags}}).to_string())
+    let read_only = tool.plan.read_only();
+    let idempotent = tool.plan.idempotent().then(|| quote!(idempotent,));
+    let meta = tool
+        .meta()
+        .map(|m| m.to_string())
         .map(|m| quote!(meta = #m,));
     let tags = &tool.tags;
     let description_key = (!description.is_empty()).then(|| quote!(description = #description,));

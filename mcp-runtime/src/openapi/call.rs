@@ -27,9 +27,10 @@ pub(super) fn client(timeout: Duration) -> Result<reqwest::Client, reqwest::Erro
         .build()
 }
 
-/// A response's body, at most `limit` bytes (else an error), and its `Content-Type`.
+/// A response's body, at most `limit` bytes (else an error), and its `Content-Type`. The error
+/// says what failed without the URL (its query may carry an API key).
 pub(super) async fn read_bounded(
-    mut answer: reqwest::Response,
+    answer: reqwest::Response,
     limit: usize,
 ) -> Result<(Vec<u8>, String), String> {
     let content_type = answer
@@ -38,17 +39,13 @@ pub(super) async fn read_bounded(
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_owned();
-    if answer.content_length().is_some_and(|n| n > limit as u64) {
-        return Err(format!("the response is longer than {limit} bytes"));
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = answer.chunk().await.map_err(|e| e.to_string())? {
-        if body.len() + chunk.len() > limit {
-            return Err(format!("the response is longer than {limit} bytes"));
+    match mcp_io::fetch::read_body("", answer, limit).await {
+        Ok(body) => Ok((body, content_type)),
+        Err(mcp_io::fetch::FetchError::TooLarge { .. }) => {
+            Err(format!("the response is longer than {limit} bytes"))
         }
-        body.extend_from_slice(&chunk);
+        Err(_) => Err("reading the response failed".to_owned()),
     }
-    Ok((body, content_type))
 }
 
 /// Why an operation's request was not answered.
@@ -222,7 +219,7 @@ impl Forward for Backend {
 
 /// An HTTP answer, its body read (bounded).
 pub(super) struct Answer {
-    pub(super) status: u16,
+    pub(super) status: reqwest::StatusCode,
     pub(super) content_type: String,
     pub(super) body: Vec<u8>,
 }
@@ -261,7 +258,7 @@ async fn exchange(
         .await
         .map_err(|message| format!("HTTP {status}: {message}"))?;
     Ok(Answer {
-        status: status.as_u16(),
+        status,
         content_type,
         body,
     })
@@ -271,11 +268,10 @@ async fn exchange(
 /// `{"result": ...}` when `wrap` or not an object) and text, another 2xx body as text, any
 /// other status an `isError` result with the status and an excerpt of the body.
 pub(super) fn result_of(answer: Answer, wrap: bool) -> CallToolResult {
-    let status = reqwest::StatusCode::from_u16(answer.status)
-        .map_or_else(|_| answer.status.to_string(), |s| s.to_string());
+    let status = answer.status;
     let body = answer.body;
     let text = String::from_utf8_lossy(&body);
-    if !(200..300).contains(&answer.status) {
+    if !status.is_success() {
         return CallToolResult::error_text(format!("HTTP {status}: {}", excerpt(&text)));
     }
     let base = answer

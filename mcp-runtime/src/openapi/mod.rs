@@ -476,17 +476,12 @@ fn descriptor(t: &mcp_openapi::OpenApiTool, profile: crate::SchemaProfile) -> To
     tool.description = t.description.clone();
     // The output schema as the document gives it: results are checked against it.
     tool.output_schema = t.output_schema.clone();
-    let read_only = matches!(t.plan.method.as_str(), "GET" | "HEAD" | "OPTIONS");
     let mut hints = mcp_core::ToolAnnotations::default();
-    hints.read_only_hint = Some(read_only);
+    hints.read_only_hint = Some(t.plan.read_only());
     hints.open_world_hint = Some(true);
-    if matches!(t.plan.method.as_str(), "PUT" | "DELETE") {
-        hints.idempotent_hint = Some(true);
-    }
+    hints.idempotent_hint = t.plan.idempotent().then_some(true);
     tool.annotations = Some(hints);
-    if !t.tags.is_empty() {
-        let mut meta = mcp_core::Meta::new();
-        meta.insert("_fastmcp".into(), serde_json::json!({"tags": t.tags}));
+    if let Some(serde_json::Value::Object(meta)) = t.meta() {
         tool.meta = Some(meta);
     }
     tool

@@ -139,7 +139,7 @@ impl HttpApi {
             .await
             .map_err(CallError::Http)?;
         Ok(Response {
-            status: answer.status,
+            status: answer.status.as_u16(),
             content_type: answer.content_type,
             body: answer.body,
         })

@@ -219,33 +219,11 @@ impl ToolRecord {
         self
     }
 
-    /// The output schema of the return type `R` (what `#[tool]` sets): derived, and never
-    /// checked, unless `R` says its values may not conform
-    /// ([`IntoToolResult::OUTPUT_SCHEMA_DERIVED`](crate::IntoToolResult::OUTPUT_SCHEMA_DERIVED)).
-    ///
-    /// ```
-    /// use mcp_runtime::prelude::*;
-    /// use mcp_runtime::registry::{InputSchema, ToolRecord};
-    /// # use mcp_runtime::{BoxFuture, HandlerError};
-    /// # use mcp_runtime::protocol::CallToolResult;
-    /// # use mcp_runtime::serde_json::value::RawValue;
-    /// # fn call(_: Context, _: Option<Box<RawValue>>) -> BoxFuture<'static, Result<CallToolResult, HandlerError>> {
-    /// #     Box::pin(async { Ok(CallToolResult::text("ok")) })
-    /// # }
-    /// const T: ToolRecord = ToolRecord::new("t", InputSchema::Raw(r#"{"type":"object"}"#), call)
-    ///     .with_output_schema_of::<String>();
-    /// assert!(T.output_schema_derived);
-    /// ```
-    pub const fn with_output_schema_of<R: crate::IntoToolResult>(mut self) -> Self {
-        self.output_schema = R::output_schema;
-        self.output_schema_derived = R::OUTPUT_SCHEMA_DERIVED;
-        self
-    }
-
     /// What `#[tool]` sets after [`with_derived_output_schema`](Self::with_derived_output_schema):
     /// the return type's
-    /// [`OUTPUT_SCHEMA_DERIVED`](crate::IntoToolResult::OUTPUT_SCHEMA_DERIVED) (a projection,
-    /// not a generic bound, so that a return type that is not a result is told once).
+    /// [`OUTPUT_SCHEMA_DERIVED`](crate::IntoToolResult::OUTPUT_SCHEMA_DERIVED) (read as a
+    /// projection, not through a generic bound, so that a return type that is not a result is
+    /// told once).
     #[doc(hidden)]
     pub const fn __with_output_schema_derived(mut self, derived: bool) -> Self {
         self.output_schema_derived = derived;
